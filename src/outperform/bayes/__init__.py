@@ -1,0 +1,1 @@
+"""Posterior computations: closed forms, Dirichlet-process sampling, hierarchical models."""

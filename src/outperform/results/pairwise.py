@@ -1,0 +1,91 @@
+"""Results of comparisons between every pair of models, or of every model with a control."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+
+from ._serialize import jsonable
+
+
+@dataclass(frozen=True)
+class PairwiseResult:
+    """Pairwise comparisons of k models (post-hoc tests, tables of P(row better than column)).
+
+    Matrices are k x k, indexed like ``names``; entry ``[i, j]`` compares model ``i`` (row)
+    with model ``j`` (column). For a comparison with a control, only the control's row and
+    column are filled and the rest is NaN.
+
+    Attributes
+    ----------
+    method : str
+    names : tuple of str
+        Model names, length k.
+    statistic : ndarray, shape (k, k)
+        Test statistic of row vs column (antisymmetric for signed statistics).
+    pvalue : ndarray, shape (k, k)
+        Unadjusted p-values (symmetric), NaN on the diagonal.
+    pvalue_adjusted : ndarray, shape (k, k)
+        p-values adjusted for multiplicity by ``adjustment``.
+    reject : ndarray of bool, shape (k, k)
+        Whether the null hypothesis of the pair is rejected at ``alpha``.
+    alpha : float
+    adjustment : str
+        Multiplicity control: ``"nemenyi"``, ``"holm"``, ``"bonferroni-dunn"``, ...
+    control : str, optional
+        Name of the control model for many-to-one comparisons.
+    critical_difference : float, optional
+        Critical difference of average ranks (Nemenyi, Bonferroni-Dunn).
+    average_ranks : ndarray, shape (k,), optional
+        Average ranks (rank 1 = best) when the test is rank-based.
+    details : mapping
+    """
+
+    method: str
+    names: tuple[str, ...]
+    statistic: np.ndarray
+    pvalue: np.ndarray
+    pvalue_adjusted: np.ndarray
+    reject: np.ndarray
+    alpha: float
+    adjustment: str
+    control: str | None = None
+    critical_difference: float | None = None
+    average_ranks: np.ndarray | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """Index pairs (i, j), i < j, that were tested (only the control's pairs if any)."""
+        k = len(self.names)
+        if self.control is not None:
+            c = self.names.index(self.control)
+            return [(c, j) for j in range(k) if j != c]
+        return [(i, j) for i in range(k) for j in range(i + 1, k)]
+
+    def to_frame(self):
+        """Long :class:`pandas.DataFrame`, one row per tested pair, sorted by p-value."""
+        import pandas as pd
+
+        rows = []
+        for i, j in self.pairs():
+            row = {
+                "model_a": self.names[i],
+                "model_b": self.names[j],
+                "statistic": self.statistic[i, j],
+                "pvalue": self.pvalue[i, j],
+                "pvalue_adjusted": self.pvalue_adjusted[i, j],
+                "reject": bool(self.reject[i, j]),
+            }
+            if self.average_ranks is not None:
+                row["rank_difference"] = self.average_ranks[i] - self.average_ranks[j]
+            rows.append(row)
+        return pd.DataFrame(rows).sort_values("pvalue", kind="stable").reset_index(drop=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dictionary: the scalar fields and the list of tested pairs."""
+        out = {k: jsonable(getattr(self, k)) for k in
+               ("method", "names", "alpha", "adjustment", "control", "critical_difference",
+                "average_ranks", "details")}
+        out["pairs"] = jsonable(self.to_frame().to_dict(orient="records"))
+        return out

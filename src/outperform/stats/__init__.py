@@ -1,0 +1,1 @@
+"""Statistical kernels: pure numpy/scipy, one module per family of tests."""

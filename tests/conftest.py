@@ -1,0 +1,21 @@
+"""Shared fixtures: the reference data in ../shared/data (skipped when absent)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+SHARED = Path(os.environ.get("OUTPERFORM_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """Folder ``../shared/data``; the test is skipped with a message when it is absent."""
+    folder = SHARED / "data"
+    if not folder.is_dir():
+        pytest.skip(f"reference data folder {folder} is absent (set OUTPERFORM_SHARED to it)")
+    return folder
