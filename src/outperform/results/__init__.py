@@ -2,5 +2,7 @@
 from .bayesian import DECISIONS, BayesianResult
 from .frequentist import FrequentistResult
 from .pairwise import PairwiseResult
+from .report import SCHEMA_VERSION, ComparisonReport
 
-__all__ = ["BayesianResult", "DECISIONS", "FrequentistResult", "PairwiseResult"]
+__all__ = ["BayesianResult", "ComparisonReport", "DECISIONS", "FrequentistResult",
+           "PairwiseResult", "SCHEMA_VERSION"]

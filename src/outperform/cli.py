@@ -1,0 +1,131 @@
+"""The ``outperform`` command line.
+
+Exit codes: 0 success, 1 bad input (the message says what to fix), 2 usage error.
+"""
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from . import __version__
+from ._validation import OutperformError
+
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, rich_markup_mode="rich",
+    help="Is model A really better than model B, how sure is that, and by how much?\n\n"
+         "Statistical comparison of machine-learning models after Demšar (2006), Lacoste et al. "
+         "(2012), Corani & Benavoli (2015) and Williams (2026). Start with [bold]outperform demo[/bold].")
+err = Console(stderr=True)
+
+
+class Format(str, Enum):
+    text = "text"
+    markdown = "markdown"
+    json = "json"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"outperform {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                      help="Print the version and exit.")) -> None:
+    """Compare models and algorithms soundly."""
+
+
+def _emit(report, fmt: Format) -> None:
+    from .report import render_json, render_markdown, render_text
+
+    if fmt is Format.json:
+        typer.echo(render_json(report))
+    elif fmt is Format.markdown:
+        typer.echo(render_markdown(report))
+    else:
+        render_text(report)
+
+
+def _plot(report, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from .plot.cd_diagram import cd_diagram_from_result
+
+    if not report.posthoc:
+        err.print("[yellow]no post-hoc test (two models): no critical-difference diagram drawn[/yellow]")
+        return
+    ax = cd_diagram_from_result(next(iter(report.posthoc.values())))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ax.figure.savefig(path, bbox_inches="tight")
+    err.print(f"critical-difference diagram written to {path}")
+
+
+@app.command("compare")
+def compare_cmd(
+    file: Path = typer.Argument(..., help="Results table (.csv, .tsv or .parquet), long "
+                                "(columns task, model, [run, fold], score) or wide (one row per "
+                                "data set, one column per model)."),
+    control: Optional[str] = typer.Option(None, help="Compare every model with this one "
+                                          "(e.g. your baseline) instead of all pairs."),
+    alpha: float = typer.Option(0.05, help="Significance level."),
+    metric: Optional[str] = typer.Option(None, help="Metric column, when there are several."),
+    lower_is_better: bool = typer.Option(False, "--lower-is-better",
+                                         help="The metric is a loss or error (lower is better)."),
+    posthoc: str = typer.Option("auto", help="auto, nemenyi, holm, hochberg, hommel, "
+                                "bonferroni-dunn or wilcoxon-holm."),
+    fmt: Format = typer.Option(Format.text, "--format", help="Output format."),
+    plot: Optional[Path] = typer.Option(None, help="Write the critical-difference diagram here "
+                                        "(.png, .svg or .pdf)."),
+) -> None:
+    """Compare algorithms over many data sets: ranks, Friedman, post-hoc tests, CD diagram."""
+    from .compare import compare
+
+    try:
+        report = compare(file, metric=metric, higher_is_better=False if lower_is_better else None,
+                         alpha=alpha, control=control, posthoc=posthoc)
+    except OutperformError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1)
+    _emit(report, fmt)
+    if plot is not None:
+        _plot(report, plot)
+
+
+@app.command()
+def demo(out: Path = typer.Option(Path("outperform-demo"), help="Folder for the diagrams."),
+         alpha: float = typer.Option(0.10, help="Significance level (Demšar uses 0.05 and 0.10).")
+         ) -> None:
+    """Demšar (2006) Table 6: four C4.5 variants on 14 data sets, end to end.
+
+    Prints the Friedman/Iman–Davenport test and the Nemenyi post-hoc test, and writes the
+    critical-difference diagrams of Demšar's Figure 1 (a) all pairs and (b) against C4.5.
+    """
+    from .compare import compare
+    from .data import load_demsar_table6
+
+    table = load_demsar_table6("paper")
+    Console().rule("Demšar (2006) Table 6 — AUC of C4.5 variants")
+    report = compare(table, alpha=alpha)
+    _emit(report, Format.text)
+    _plot(report, out / "cd_nemenyi.png")
+    control = compare(table, alpha=0.05, control="C4.5", posthoc="holm")
+    Console().rule("Against the control C4.5 (Holm, Bonferroni–Dunn), α = 0.05")
+    _emit(control, Format.text)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from .plot.cd_diagram import cd_diagram_from_result
+
+    ax = cd_diagram_from_result(control.posthoc["bonferroni-dunn"])
+    ax.figure.savefig(out / "cd_bonferroni_dunn.png", bbox_inches="tight")
+    err.print(f"critical-difference diagram written to {out / 'cd_bonferroni_dunn.png'}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

@@ -1,0 +1,50 @@
+"""Number formatting shared by the renderers."""
+from __future__ import annotations
+
+import math
+
+
+def fmt_p(p: float | None) -> str:
+    """p-value with 3 significant digits; very small values in scientific notation."""
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "–"
+    return f"{p:.3g}" if p >= 1e-4 else f"{p:.2e}"
+
+
+def fmt_num(x, digits: int = 3) -> str:
+    """A statistic or score with ``digits`` decimals; tuples of df joined by commas."""
+    if x is None:
+        return "–"
+    if isinstance(x, (tuple, list)):
+        return ", ".join(fmt_num(v, digits) for v in x)
+    if isinstance(x, float) and math.isnan(x):
+        return "–"
+    if isinstance(x, float) and float(x).is_integer() and abs(x) < 1e6:
+        return f"{int(x)}"
+    return f"{x:.{digits}f}" if isinstance(x, float) else str(x)
+
+
+def tests_rows(report) -> list[list[str]]:
+    """Rows (method, statistic, df, p-value, effect size) of the report's tests."""
+    rows = []
+    for key, res in report.tests.items():
+        if hasattr(res, "pvalue"):
+            eff = "–" if res.effect_size is None else (
+                f"{res.effect_size_name} = {res.effect_size:.3f}" if res.effect_size_name
+                else f"{res.effect_size:.3f}")
+            star = " ←" if key == report.recommended else ""
+            rows.append([res.method + star, fmt_num(float(res.statistic)), fmt_num(res.df),
+                         fmt_p(float(res.pvalue)), eff])
+    return rows
+
+
+def posthoc_rows(res) -> list[list[str]]:
+    """Rows (A, B, rank difference, statistic, adjusted p, significant) of a post-hoc result."""
+    frame = res.to_frame()
+    rows = []
+    for r in frame.to_dict(orient="records"):
+        rows.append([r["model_a"], r["model_b"],
+                     fmt_num(float(r.get("rank_difference", float("nan")))),
+                     fmt_num(float(r["statistic"])), fmt_p(float(r["pvalue_adjusted"])),
+                     "yes" if r["reject"] else "no"])
+    return rows

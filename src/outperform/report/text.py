@@ -1,0 +1,54 @@
+"""Terminal rendering of a ComparisonReport with rich tables."""
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from ..results import ComparisonReport
+from ._format import fmt_num, posthoc_rows, tests_rows
+
+
+def render_text(report: ComparisonReport, console: Console | None = None) -> None:
+    """Print ``report`` as tables, conclusions and warnings on ``console`` (stdout)."""
+    console = console or Console()
+    direction = "higher is better" if report.higher_is_better else "lower is better"
+    console.print(f"[bold]{report.question}: {len(report.models)} models over {report.n_tasks} "
+                  f"data sets[/bold] — metric {report.metric} ({direction}), α = {report.alpha}")
+    if report.details.get("aggregation"):
+        console.print(f"scores per cell: {report.details['aggregation']}")
+
+    summary = Table(title="Models, best first")
+    cols = [c for c in ("model", "average_rank", "mean_score", "median_score", "wins")
+            if c in report.summary[0]]
+    for c in cols:
+        summary.add_column(c.replace("_", " "), justify="left" if c == "model" else "right")
+    for row in report.summary:
+        summary.add_row(*(fmt_num(row[c]) if c != "model" else row[c] for c in cols))
+    console.print(summary)
+
+    tests = Table(title="Tests (← the one the decision rests on)")
+    for c in ("test", "statistic", "df", "p-value", "effect size"):
+        tests.add_column(c, justify="left" if c in ("test", "effect size") else "right")
+    for row in tests_rows(report):
+        tests.add_row(*row)
+    console.print(tests)
+
+    for key, res in report.posthoc.items():
+        title = f"Post-hoc: {res.method}"
+        if res.critical_difference:
+            title += f" (CD = {res.critical_difference:.3f})"
+        t = Table(title=title)
+        for c in ("A", "B", "rank diff", "statistic", "adj. p", "significant"):
+            t.add_column(c, justify="left" if c in ("A", "B") else "right")
+        for row in posthoc_rows(res):
+            t.add_row(*row)
+        console.print(t)
+
+    console.print("[bold]Conclusions[/bold]")
+    for line in report.conclusions:
+        console.print(f"  • {line}")
+    console.print(f"[dim]Why these tests: {report.rationale}[/dim]")
+    if report.warnings:
+        console.print("[bold yellow]Warnings[/bold yellow]")
+        for line in report.warnings:
+            console.print(f"  ! {line}")

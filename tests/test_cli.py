@@ -1,0 +1,59 @@
+"""The command line: demo, compare, formats, exit codes."""
+import json
+
+import pandas as pd
+from typer.testing import CliRunner
+
+from outperform import __version__
+from outperform.cli import app
+from outperform.data import load_demsar_table6
+
+runner = CliRunner()
+
+
+def _table6_csv(tmp_path):
+    path = tmp_path / "t6.csv"
+    load_demsar_table6().frame.to_csv(path, index=False)
+    return path
+
+
+def test_version():
+    res = runner.invoke(app, ["--version"])
+    assert res.exit_code == 0 and __version__ in res.output
+
+
+def test_demo_writes_diagrams(tmp_path):
+    res = runner.invoke(app, ["demo", "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert "C4.5+m+cf" in res.output and "Nemenyi" in res.output
+    assert (tmp_path / "cd_nemenyi.png").stat().st_size > 1000
+    assert (tmp_path / "cd_bonferroni_dunn.png").stat().st_size > 1000
+
+
+def test_compare_json_and_plot(tmp_path):
+    path = _table6_csv(tmp_path)
+    res = runner.invoke(app, ["compare", str(path), "--format", "json", "--alpha", "0.1",
+                              "--plot", str(tmp_path / "cd.svg")])
+    assert res.exit_code == 0, res.output
+    payload = json.loads(res.stdout)
+    assert payload["question"] == "Q3" and payload["alpha"] == 0.1
+    assert (tmp_path / "cd.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_compare_markdown_with_control(tmp_path):
+    res = runner.invoke(app, ["compare", str(_table6_csv(tmp_path)), "--control", "C4.5",
+                              "--format", "markdown"])
+    assert res.exit_code == 0, res.output
+    assert "| C4.5" in res.stdout and "Holm" in res.stdout
+
+
+def test_bad_input_exits_1_with_one_line(tmp_path):
+    bad = tmp_path / "bad.csv"
+    pd.DataFrame({"task": ["a", "a"], "model": ["A", "A"], "score": [1, 2]}).to_csv(bad, index=False)
+    res = runner.invoke(app, ["compare", str(bad)])
+    assert res.exit_code == 1
+    assert "error" in res.output.lower()
+
+
+def test_usage_error_exits_2():
+    assert runner.invoke(app, ["compare"]).exit_code == 2
