@@ -105,7 +105,7 @@ def test_no_discordant_examples_gives_the_prior():
     assert res.decision == "undecided"
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2000), st.integers(0, 2000), st.floats(0.2, 3.0))
 def test_swapping_a_and_b_mirrors(n01, n10, alpha):
     ab = bayesian_mcnemar(n01, n10, prior=(alpha, alpha))

@@ -130,10 +130,12 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
         are equal (common on easy data sets, e.g. two learners with identical predictions)
         and the prior adds no variance (b = 0, as in the matching prior). ``"point-mass"``
         (default) returns the limit of the posterior as the sample variance tends to 0: a
-        point mass at mean(a - b), so each region probability is 0 or 1 (identical
-        folds, difference 0: P(rope) = 1); ``posterior`` is then None and ``details``
-        has ``degenerate=True``. The BayesianTestsML tutorial code does the same; baycomp
-        instead adds a tiny variance. ``"raise"`` raises ``DegenerateDataError``.
+        point mass at mean(a - b), so each region probability is 0 or 1; identical
+        scores (difference 0) give P(rope) = 1 even for ``rope=0``, whose ROPE is the
+        point [0, 0]. ``posterior`` is then None and ``details`` has
+        ``degenerate=True``. baycomp (``single.py``) also uses a point mass but, for
+        rope = 0 and a zero difference, splits it 0.5 / 0.5 between left and right.
+        ``"raise"`` raises ``DegenerateDataError``.
 
     Returns
     -------

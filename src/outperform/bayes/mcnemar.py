@@ -33,7 +33,14 @@ def default_phi_rope(posterior_mean):
     return low, high
 
 
-def _phi_rope(rope) -> tuple[float, float]:
+def phi_rope_bounds(rope) -> tuple[float, float]:
+    """ROPE on phi from a half-width r ([0.5 - r, 0.5 + r]) or a (low, high) pair.
+
+    Raises
+    ------
+    InvalidInputError
+        r outside [0, 0.5], or bounds outside [0, 1] or not containing 0.5.
+    """
     if np.ndim(rope) == 0:
         r = float(rope)
         if not 0 <= r <= 0.5:
@@ -47,7 +54,8 @@ def _phi_rope(rope) -> tuple[float, float]:
     return (low, high)
 
 
-def _prior(prior) -> tuple[float, float]:
+def check_beta_prior(prior) -> tuple[float, float]:
+    """Return the Beta prior (alpha01, alpha10), raising ``InvalidInputError`` unless both > 0."""
     arr = as_float_array(prior, "prior")
     if arr.shape != (2,) or not np.all(arr > 0):
         raise InvalidInputError(
@@ -113,12 +121,12 @@ def bayesian_mcnemar(n01, n10, *, prior=(1.0, 1.0), rope=None,
     n10 = as_counts(n10, "n10")
     if n01.ndim or n10.ndim:
         raise InvalidInputError("n01 and n10 must be single counts.")
-    a0, b0 = _prior(prior)
+    a0, b0 = check_beta_prior(prior)
     check_probability(threshold, "threshold")
     alpha, beta = float(a0 + n01), float(b0 + n10)
     post = stats.beta(alpha, beta)
     mean = alpha / (alpha + beta)
-    bounds = default_phi_rope(mean) if rope is None else _phi_rope(rope)
+    bounds = default_phi_rope(mean) if rope is None else phi_rope_bounds(rope)
     p_left, p_rope, p_right = region_probabilities(post, bounds)
     lo, hi = post.ppf([0.025, 0.975])
     details = {"n01": int(n01), "n10": int(n10), "alpha": alpha, "beta": beta,

@@ -7,6 +7,7 @@ from scipy import stats
 from .._validation import (DegenerateDataError, TooFewError, as_paired, check_probability,
                            check_rope)
 from ..results import BayesianResult
+from ..stats.effect_size import cohens_d, effect_size_label
 from .rope import decide, region_probabilities
 
 __all__ = ["bayesian_ttest"]
@@ -38,8 +39,8 @@ def bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95) -> BayesianResul
     BayesianResult
         ``a_better_side = "right"``: ``p_right`` = P(Delta > high) = P(A practically better).
         ``posterior`` is the frozen scipy Student t; ``details`` holds ``n``, ``mean``, ``sd``,
-        ``cohens_d`` = m / s and ``p_positive`` = P(Delta > 0) (one minus the one-sided
-        p-value of the paired t-test for "A better").
+        ``cohens_d`` = m / s with its ``effect_size_label``, and ``p_positive`` = P(Delta > 0)
+        (one minus the one-sided p-value of the paired t-test for "A better").
 
     Raises
     ------
@@ -61,7 +62,7 @@ def bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95) -> BayesianResul
     >>> b = [0.70, 0.80, 0.66, 0.85, 0.74, 0.70, 0.78, 0.71]
     >>> res = bayesian_ttest(a, b)
     >>> round(res.p_a_better, 3), round(res.p_equivalent, 3), res.decision
-    (0.965, 0.035, 'A better')
+    (0.959, 0.023, 'A better')
     """
     x, y = as_paired(a, b)
     d = x - y
@@ -80,8 +81,11 @@ def bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95) -> BayesianResul
     post = stats.t(df=n - 1, loc=m, scale=s / np.sqrt(n))
     p_left, p_rope, p_right = region_probabilities(post, bounds)
     lo, hi = post.ppf([0.025, 0.975])
-    details = {"n": n, "mean": m, "sd": s, "cohens_d": m / s, "p_positive": float(post.sf(0.0)),
-               "df": n - 1, "rope_rule": "-+0.1 sd(d)" if rope is None else "user"}
+    d_eff = cohens_d(x, y)
+    details = {"n": n, "mean": m, "sd": s, "cohens_d": d_eff,
+               "effect_size_label": effect_size_label(d_eff, "d"),
+               "p_positive": float(post.sf(0.0)), "df": n - 1,
+               "rope_rule": "-+0.1 sd(d)" if rope is None else "user"}
     return BayesianResult(
         method="Bayesian paired t-test (Williams 2026 eq. 6)",
         parameter="mean difference A - B (scores, higher is better)",

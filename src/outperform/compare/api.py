@@ -1,13 +1,16 @@
 """``compare()``: one entry point that picks the question and the tests from the data."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .._validation import InvalidInputError
 from ..data.io import read_results
 from ..data.results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport
+from .q2 import compare_one_task
 from .q3 import compare_many_tasks
 
-QUESTIONS = ("auto", "Q3")
+QUESTIONS = ("auto", "Q2", "Q3")
 
 
 def infer_question(table: ResultsTable) -> str:
@@ -26,14 +29,15 @@ def infer_question(table: ResultsTable) -> str:
 def compare(data, *, question: str = "auto", metric: str | None = None,
             higher_is_better: bool | None = None, alpha: float = 0.05,
             control: str | None = None, posthoc: str = "auto",
-            aggregate: str = "mean") -> ComparisonReport:
+            aggregate: str = "mean", rope: float | None = None, rho: float | None = None,
+            threshold: float = 0.95) -> ComparisonReport:
     """Compare models or algorithms and report decisions, effect sizes and warnings.
 
     Parameters
     ----------
     data : str, Path, DataFrame, ResultsTable or ScoreMatrix
         Results in the tidy schema (see :func:`outperform.data.read_results`) or a file of them.
-    question : {"auto", "Q3"}
+    question : {"auto", "Q2", "Q3"}
         Force the question; ``"auto"`` infers it from the columns.
     metric, higher_is_better :
         Which metric, and its direction when its name does not tell.
@@ -45,6 +49,12 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         Post-hoc procedure for k >= 3 (see :func:`outperform.compare.q3.compare_many_tasks`).
     aggregate : {"mean", "median"}
         Rule that reduces the folds/runs of a (task, model) cell to one score for Q3.
+    rope : float, optional
+        Half-width of the region of practical equivalence in metric units (Bayesian tests).
+    rho : float, optional
+        Q2: correlation of fold differences (default from n_train/n_test, or 1/k).
+    threshold : float
+        Decision threshold of the Bayesian tests (Williams 2026 §5.2).
 
     Returns
     -------
@@ -71,20 +81,23 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     else:
         table = read_results(data, metric=metric, higher_is_better=higher_is_better)
         q = infer_question(table) if question == "auto" else question
-        if q != "Q3":
+        if q == "Q1":
             raise InvalidInputError(
-                f"these results look like a {q} comparison (one task); only Q3 (several tasks) "
-                "is available in compare() so far.")
+                "these results hold per-example values of one task (Q1): use "
+                "compare_predictions() / `outperform compare-predictions`.")
+        if q == "Q2":
+            report = compare_one_task(table, metric=metric, alpha=alpha, rope=rope, rho=rho,
+                                      threshold=threshold, control=control)
+            return _with_assumed_direction(report, table)
         scores = table.score_matrix(metric, aggregate=aggregate)
     report = compare_many_tasks(scores, alpha=alpha, control=control, posthoc=posthoc)
-    if not isinstance(data, ScoreMatrix) and table.direction_assumed:
-        report = _with_warning(report, f"the direction of metric(s) {list(table.direction_assumed)} "
-                               "is unknown and was assumed higher-is-better; pass "
-                               "higher_is_better=False (--lower-is-better) if lower is better.")
-    return report
+    return report if isinstance(data, ScoreMatrix) else _with_assumed_direction(report, table)
 
 
-def _with_warning(report: ComparisonReport, message: str) -> ComparisonReport:
-    from dataclasses import replace
-
+def _with_assumed_direction(report: ComparisonReport, table: ResultsTable) -> ComparisonReport:
+    if not table.direction_assumed:
+        return report
+    message = (f"the direction of metric(s) {list(table.direction_assumed)} is unknown and was "
+               "assumed higher-is-better; pass higher_is_better=False (--lower-is-better) if "
+               "lower is better.")
     return replace(report, warnings=report.warnings + (message,))

@@ -41,7 +41,13 @@ def _normalise_columns(df: pd.DataFrame) -> pd.DataFrame:
             rename[col] = key
         elif key in ALIASES and ALIASES[key] not in df.columns:
             rename[col] = ALIASES[key]
-    return df.rename(columns=rename)
+    df = df.rename(columns=rename)
+    dup = df.columns[df.columns.duplicated()]
+    if len(dup):
+        raise InvalidInputError(
+            f"column {dup[0]!r} appears twice (after reading aliases such as dataset -> task, "
+            "classifier -> model): rename or drop one of them.")
+    return df
 
 
 def _wide_to_long(df: pd.DataFrame, metric: str) -> pd.DataFrame:

@@ -32,7 +32,9 @@ def _parse_blocks(lines: list[str], path) -> tuple[dict[str, dict[str, np.ndarra
         if len(fields) == 1:
             model = fields[0]
             if model in blocks:
-                raise InvalidInputError(f"{path}:{lineno}: classifier block {model!r} appears twice.")
+                raise InvalidInputError(
+                    f"{path}:{lineno}: classifier block {model!r} appears twice."
+                )
             blocks[model] = {}
             continue
         if model is None:

@@ -18,12 +18,9 @@ from matplotlib.textpath import text_to_path
 from .._validation import InvalidInputError, TooFewError, as_float_array
 from ..stats.cliques import groups_from_critical_difference, nonsignificant_groups
 
-_MARGIN = 0.12        # inches around the drawing
-_HOOK = 0.18          # horizontal run of a method's line beyond the end of the axis
-_GAP = 0.06           # between the end of a method's line and its name
-_BAR_PITCH = 0.09     # vertical distance between two rows of group bars
-_BAR_WIDTH = 3.0      # points
 _MIN_AXIS = 1.5       # shortest rank axis (inches) accepted when fitting into a given ax
+_MIN_FONT = 4.0       # points; below this a diagram is unreadable anyway
+_LINESPACING = 1.1    # between the lines of a wrapped name
 _SAFETY = 1.04        # text measured from glyph outlines; renderers hint it slightly wider
 
 
@@ -137,6 +134,11 @@ def cd_diagram(average_ranks, names, *, critical_difference=None, groups=None, r
         bars = []
     if fontsize is None:
         fontsize = 10.0 if k <= 20 else 9.0 if k <= 40 else 8.0
+    elif not fontsize > 0:
+        raise InvalidInputError(f"fontsize must be a positive number of points, got {fontsize!r}.")
+    if wrap is not None and not (isinstance(wrap, (int, np.integer)) and wrap >= 1):
+        raise InvalidInputError(
+            f"wrap must be a positive number of characters or None, got {wrap!r}.")
     wrapped = [_wrap(name, wrap) for name in labels]
     spec = _Spec(ranks, wrapped, bold, cd, c, bars, title, bool(reverse))
 
@@ -336,11 +338,11 @@ class _Spec:
         return float(max(self.ranks.size, np.ceil(self.ranks.max())))
 
 
-def _text_size(text, fontsize, bold=False):
-    """Width and height (inches) of one line of text, from the font's glyph outlines."""
+def _text_width(text, fontsize, bold=False):
+    """Width (inches) of one line of text, from the font's glyph outlines."""
     prop = FontProperties(size=fontsize, weight="bold" if bold else "normal")
-    w, h, _ = text_to_path.get_text_width_height_descent(_literal(text), prop, ismath=False)
-    return w / 72 * _SAFETY, h / 72
+    w, _, _ = text_to_path.get_text_width_height_descent(text, prop, ismath=False)
+    return w / 72 * _SAFETY
 
 
 def _literal(text):
@@ -348,11 +350,16 @@ def _literal(text):
 
 
 class _Layout:
-    """Positions in inches, origin at the top left of the drawing, y growing downwards."""
+    """Positions in inches, origin at the top left of the drawing, y growing downwards.
+
+    Every gap is a multiple of the font size (``em``), so the whole drawing except the rank
+    axis scales with the font: that is what lets :func:`_fit_into` solve for the font size.
+    """
 
     def __init__(self, spec: _Spec, fontsize: float, axis_length: float | None):
         self.fontsize = fs = fontsize
-        self.tick_fontsize = fs - 1
+        self.tick_fontsize = 0.9 * fs
+        self.em = em = fs / 72
         self.low, self.reverse = spec.low, spec.reverse
         k = spec.ranks.size
         span = spec.high - spec.low
@@ -364,53 +371,57 @@ class _Layout:
         self.left = list(display[:n_left])
         self.right = list(display[n_left:][::-1])
 
-        widths = [max(_text_size(line, fs, i in spec.bold)[0] for line in spec.lines[i])
+        widths = [max(_text_width(line, fs, i in spec.bold) for line in spec.lines[i])
                   for i in range(k)]
-        self.left_width = max(widths[i] for i in self.left)
-        self.right_width = max(widths[i] for i in self.right)
-        line_h = fs * 1.25 / 72
-        row_heights = [len(spec.lines[i]) * line_h + fs * 0.5 / 72 for i in range(k)]
+        left_width = max(widths[i] for i in self.left)
+        right_width = max(widths[i] for i in self.right)
+        # Matplotlib spaces the lines of a text by linespacing x the ascent of "lp".
+        _, lp_height, lp_descent = text_to_path.get_text_width_height_descent(
+            "lp", FontProperties(size=fs), ismath=False)
+        self.pitch = _LINESPACING * (lp_height - lp_descent) / 72 * _SAFETY
+        pad = 0.6 * em
+        row_heights = [len(spec.lines[i]) * self.pitch + pad for i in range(k)]
 
         if axis_length is None:
             axis_length = float(np.clip(0.6 * span, 3.0, 8.0))
-        self.axis_length = axis_length
-        self.x0 = _MARGIN + self.left_width + _GAP + _HOOK
+        margin, self.hook, self.gap = 0.9 * em, 1.3 * em, 0.45 * em
+        self.x0 = margin + left_width + self.gap + self.hook
         self.x1 = self.x0 + axis_length
         self.scale = axis_length / span        # inches per rank unit
         self.ruler = spec.cd * self.scale if spec.cd is not None and spec.control is None else 0
-        self.width = max(self.x1 + _HOOK + _GAP + self.right_width + _MARGIN,
-                         self.x0 + self.ruler + _MARGIN)
+        self.width = max(self.x1 + self.hook + self.gap + right_width + margin,
+                         self.x0 + self.ruler + margin)
 
-        y = _MARGIN
+        y = margin
         if spec.title:
-            y += fs * 1.3 / 72
+            y += 1.3 * em
             self.y_title = y
-            y += 0.12
+            y += 0.9 * em
         if self.ruler:
-            y += self.tick_fontsize * 1.2 / 72
+            y += 1.1 * self.tick_fontsize / 72
             self.y_ruler_text = y
-            y += 0.1
+            y += 0.7 * em
             self.y_ruler = y
-            y += 0.08
-        y += self.tick_fontsize * 1.2 / 72
+            y += 0.6 * em
+        y += 1.1 * self.tick_fontsize / 72
         self.y_tick_labels = y
-        y += 0.04 + 0.06
+        self.tick = 0.45 * em
+        y += 0.5 * em + self.tick
         self.y_axis = y
-        self.tick = 0.06
 
+        self.bar_pitch = 0.65 * em
         self.bar_rows = self._pack_bars(spec)
         n_bar_rows = 1 if spec.control is not None else max(self.bar_rows, default=-1) + 1
-        self.y_first_bar = self.y_axis + 0.12
-        y = self.y_first_bar + n_bar_rows * _BAR_PITCH + 0.04
+        self.y_first_bar = self.y_axis + 0.85 * em
+        y = self.y_first_bar + n_bar_rows * self.bar_pitch + 0.3 * em
         self.row_y = {}
         for side in (self.left, self.right):
             yy = y
             for i in side:
-                self.row_y[i] = yy + row_heights[i] / 2
+                self.row_y[i] = yy + (pad + self.pitch) / 2   # centre of the first line
                 yy += row_heights[i]
         self.height = max(y + sum(row_heights[i] for i in side) for side in
-                          (self.left, self.right)) + _MARGIN
-        self.line_h = line_h
+                          (self.left, self.right)) + margin
 
     def x(self, rank):
         """Horizontal position (inches) of a rank; best on the right unless reversed."""
@@ -418,41 +429,40 @@ class _Layout:
         return self.x0 + offset if self.reverse else self.x1 - offset
 
     def _pack_bars(self, spec):
+        overhang = 0.35 * self.em   # a bar joining tied methods stays visible
         self.bar_extent = []
         for g in spec.groups:
             xs = [self.x(spec.ranks[i]) for i in g]
-            self.bar_extent.append((min(xs) - 0.05, max(xs) + 0.05))
+            self.bar_extent.append((min(xs) - overhang, max(xs) + overhang))
         # Greedy interval packing: bars that do not overlap share a row, with a clear gap.
         rows, ends = [], []
-        for a, b in self.bar_extent:
-            row = next((r for r, e in enumerate(ends) if e + 0.12 < a), None)
+        for a, b in sorted(self.bar_extent):
+            row = next((r for r, e in enumerate(ends) if e + self.em < a), None)
             if row is None:
                 row = len(ends)
                 ends.append(b)
             ends[row] = b
             rows.append(row)
+        self.bar_extent.sort()
         return rows
 
 
 def _fit_into(spec, fontsize, ax):
     """Largest font (up to ``fontsize``) whose layout fits the axes, axis stretched to fill."""
-    fig = ax.figure
     bbox = ax.get_position()
-    fig_w, fig_h = fig.get_size_inches()
+    fig_w, fig_h = ax.figure.get_size_inches()
     avail_w, avail_h = bbox.width * fig_w, bbox.height * fig_h
-    fs = fontsize
-    while True:
-        probe = _Layout(spec, fs, axis_length=_MIN_AXIS)
-        fits = probe.height <= avail_h and probe.width <= avail_w
-        if fits or fs <= 4:
-            break
-        fs = max(4.0, fs * min(0.95, avail_h / probe.height, avail_w / probe.width))
-    if not fits:
+    probe = _Layout(spec, fontsize, axis_length=_MIN_AXIS)
+    # Height and width less the axis are proportional to the font size.
+    shrink = min(1.0, avail_h / probe.height,
+                 max(avail_w - _MIN_AXIS, 0) / (probe.width - _MIN_AXIS))
+    fs = max(_MIN_FONT, fontsize * shrink)
+    if fontsize * shrink < _MIN_FONT:
         warnings.warn("the axes are too small for this CD diagram: names may overlap; "
                       "use a larger figure or let cd_diagram create one (ax=None).",
                       stacklevel=3)
-    length = max(_MIN_AXIS, _MIN_AXIS + avail_w - probe.width)
-    layout = _Layout(spec, fs, axis_length=length)
+    probe = _Layout(spec, fs, axis_length=_MIN_AXIS)
+    layout = _Layout(spec, fs, axis_length=max(_MIN_AXIS, _MIN_AXIS + avail_w - probe.width))
     layout.width, layout.height = max(avail_w, layout.width), max(avail_h, layout.height)
     return layout
 
@@ -467,7 +477,7 @@ def _draw(ax, spec: _Spec, lay: _Layout):
     line_kw = dict(color=ink, linewidth=0.8, solid_capstyle="butt", clip_on=False)
 
     if spec.title:
-        ax.set_title(spec.title, fontsize=lay.fontsize + 1, y=1 - lay.y_title / lay.height,
+        ax.set_title(spec.title, fontsize=1.1 * lay.fontsize, y=1 - lay.y_title / lay.height,
                      va="bottom", pad=0)
 
     # Rank axis with integer ticks; label every tick when there are few, else every step.
@@ -475,8 +485,8 @@ def _draw(ax, spec: _Spec, lay: _Layout):
             clip_on=False)
     low, high = int(spec.low), int(spec.high)
     step = 1 if high - low <= 15 else 2 if high - low <= 30 else 5
-    labelled = {low} | {t for t in range(low, high + 1) if t % step == 0}
-    if (high - low) % step == 0 or high - max(labelled) >= step / 2:
+    labelled = {low} | {t for t in range(low, high + 1) if t % step == 0 and t - low > step / 2}
+    if high - max(labelled) > step / 2:
         labelled.add(high)
     for t in range(low, high + 1):
         xt = lay.x(t)
@@ -490,25 +500,27 @@ def _draw(ax, spec: _Spec, lay: _Layout):
         a, b = lay.x0, lay.x0 + lay.ruler
         ax.plot([a, b], [lay.y_ruler] * 2, color=ink, linewidth=1.0, clip_on=False)
         for end in (a, b):
-            ax.plot([end, end], [lay.y_ruler - 0.04, lay.y_ruler + 0.04], **line_kw)
+            ax.plot([end, end], [lay.y_ruler - 0.3 * lay.em, lay.y_ruler + 0.3 * lay.em], **line_kw)
         ax.text((a + b) / 2, lay.y_ruler_text, f"CD = {spec.cd:.2f}", ha="center",
                 va="baseline", fontsize=lay.tick_fontsize)
 
     # Method lines and names.
     for side, sign in ((lay.left, -1), (lay.right, +1)):
-        end = lay.x0 - _HOOK if sign < 0 else lay.x1 + _HOOK
+        end = lay.x0 - lay.hook if sign < 0 else lay.x1 + lay.hook
         for i in side:
             xr, yr = lay.x(spec.ranks[i]), lay.row_y[i]
-            ax.plot([xr, xr, end], [lay.y_axis, yr, yr], **line_kw)
-            ax.text(end + sign * _GAP, yr, _literal("\n".join(spec.lines[i])),
+            ax.plot([xr, xr, end], [lay.y_axis, yr, yr], gid="method-line", **line_kw)
+            n_lines = len(spec.lines[i])
+            ax.text(end + sign * lay.gap, yr + (n_lines - 1) * lay.pitch / 2,
+                    _literal("\n".join(spec.lines[i])),
                     ha="left" if sign > 0 else "right", va="center",
                     multialignment="left" if sign > 0 else "right",
-                    fontsize=lay.fontsize, linespacing=1.1,
+                    fontsize=lay.fontsize, linespacing=_LINESPACING,
                     fontweight="bold" if i in spec.bold else "normal", gid="method-name")
 
-    bar_kw = dict(color=ink, linewidth=_BAR_WIDTH, solid_capstyle="butt", clip_on=False)
+    bar_kw = dict(color=ink, linewidth=0.3 * lay.fontsize, solid_capstyle="butt", clip_on=False)
     for (a, b), row in zip(lay.bar_extent, lay.bar_rows):
-        y = lay.y_first_bar + row * _BAR_PITCH
+        y = lay.y_first_bar + row * lay.bar_pitch
         ax.plot([a, b], [y, y], gid="group-bar", **bar_kw)
 
     if spec.control is not None:
@@ -517,5 +529,5 @@ def _draw(ax, spec: _Spec, lay: _Layout):
         hi = min(spec.high, rc + spec.cd)
         y = lay.y_first_bar
         ax.plot([lay.x(lo), lay.x(hi)], [y, y], gid="control-interval", **bar_kw)
-        ax.plot([lay.x(rc)], [y], marker="o", markersize=5, color="white",
+        ax.plot([lay.x(rc)], [y], marker="o", markersize=0.5 * lay.fontsize, color="white",
                 markeredgecolor=ink, markeredgewidth=1.0, clip_on=False)

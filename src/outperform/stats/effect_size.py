@@ -2,7 +2,8 @@
 
 A p-value says whether a difference is detectable, not how large it is; Williams (2026, §5.1)
 recommends reporting an effect size with every test. Sign convention as everywhere in the
-package: a positive effect size favours model A.
+package: a positive effect size favours model A (for Cohen's g this is the negative of
+Williams' phi - 1/2, see :func:`cohens_g`).
 
 References
 ----------
@@ -58,7 +59,7 @@ def cohens_d(a, b=None) -> float:
     Examples
     --------
     >>> round(cohens_d([0.81, 0.74, 0.90, 0.66], [0.78, 0.75, 0.85, 0.61]), 4)
-    1.0954
+    1.0607
     """
     d = as_float_array(a, "a", ndim=1) if b is None else np.subtract(*as_paired(a, b))
     if d.size < 2:
@@ -75,13 +76,13 @@ def cohens_g(n01, n10):
 
     Williams (2026, §5.1) defines ``phi = n01 / (n01 + n10)`` and ``g = phi - 1/2`` (Cohen
     1988, pp. 147-149), with n01 the examples A gets wrong and B gets right. To keep the
-    package-wide sign (positive favours A) this function returns the same magnitude with the
-    sign chosen accordingly::
+    package-wide sign (positive favours model A) this function returns the same magnitude
+    with the opposite sign::
 
         g = n10 / (n01 + n10) - 1/2 = 1/2 - phi = -(Williams' g)
 
-    i.e. the share of discordant pairs won by A, minus one half. It is also Cohen's g for the
-    sign test, with n10 = wins of A and n01 = losses of A.
+    i.e. the share of the discordant pairs won by A, minus one half. It is also Cohen's g of
+    the sign test (Cohen 1988, ch. 5) with n10 = wins of A and n01 = losses of A.
 
     Parameters
     ----------
@@ -104,10 +105,11 @@ def cohens_g(n01, n10):
 
     Examples
     --------
-    Williams (2026) Table 1, da-en (A = GNN): |g| = 0.055, a small effect in favour of A.
+    Williams (2026) §6.2 and Table 1, A = GNN, B = LLM: da-en |g| = 0.055, "small", in favour
+    of the GNN (A); tr-en |g| = 0.18, "medium", in favour of the LLM (B).
 
-    >>> round(cohens_g(159, 198), 4)
-    0.0546
+    >>> round(cohens_g(159, 198), 4), round(cohens_g(64, 30), 4)
+    (0.0546, -0.1809)
     >>> effect_size_label(cohens_g(159, 198), "g")
     'small'
     """

@@ -11,8 +11,10 @@ second digit model B, 0 = wrong, 1 = right** (Williams 2026 §5.1 and Table 1):
 
 The Bayesian McNemar parameter is phi = theta01 / (theta01 + theta10), the share of A's errors
 among the discordant examples, so **phi < 0.5 favours A** (Williams 2026 §5.4) and the Bayesian
-result has ``a_better_side = "left"``. Cohen's g = phi_hat - 1/2 (Williams §5.1) is therefore
-negative when A is better. ``alternative="greater"`` means "A is better" (n01 < n10 expected).
+result has ``a_better_side = "left"``. Williams (§5.1) defines Cohen's g = phi_hat - 1/2; the
+package reports its negative, g = 1/2 - phi_hat (:func:`outperform.stats.effect_size.cohens_g`),
+so that a positive g favours A like every other effect size. ``alternative="greater"`` means
+"A is better" (n01 < n10 expected).
 """
 from __future__ import annotations
 
@@ -177,8 +179,8 @@ def mcnemar(n01, n10, *, method: str = "exact", correction: bool = True,
     FrequentistResult
         ``estimate`` = phi_hat = n01 / (n01 + n10) (< 0.5 favours A) with a Clopper-Pearson
         ``confidence_interval`` (one-sided for one-sided alternatives); ``effect_size`` =
-        Cohen's g = phi_hat - 1/2 (Williams 2026 §5.1, negative when A is better) and its label
-        in ``details["effect_size_label"]``.
+        Cohen's g = 1/2 - phi_hat (minus Williams' g, so positive when A is better) and its
+        label in ``details["effect_size_label"]``.
 
     Raises
     ------
@@ -199,7 +201,7 @@ def mcnemar(n01, n10, *, method: str = "exact", correction: bool = True,
 
     >>> res = mcnemar(159, 198, method="chi2")
     >>> round(res.statistic, 4), round(res.pvalue, 4), round(res.effect_size, 3)
-    (4.0448, 0.0443, -0.055)
+    (4.0448, 0.0443, 0.055)
     >>> round(mcnemar(159, 198).pvalue, 4)     # exact binomial
     0.0443
     """
@@ -315,7 +317,7 @@ def cochrans_q(correct, names=None) -> FrequentistResult:
     --------
     >>> res = cochrans_q([[1, 1, 0, 1, 0, 1], [0, 1, 0, 0, 0, 1], [0, 0, 1, 0, 0, 1]])
     >>> round(res.statistic, 4), round(res.pvalue, 4), res.df
-    (1.4, 0.4966, 2.0)
+    (2.0, 0.3679, 2.0)
     """
     x = as_float_array(correct, "correct", ndim=2)
     if not np.all((x == 0) | (x == 1)):

@@ -60,7 +60,7 @@ def sign_test(a, b, *, ties: str = "split", method: str = "auto",
     TooFewError
         Fewer than 2 pairs.
     DegenerateDataError
-        No trial is left after tie handling (all pairs tied, or a single tie).
+        All pairs are ties (no win and no loss).
 
     Notes
     -----
@@ -94,11 +94,11 @@ def sign_test(a, b, *, ties: str = "split", method: str = "auto",
     wins, losses = int(np.sum(x > y)), int(np.sum(x < y))
     n_ties = x.size - wins - losses
     credited = n_ties // 2 if ties == "split" else 0
-    k, n = wins + credited, wins + losses + 2 * credited
-    if n == 0:
+    if wins + losses == 0:
         raise DegenerateDataError(
-            f"the sign test has no trial left: {n_ties} tie(s) and no win or loss "
-            f"(ties={ties!r}). The two models scored identically.")
+            f"all {n_ties} pairs are ties: the two models scored identically, so there is no "
+            "win or loss to test.")
+    k, n = wins + credited, wins + losses + 2 * credited
 
     binom = stats.binomtest(k, n, 0.5, alternative=alternative)
     details = {"wins": wins, "losses": losses, "ties": n_ties, "ties_credited": credited,
