@@ -79,16 +79,28 @@ def compare_cmd(
                                          help="The metric is a loss or error (lower is better)."),
     posthoc: str = typer.Option("auto", help="auto, nemenyi, holm, hochberg, hommel, "
                                 "bonferroni-dunn or wilcoxon-holm."),
+    rope: Optional[float] = typer.Option(None, help="Half-width of the region of practical "
+                                         "equivalence, in metric units (Bayesian tests)."),
+    rho: Optional[float] = typer.Option(None, help="One task with folds: correlation of fold "
+                                        "differences (default n_test/n_total, or 1/k)."),
+    threshold: float = typer.Option(0.95, help="Posterior probability needed for a Bayesian "
+                                    "decision (Williams 2026 §5.2)."),
     fmt: Format = typer.Option(Format.text, "--format", help="Output format."),
     plot: Optional[Path] = typer.Option(None, help="Write the critical-difference diagram here "
                                         "(.png, .svg or .pdf)."),
 ) -> None:
-    """Compare algorithms over many data sets: ranks, Friedman, post-hoc tests, CD diagram."""
+    """Compare algorithms from a results table.
+
+    Several data sets (Q3): average ranks, Friedman/Iman–Davenport, post-hoc tests and a
+    critical-difference diagram (Demšar 2006). One data set with folds (Q2): the corrected
+    resampled t-test and the correlated Bayesian t-test (Corani & Benavoli 2015).
+    """
     from .compare import compare
 
     try:
         report = compare(file, metric=metric, higher_is_better=False if lower_is_better else None,
-                         alpha=alpha, control=control, posthoc=posthoc)
+                         alpha=alpha, control=control, posthoc=posthoc, rope=rope, rho=rho,
+                         threshold=threshold)
     except OutperformError as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(1)

@@ -66,14 +66,24 @@ def _stirling_tail(z):
 
 def _log_rising_excess(x, k):
     """R(x, k) = lgamma(x + k) - lgamma(x) - k log x, without cancellation for large x."""
-    x, k = np.broadcast_arrays(np.asarray(x, float), np.asarray(k, float))
-    out = np.empty(x.shape)
+    x = np.asarray(x, float)
+    return _sum_rising_excess(x, np.atleast_1d(np.asarray(k, float)), np.ones(np.size(k)))
+
+
+def _sum_rising_excess(x, ks, mult):
+    """sum_i mult_i R(x, ks_i) for an array x and a few distinct counts ks_i."""
+    x = np.asarray(x, float)
     big = x >= _STIRLING_FROM
-    xb, kb = x[big], k[big]
-    out[big] = ((xb + kb - 0.5) * np.log1p(kb / xb) - kb
-                + _stirling_tail(xb + kb) - _stirling_tail(xb))
-    xs, ks = x[~big], k[~big]
-    out[~big] = special.gammaln(xs + ks) - special.gammaln(xs) - ks * np.log(xs)
+    xb, xs = x[big], x[~big]
+    tail_b, lgam_s, log_s = _stirling_tail(xb), special.gammaln(xs), np.log(xs)
+    acc_b, acc_s = np.zeros(xb.shape), np.zeros(xs.shape)
+    for k, m in zip(ks, mult):
+        if k == 0:
+            continue
+        acc_b += m * ((xb + k - 0.5) * np.log1p(k / xb) - k + _stirling_tail(xb + k) - tail_b)
+        acc_s += m * (special.gammaln(xs + k) - lgam_s - k * log_s)
+    out = np.empty(x.shape)
+    out[big], out[~big] = acc_b, acc_s
     return out
 
 
@@ -84,17 +94,9 @@ class _LogPosterior:
         self.sum_y = float(y.sum())
         self.sum_rest = float((n - y).sum())
         # R(a, y_j) summed over tasks only depends on the distinct values of y_j, etc.
-        self.y_vals, self.y_mult = np.unique(y[y > 0], return_counts=True)
-        rest = n - y
-        self.r_vals, self.r_mult = np.unique(rest[rest > 0], return_counts=True)
-        self.n_vals, self.n_mult = np.unique(n[n > 0], return_counts=True)
-
-    @staticmethod
-    def _sum_r(x, vals, mult):
-        total = np.zeros(np.shape(x))
-        for k, m in zip(vals, mult):
-            total += m * _log_rising_excess(x, k)
-        return total
+        self.y_vals, self.y_mult = np.unique(y, return_counts=True)
+        self.r_vals, self.r_mult = np.unique(n - y, return_counts=True)
+        self.n_vals, self.n_mult = np.unique(n, return_counts=True)
 
     def __call__(self, u, v):
         u, v = np.broadcast_arrays(np.asarray(u, float), np.asarray(v, float))
@@ -102,9 +104,30 @@ class _LogPosterior:
         c = np.exp(v)
         a, b = c * np.exp(log_mu), c * np.exp(log_1mu)
         return (-0.5 * v + (1.0 + self.sum_y) * log_mu + (1.0 + self.sum_rest) * log_1mu
-                + self._sum_r(a, self.y_vals, self.y_mult)
-                + self._sum_r(b, self.r_vals, self.r_mult)
-                - self._sum_r(c, self.n_vals, self.n_mult))
+                + _sum_rising_excess(a, self.y_vals, self.y_mult)
+                + _sum_rising_excess(b, self.r_vals, self.r_mult)
+                - _sum_rising_excess(c, self.n_vals, self.n_mult))
+
+
+def _beta_cdf(a, b, x, upper=False):
+    """P(phi < x) (or P(phi > x) if ``upper``) for phi ~ Beta(a, b), elementwise.
+
+    Beta(a, b) is sub-Gaussian with variance proxy 1 / (4 (a + b + 1)) (Marchal & Arbel
+    2017), so P(|phi - mean| > t) <= exp(-2 (a + b + 1) t^2) < 5e-18 once
+    (a + b + 1) t^2 > 20: those nodes are exactly 0 or 1 to double precision and betainc is
+    skipped (it is slow, and loses accuracy beyond a + b ~ 1e15).
+    """
+    a, b = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float))
+    c = a + b
+    d = x - a / c
+    out = np.where(d > 0, 1.0, 0.0)
+    if upper:
+        out = 1.0 - out
+    near = (c + 1) * d * d <= 20.0
+    scale = np.minimum(1.0, _CDF_MAX_CONCENTRATION / c[near])
+    fun = special.betaincc if upper else special.betainc
+    out[near] = fun(a[near] * scale, b[near] * scale, x)
+    return out
 
 
 def _mode(logp: _LogPosterior, y, n) -> tuple[np.ndarray, np.ndarray, float]:

@@ -48,3 +48,31 @@ def posthoc_rows(res) -> list[list[str]]:
                      fmt_num(float(r["statistic"])), fmt_p(float(r["pvalue_adjusted"])),
                      "yes" if r["reject"] else "no"])
     return rows
+
+
+def bayes_rows(report) -> list[list[str]]:
+    """Rows (method, P(A better), P(equivalent), P(B better), ROPE, decision) of Bayesian tests."""
+    a, b = (report.models + ("", ""))[:2] if len(report.models) == 2 else ("A", "B")
+    rows = []
+    for res in report.tests.values():
+        if hasattr(res, "p_rope"):
+            lo, hi = res.rope
+            decision = {"A better": f"{a} better", "B better": f"{b} better"}.get(
+                res.decision, res.decision)
+            rows.append([res.method, f"{res.p_a_better:.3f}", f"{res.p_rope:.3f}",
+                         f"{res.p_b_better:.3f}", f"[{lo:.3g}, {hi:.3g}]", decision])
+    return rows
+
+
+def headline(report) -> str:
+    """One line saying what was compared."""
+    direction = "higher is better" if report.higher_is_better else "lower is better"
+    what = (f"{len(report.models)} models over {report.n_tasks} data sets" if report.question == "Q3"
+            else f"{len(report.models)} models on one task" if report.question == "Q2"
+            else f"{len(report.models)} predictors on one test set")
+    return f"{report.question}: {what} — metric {report.metric} ({direction}), α = {report.alpha}"
+
+
+def summary_columns(report) -> list[str]:
+    """Columns of the summary table, in the order of its first row."""
+    return list(report.summary[0]) if report.summary else []

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..results import ComparisonReport
-from ._format import fmt_num, posthoc_rows, tests_rows
+from ._format import bayes_rows, fmt_num, headline, posthoc_rows, summary_columns, tests_rows
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -13,16 +13,19 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
 
 def render_markdown(report: ComparisonReport) -> str:
     """Return ``report`` as a Markdown document (tables, conclusions, warnings)."""
-    direction = "higher is better" if report.higher_is_better else "lower is better"
-    parts = [f"# {report.question}: {len(report.models)} models over {report.n_tasks} data sets",
-             f"Metric **{report.metric}** ({direction}), α = {report.alpha}."]
-    cols = [c for c in ("model", "average_rank", "mean_score", "median_score", "wins")
-            if c in report.summary[0]]
+    parts = [f"# {headline(report)}"]
+    cols = summary_columns(report)
     parts.append("## Models, best first\n\n" + _table(
         [c.replace("_", " ") for c in cols],
         [[fmt_num(r[c]) if c != "model" else r[c] for c in cols] for r in report.summary]))
-    parts.append("## Tests\n\n" + _table(["test", "statistic", "df", "p-value", "effect size"],
-                                         tests_rows(report)))
+    if tests_rows(report):
+        parts.append("## Tests\n\n" + _table(["test", "statistic", "df", "p-value", "effect size"],
+                                             tests_rows(report)))
+    if bayes_rows(report):
+        a, b = report.models[:2] if len(report.models) == 2 else ("A", "B")
+        parts.append("## Bayesian tests\n\n" + _table(
+            ["test", f"P({a} better)", "P(equivalent)", f"P({b} better)", "ROPE", "decision"],
+            bayes_rows(report)))
     for res in report.posthoc.values():
         cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
         parts.append(f"## Post-hoc: {res.method}{cd}\n\n" + _table(

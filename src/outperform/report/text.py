@@ -5,33 +5,39 @@ from rich.console import Console
 from rich.table import Table
 
 from ..results import ComparisonReport
-from ._format import fmt_num, posthoc_rows, tests_rows
+from ._format import bayes_rows, fmt_num, headline, posthoc_rows, summary_columns, tests_rows
 
 
 def render_text(report: ComparisonReport, console: Console | None = None) -> None:
     """Print ``report`` as tables, conclusions and warnings on ``console`` (stdout)."""
     console = console or Console()
-    direction = "higher is better" if report.higher_is_better else "lower is better"
-    console.print(f"[bold]{report.question}: {len(report.models)} models over {report.n_tasks} "
-                  f"data sets[/bold] — metric {report.metric} ({direction}), α = {report.alpha}")
+    console.print(f"[bold]{headline(report)}[/bold]")
     if report.details.get("aggregation"):
         console.print(f"scores per cell: {report.details['aggregation']}")
 
     summary = Table(title="Models, best first")
-    cols = [c for c in ("model", "average_rank", "mean_score", "median_score", "wins")
-            if c in report.summary[0]]
+    cols = summary_columns(report)
     for c in cols:
         summary.add_column(c.replace("_", " "), justify="left" if c == "model" else "right")
     for row in report.summary:
         summary.add_row(*(fmt_num(row[c]) if c != "model" else row[c] for c in cols))
     console.print(summary)
 
-    tests = Table(title="Tests (← the one the decision rests on)")
-    for c in ("test", "statistic", "df", "p-value", "effect size"):
-        tests.add_column(c, justify="left" if c in ("test", "effect size") else "right")
-    for row in tests_rows(report):
-        tests.add_row(*row)
-    console.print(tests)
+    if tests_rows(report):
+        tests = Table(title="Tests (← the one the decision rests on)")
+        for c in ("test", "statistic", "df", "p-value", "effect size"):
+            tests.add_column(c, justify="left" if c in ("test", "effect size") else "right")
+        for row in tests_rows(report):
+            tests.add_row(*row)
+        console.print(tests)
+    if bayes_rows(report):
+        bayes = Table(title="Bayesian tests (posterior probabilities)")
+        a, b = report.models[:2] if len(report.models) == 2 else ("A", "B")
+        for c in ("test", f"P({a} better)", "P(equivalent)", f"P({b} better)", "ROPE", "decision"):
+            bayes.add_column(c, justify="left" if c in ("test", "decision") else "right")
+        for row in bayes_rows(report):
+            bayes.add_row(*row)
+        console.print(bayes)
 
     for key, res in report.posthoc.items():
         title = f"Post-hoc: {res.method}"
