@@ -29,9 +29,10 @@ def bare_loop(data, estimators, design, scorer):
     for X, y in data.values():
         for _, _, train, test in design.split(X, y):
             for est in estimators.values():
-                start = time.perf_counter()
-                fitted = clone(est).fit(X[train], y[train])
-                scorer(fitted, X[test], y[test])
+                fitted, X_test = clone(est), X[test]
+                start = time.perf_counter()  # timed as the runner times fit_time + score_time
+                fitted.fit(X[train], y[train])
+                scorer(fitted, X_test, y[test])
                 inside += time.perf_counter() - start
     return inside
 
@@ -66,14 +67,17 @@ def main() -> None:
                 wall = time.perf_counter() - start
                 best[label] = min(best[label], (wall, inside))
 
-    bare = best["bare loop"][0]
+    bare_wall, bare_inside = best["bare loop"]
+    bare_outside = bare_wall - bare_inside  # cloning, indexing, looping: any loop pays it
+    print(f"{'':<22}{'wall':>8}  {'outside fit+score':>18}  {'runner overhead per fit':>24}")
     for label, (wall, inside) in best.items():
-        line = (f"{label:<22}{wall:7.3f} s  outside fit+score {1e6 * (wall - inside) / n_fits:6.1f}"
-                f" us/fit ({100 * (wall - inside) / wall:4.1f} % of wall)")
+        line = f"{label:<22}{wall:7.3f}s  {1e6 * (wall - inside) / n_fits:13.1f} us/fit"
         if label != "bare loop":
-            line += (f";  vs bare loop {1e6 * (wall - bare) / n_fits:+6.1f} us/fit "
-                     f"({100 * (wall - bare) / bare:+5.1f} %)")
+            extra = (wall - inside) - bare_outside
+            line += f"  {1e6 * extra / n_fits:+9.1f} us = {100 * extra / bare_wall:+5.1f} %"
         print(line)
+    print("overhead = (wall - fit - score) of the runner minus that of the bare loop, as a "
+          "share of the bare loop's wall time; goal < 5 %")
 
 
 if __name__ == "__main__":

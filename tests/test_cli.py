@@ -57,3 +57,22 @@ def test_bad_input_exits_1_with_one_line(tmp_path):
 
 def test_usage_error_exits_2():
     assert runner.invoke(app, ["compare"]).exit_code == 2
+
+
+def test_benchmark_runs_q2_and_q3_and_resumes(tmp_path):
+    out = tmp_path / "r.parquet"
+    args = ["benchmark", "--models", "nb,dummy", "--datasets", "iris,wine", "--cv", "2x3",
+            "--out", str(out)]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert "Q2 on iris" in res.output and "Q3 across data sets" in res.output
+    first = pd.read_parquet(out)
+    assert len(first) == 2 * 2 * 2 * 3  # tasks x models x runs x folds
+    again = runner.invoke(app, args)  # everything recorded: nothing refitted, same table
+    assert again.exit_code == 0
+    pd.testing.assert_frame_equal(pd.read_parquet(out), first)
+
+
+def test_benchmark_bad_model_exits_1():
+    res = runner.invoke(app, ["benchmark", "--models", "nb,nonsense", "--datasets", "iris"])
+    assert res.exit_code == 1 and "nonsense" in res.output

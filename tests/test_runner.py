@@ -322,3 +322,11 @@ def test_a_loader_is_called_and_names_keep_order():
 def test_no_progress_output_when_not_a_terminal(capfd):
     run_experiment("nb", "iris", DESIGN, progress=True)
     assert capfd.readouterr().err == ""
+
+
+def test_bundled_data_sets():
+    # Sizes documented by scikit-learn's dataset descriptions (toy datasets section).
+    data = load_datasets(["sklearn"])
+    shapes = {name: (X.shape, len(np.unique(y))) for name, (X, y) in data.items()}
+    assert shapes == {"iris": ((150, 4), 3), "wine": ((178, 13), 3),
+                      "breast_cancer": ((569, 30), 2), "digits": ((1797, 64), 10)}

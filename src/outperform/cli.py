@@ -110,6 +110,52 @@ def compare_cmd(
 
 
 @app.command()
+def benchmark(
+    models: str = typer.Option("logreg,rf,nb,knn,svm", help="Comma-separated model names: "
+                               "logreg, rf, nb, knn, svm, tree, dummy."),
+    datasets: str = typer.Option("sklearn", help="'sklearn' (iris, wine, breast_cancer, digits) "
+                                 "or a comma-separated subset."),
+    cv: str = typer.Option("10x10", help="Design: RxK (R repeats of stratified K-fold), 5x2, or "
+                           "holdout:RxFRACTION."),
+    metric: str = typer.Option("accuracy", help="A scikit-learn scorer name."),
+    out: Optional[Path] = typer.Option(None, help="Results file (.parquet or .csv); a rerun with "
+                                       "the same file resumes where it stopped."),
+    n_jobs: int = typer.Option(1, help="Parallel fits (joblib)."),
+    seed: int = typer.Option(0, help="random_state of the splits (recorded in the output)."),
+    rope: Optional[float] = typer.Option(None, help="ROPE half-width for the Bayesian tests."),
+    alpha: float = typer.Option(0.05, help="Significance level."),
+) -> None:
+    """Run a paired cross-validation experiment on bundled data, then compare (Q2 and Q3).
+
+    Every model sees the same splits. The per-fold table is written to --out; the command then
+    prints the Q2 comparison (correlated t-tests) on each data set and the Q3 comparison
+    (Friedman and post-hoc tests) across them.
+    """
+    from .compare import compare
+    from .experiments import get_models, load_datasets, parse_design, run_experiment
+
+    try:
+        design = parse_design(cv, random_state=seed)
+        table = run_experiment(get_models(models), load_datasets(datasets), design,
+                               metrics=(metric,), n_jobs=n_jobs, out=out)
+    except (OutperformError, ValueError) as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1)
+    if out is not None:
+        err.print(f"per-fold results written to {out}")
+    for task in table["task"].unique():
+        Console().rule(f"Q2 on {task}")
+        _emit(compare(table[table["task"] == task], metric=metric, rope=rope, alpha=alpha),
+              Format.text)
+    if table["task"].nunique() > 1:
+        Console().rule("Q3 across data sets")
+        try:
+            _emit(compare(table, metric=metric, alpha=alpha), Format.text)
+        except OutperformError as exc:
+            err.print(f"[yellow]Q3 not run:[/yellow] {exc}")
+
+
+@app.command()
 def demo(out: Path = typer.Option(Path("outperform-demo"), help="Folder for the diagrams."),
          alpha: float = typer.Option(0.10, help="Significance level (Demšar uses 0.05 and 0.10).")
          ) -> None:

@@ -45,16 +45,16 @@ from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, 
                            check_probability)
 from ..results import BayesianResult
 from .mcnemar import default_phi_rope
-from .rope import decide, region_probabilities
+from .rope import decide
 
 __all__ = ["BetaBinomialHyperposterior", "BetaMixture", "beta_binomial_hyperposterior",
            "hierarchical_mcnemar"]
 
 _EDGE_DROP = 30.0          # log-density drop at which the box edge may stop (e^-30 ~ 1e-13)
 _GL_ORDER = 8              # Gauss-Legendre nodes per u panel
-_SMALLEST_PANEL = 1e-6     # graded panels at breakpoints go down to this width (in u)
+_SMALLEST_PANEL = 1e-4     # graded panels at breakpoints go down to this width (in u)
 _MAX_LEVELS = 6            # refinements (doublings) before giving up
-_CDF_MAX_CONCENTRATION = 1e13  # betainc loses accuracy beyond; Beta is a step there anyway
+_CDF_MAX_CONCENTRATION = 1e8   # the Beta is a step of width < 1e-4 beyond; betainc is slow
 _STIRLING_FROM = 100.0
 
 
@@ -130,36 +130,47 @@ def _beta_cdf(a, b, x, upper=False):
     return out
 
 
-def _mode(logp: _LogPosterior, y, n) -> tuple[np.ndarray, np.ndarray, float]:
-    """Posterior mode in (u, v) and the Laplace standard deviations there."""
+def _mode(logp: _LogPosterior, y, n) -> tuple[np.ndarray, float]:
+    """Posterior mode in (u, v) and the log density there."""
     u0 = special.logit((y.sum() + 0.5) / (n.sum() + 1.0))
     v_scan = np.linspace(-5.0, 25.0, 121)
     v0 = v_scan[np.argmax(logp(u0, v_scan))]
-    fit = optimize.minimize(lambda p: -logp(p[0], p[1]), x0=[u0, v0], method="Nelder-Mead",
-                            options={"xatol": 1e-9, "fatol": 1e-12, "maxiter": 4000})
-    mode = fit.x
-    h = 1e-3
-    f = lambda du, dv: float(logp(mode[0] + du, mode[1] + dv))  # noqa: E731
-    f0 = f(0, 0)
-    huu = (f(h, 0) - 2 * f0 + f(-h, 0)) / h**2
-    hvv = (f(0, h) - 2 * f0 + f(0, -h)) / h**2
-    huv = (f(h, h) - f(h, -h) - f(-h, h) + f(-h, -h)) / (4 * h**2)
-    hess = np.array([[huu, huv], [huv, hvv]])
-    try:
-        cov = np.linalg.inv(-hess)
-        sd = np.sqrt(np.diag(cov))
-        if not np.all(np.isfinite(sd)) or np.any(np.diag(cov) <= 0):
-            raise np.linalg.LinAlgError
-    except np.linalg.LinAlgError:
-        sd = np.array([1.0, 1.0])
-    return mode, sd, f0
+    fit = optimize.minimize(lambda p: -logp(p[0], p[1]), x0=[u0, v0], method="BFGS",
+                            options={"gtol": 1e-7})
+    return fit.x, float(logp(*fit.x))
 
 
-def _box(logp: _LogPosterior, mode, sd, log_max) -> np.ndarray:
-    """[[u_lo, u_hi], [v_lo, v_hi]] with the log density e^-30 below the mode on every edge."""
-    box = np.array([[mode[0] - 6 * sd[0], mode[0] + 6 * sd[0]],
-                    [mode[1] - 6 * sd[1], mode[1] + 6 * sd[1]]])
-    for _ in range(200):
+def _conditional_sd(logp, box, axis, log_max) -> tuple[float, float]:
+    """Smallest and largest conditional sd along ``axis`` over lines across the box.
+
+    Along 17 lines at fixed values of the other coordinate (those carrying mass), the
+    curvature at the line's maximum gives a local sd; the quadrature step is set from the
+    smallest, the starting box from the largest.
+    """
+    along = np.linspace(*box[axis], 1025)
+    across = np.linspace(*box[1 - axis], 17)
+    grid = (along[:, None], across[None, :]) if axis == 0 else (across[None, :], along[:, None])
+    lp = logp(*grid)
+    top = np.argmax(lp, axis=0)
+    keep = lp[top, np.arange(across.size)] > log_max - _EDGE_DROP
+    best, other = along[top][keep], across[keep]
+    h = 1e-3 * (box[axis, 1] - box[axis, 0])
+    vals = []
+    for step in (-h, 0.0, h):
+        pts = (best + step, other) if axis == 0 else (other, best + step)
+        vals.append(logp(*pts))
+    curv = (vals[0] - 2 * vals[1] + vals[2]) / h**2
+    sd = 1.0 / np.sqrt(-curv[curv < 0])
+    if sd.size == 0:
+        return 0.1, 1.0
+    return float(sd.min()), float(sd.max())
+
+
+def _box(logp: _LogPosterior, mode, log_max) -> tuple[np.ndarray, np.ndarray]:
+    """Box [[u_lo, u_hi], [v_lo, v_hi]] whose edges are e^-30 below the mode; min sds."""
+    box = np.array([[mode[0] - 1.0, mode[0] + 1.0], [mode[1] - 1.0, mode[1] + 1.0]])
+    step = np.array([0.5, 0.5])
+    for _ in range(400):
         moved = False
         for axis in (0, 1):
             other = np.linspace(*box[1 - axis], 257)
@@ -169,11 +180,12 @@ def _box(logp: _LogPosterior, mode, sd, log_max) -> np.ndarray:
                 lp_max = np.max(lp[np.isfinite(lp)], initial=-np.inf)
                 log_max = max(log_max, lp_max)
                 if lp_max > log_max - _EDGE_DROP:
-                    width = box[axis, 1] - box[axis, 0]
-                    box[axis, side] += (2 * side - 1) * max(0.25 * width, sd[axis])
+                    box[axis, side] += (2 * side - 1) * step[axis]
+                    step[axis] *= 1.25
                     moved = True
         if not moved:
-            return box
+            sds = np.array([_conditional_sd(logp, box, axis, log_max)[0] for axis in (0, 1)])
+            return box, sds
     raise DegenerateDataError(  # pragma: no cover - a proper posterior always fits in a box
         "could not bound the posterior of (a, b); it may be improper for these counts.")
 
@@ -189,17 +201,14 @@ def _u_panels(lo, hi, n_panels, cuts):
                 d /= 4.0
                 edges += [c - d, c + d]
             edges.append(c)
-    edges = np.unique(np.clip(edges, lo, hi))
-    return edges
+    return np.unique(np.clip(edges, lo, hi))
 
 
 def _u_rule(edges):
     x, w = np.polynomial.legendre.leggauss(_GL_ORDER)
     left, right = edges[:-1, None], edges[1:, None]
     half = 0.5 * (right - left)
-    nodes = (left + half * (x + 1.0)).ravel()
-    weights = (half * w).ravel()
-    return nodes, weights
+    return (left + half * (x + 1.0)).ravel(), (half * w).ravel()
 
 
 @dataclass(frozen=True)
@@ -225,59 +234,54 @@ class BetaMixture:
     smooth_concentration: np.ndarray = field(repr=False)
 
     def mean(self) -> float:
+        """E[phi_next]."""
         return float(np.sum(self.weights * self.a / (self.a + self.b)))
 
     def var(self) -> float:
+        """Var[phi_next]."""
         c = self.a + self.b
         second = np.sum(self.weights * self.a * (self.a + 1) / (c * (c + 1)))
         return float(second - self.mean() ** 2)
 
-    def _cdf_parts(self, x):
-        c = self.a + self.b
-        scale = np.minimum(1.0, _CDF_MAX_CONCENTRATION / c)
-        return self.a * scale, self.b * scale
+    def _mix(self, x, upper):
+        x = np.asarray(x, float)
+        out = np.array([_beta_cdf(self.a, self.b, xi, upper) @ self.weights
+                        for xi in x.ravel()]).reshape(x.shape)
+        return float(out) if out.ndim == 0 else out
 
     def cdf(self, x):
-        """P(phi_next <= x)."""
-        a, b = self._cdf_parts(x)
-        x = np.asarray(x, float)
-        out = special.betainc(a, b, x[..., None]) @ self.weights
-        return float(out) if out.ndim == 0 else out
+        """P(phi_next < x)."""
+        return self._mix(x, upper=False)
 
     def sf(self, x):
         """P(phi_next > x), accurate in the upper tail."""
-        a, b = self._cdf_parts(x)
-        x = np.asarray(x, float)
-        out = special.betaincc(a, b, x[..., None]) @ self.weights
-        return float(out) if out.ndim == 0 else out
+        return self._mix(x, upper=True)
 
     def pdf(self, x):
         """Density of phi_next, for display.
 
-        Components far out in a + b are narrower than the spacing of the quadrature nodes in
-        u, so their sum would be spiky; their concentration is capped at the node spacing
-        (a kernel smoothing of width ~ spacing * phi (1 - phi), about 0.003 in phi). The
-        integrals reported by the test never use this density.
+        Components far out in a + b are narrower than the spacing of the quadrature nodes
+        in u, so their plain sum would be spiky; their concentration is capped so that each
+        is at least 1.5 node spacings wide (a kernel smoothing of width about
+        1.5 * spacing * phi (1 - phi), ~0.005 in phi). No reported number uses this density.
         """
         x = np.atleast_1d(np.asarray(x, float))
         c = self.a + self.b
         scale = np.minimum(1.0, self.smooth_concentration / c)
         a, b = self.a * scale, self.b * scale
-        with np.errstate(divide="ignore"):
-            logpdf = special.xlog1py(b - 1, -x[:, None]) + special.xlogy(a - 1, x[:, None]) \
-                - special.betaln(a, b)
-        out = np.exp(logpdf) @ self.weights
+        norm = special.betaln(a, b)
+        out = np.empty(x.shape)
+        for i, xi in enumerate(x.ravel()):
+            with np.errstate(divide="ignore"):
+                logpdf = special.xlogy(a - 1, xi) + special.xlog1py(b - 1, -xi) - norm
+            out.flat[i] = np.exp(logpdf) @ self.weights
         return out
 
     def ppf(self, q):
-        """Quantile of phi_next (bisection on the cdf, to 1e-10)."""
+        """Quantile of phi_next (Brent's method on the cdf, to 1e-10)."""
         q = np.atleast_1d(np.asarray(q, float))
-        lo, hi = np.zeros_like(q), np.ones_like(q)
-        for _ in range(34):
-            mid = 0.5 * (lo + hi)
-            below = self.cdf(mid) < q
-            lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
-        out = 0.5 * (lo + hi)
+        out = np.array([optimize.brentq(lambda x, p=p: self.cdf(x) - p, 0.0, 1.0, xtol=1e-10)
+                        if 0 < p < 1 else float(p) for p in q.ravel()]).reshape(q.shape)
         return out if out.size > 1 else float(out[0])
 
 
@@ -291,7 +295,7 @@ class BetaBinomialHyperposterior:
         Nodes in log(a / b) (shape (n_u,)) and log(a + b) (shape (n_v,)).
     weights : ndarray
         Posterior mass of each node (quadrature weight times density), shape (n_u, n_v),
-        summing to 1. ``sum(weights * f(a, b))`` is E[f(a, b) | y].
+        summing to 1: ``sum(weights * f(a, b))`` is E[f(a, b) | y].
     log_density : ndarray
         Unnormalised log posterior density in (u, v) at the nodes (for contour plots).
     y, n : ndarray
@@ -322,12 +326,12 @@ class BetaBinomialHyperposterior:
         return np.exp(self.v[None, :] + special.log_expit(-self.u[:, None]))
 
     def expect(self, values) -> float:
-        """E[values] for values given at the nodes (shape (n_u, n_v))."""
+        """E[values | y] for values given at the nodes (broadcastable to (n_u, n_v))."""
         return float(np.sum(self.weights * values))
 
     @property
     def mean_fraction(self) -> float:
-        """E[a / (a + b) | y], the posterior mean of the population mean (= E[phi_next])."""
+        """E[a / (a + b) | y]: the posterior mean of the population mean, = E[phi_next]."""
         return self.expect(special.expit(self.u)[:, None])
 
     @property
@@ -341,65 +345,54 @@ class BetaBinomialHyperposterior:
         return self.expect(self.u[:, None])
 
     def shrunk_means(self) -> tuple[np.ndarray, np.ndarray]:
-        """Posterior mean and standard deviation of each task's phi_j (pooled estimates).
+        """Posterior mean and sd of each task's phi_j (the pooled, shrunk estimates).
 
         phi_j | a, b, y ~ Beta(a + y_j, b + n_j - y_j), averaged over the posterior of (a, b).
         """
-        a, b = self.a, self.b
         keep = self.weights > 0
-        w, a, b = self.weights[keep], a[keep], b[keep]
-        c = a + b
+        w, a, c = self.weights[keep], self.a[keep], (self.a + self.b)[keep]
         am = a[:, None] + self.y[None, :]
         cm = c[:, None] + self.n[None, :]
         mean = w @ (am / cm)
-        second = w @ (am * (am + 1) / (cm * (cm + 1)))
+        second = w @ (am / cm * (am + 1) / (cm + 1))
         return mean, np.sqrt(np.maximum(second - mean**2, 0.0))
-
-    def beta_cdf(self, x: float) -> np.ndarray:
-        """P(phi < x | a, b) at every node (a + b capped at 1e13, where it is a step)."""
-        a, b = self.a, self.b
-        scale = np.minimum(1.0, _CDF_MAX_CONCENTRATION / (a + b))
-        return special.betainc(a * scale, b * scale, x)
 
     def region_masses(self, rope: tuple[float, float]) -> np.ndarray:
         """P(phi < low | a, b), P(low <= phi <= high | a, b), P(phi > high | a, b) per node.
 
         Shape (3, n_u, n_v).
         """
-        low, high = rope
         a, b = self.a, self.b
-        scale = np.minimum(1.0, _CDF_MAX_CONCENTRATION / (a + b))
-        a, b = a * scale, b * scale
-        left = special.betainc(a, b, low)
-        right = special.betaincc(a, b, high)
+        left = _beta_cdf(a, b, rope[0])
+        right = _beta_cdf(a, b, rope[1], upper=True)
         return np.stack([left, np.clip(1.0 - left - right, 0.0, 1.0), right])
 
-    def predictive(self, min_weight: float = 1e-13) -> BetaMixture:
-        """Predictive distribution of phi_next: the Beta(a, b) mixed over the posterior.
+    def predictive(self, min_weight: float = 1e-14) -> BetaMixture:
+        """Predictive distribution of phi_next: Beta(a, b) mixed over the posterior.
 
-        Nodes with weight below ``min_weight`` (together well under 1e-9 of the mass) are
-        dropped and the rest renormalised.
+        Nodes with weight below ``min_weight`` are dropped (together a few 1e-11 of the mass
+        at most) and the rest renormalised.
         """
         keep = self.weights > min_weight
         w = self.weights[keep]
-        mu = np.broadcast_to(special.expit(self.u)[:, None], self.weights.shape)[keep]
-        spacing = np.gradient(self.u)
-        spacing = np.broadcast_to(spacing[:, None], self.weights.shape)[keep]
-        # Kernel sd in u, 1 / sqrt(c mu (1 - mu)), kept >= 1.5 node spacings (see pdf).
+        shape = self.weights.shape
+        mu = np.broadcast_to(special.expit(self.u)[:, None], shape)[keep]
+        spacing = np.broadcast_to(np.gradient(self.u)[:, None], shape)[keep]
+        # Kernel sd in u is about 1 / sqrt(c mu (1 - mu)); keep it >= 1.5 node spacings.
         cap = 1.0 / (mu * (1 - mu) * (1.5 * spacing) ** 2)
         return BetaMixture(a=self.a[keep], b=self.b[keep], weights=w / w.sum(),
                            smooth_concentration=cap)
 
     def sample(self, n_samples: int, random_state=None) -> np.ndarray:
-        """Draws of (a, b) (shape (n_samples, 2)): nodes by weight, jittered within cells."""
+        """Draws of (a, b), shape (n_samples, 2): nodes by weight, jittered within cells."""
         rng = np.random.default_rng(random_state)
         flat = self.weights.ravel()
         idx = rng.choice(flat.size, size=n_samples, p=flat / flat.sum())
         iu, iv = np.unravel_index(idx, self.weights.shape)
-        cells_u = np.concatenate([[self.u[0]], 0.5 * (self.u[1:] + self.u[:-1]), [self.u[-1]]])
-        cells_v = np.concatenate([[self.v[0]], 0.5 * (self.v[1:] + self.v[:-1]), [self.v[-1]]])
-        u = rng.uniform(cells_u[iu], cells_u[iu + 1])
-        v = rng.uniform(cells_v[iv], cells_v[iv + 1])
+        cu = np.concatenate([[self.u[0]], 0.5 * (self.u[1:] + self.u[:-1]), [self.u[-1]]])
+        cv = np.concatenate([[self.v[0]], 0.5 * (self.v[1:] + self.v[:-1]), [self.v[-1]]])
+        u = rng.uniform(cu[iu], cu[iu + 1])
+        v = rng.uniform(cv[iv], cv[iv + 1])
         return np.column_stack([np.exp(v + special.log_expit(u)),
                                 np.exp(v + special.log_expit(-u))])
 
@@ -422,20 +415,89 @@ def _check_counts(y, n, names=("y", "n")) -> tuple[np.ndarray, np.ndarray]:
     return y, n
 
 
-def _grid(logp, box, n_u_panels, n_v, cuts):
-    u, wu = _u_rule(_u_panels(box[0, 0], box[0, 1], n_u_panels, cuts))
-    v = np.linspace(box[1, 0], box[1, 1], n_v)
-    wv = np.full(n_v, v[1] - v[0])
-    wv[[0, -1]] *= 0.5
-    lp = logp(u[:, None], v[None, :])
-    w = np.exp(lp - lp.max()) * wu[:, None] * wv[None, :]
-    return u, v, lp, w / w.sum()
+class _Quadrature:
+    """The box and the starting resolution, shared by successive integrations."""
+
+    def __init__(self, y, n, grid_size):
+        self.y, self.n = y, n
+        self.logp = _LogPosterior(y, n)
+        self.mode, self.log_max = _mode(self.logp, y, n)
+        self.box, sds = _box(self.logp, self.mode, self.log_max)
+        width = self.box[:, 1] - self.box[:, 0]
+        # Start: GL panels 6 sds wide in u (compared with 3 sds), trapezoid step 0.6 sd in
+        # v (compared with 1.2 sd); sds are the smallest conditional ones over the box.
+        self.n_panels = max(int(np.ceil(width[0] / (6 * sds[0]))), grid_size // _GL_ORDER, 1)
+        self.n_v = max(int(np.ceil(width[1] / (0.6 * sds[1]))) + 1, grid_size) | 1  # odd
+
+    def integrate(self, n_panels, n_v, cuts) -> BetaBinomialHyperposterior:
+        edges = _u_panels(self.box[0, 0], self.box[0, 1], n_panels, cuts)
+        u, wu = _u_rule(edges)
+        v = np.linspace(self.box[1, 0], self.box[1, 1], n_v)
+        wv = np.full(n_v, v[1] - v[0])
+        wv[[0, -1]] *= 0.5
+        # Most of the box carries no mass (the posterior is a curved ridge): the density is
+        # computed only in panels whose centre, or a neighbour's, is within e^-40 of the top.
+        centres = 0.5 * (edges[1:] + edges[:-1])
+        lp_c = self.logp(centres[:, None], v[None, :])
+        live = lp_c > max(self.log_max, lp_c.max()) - 40.0
+        live[1:] |= live[:-1].copy()
+        live[:-1] |= live[1:].copy()
+        live[:, 1:] |= live[:, :-1].copy()
+        live[:, :-1] |= live[:, 1:].copy()
+        live = np.repeat(live, _GL_ORDER, axis=0)
+        lp = np.full(live.shape, -np.inf)
+        uu, vv = np.broadcast_arrays(u[:, None], v[None, :])
+        lp[live] = self.logp(uu[live], vv[live])
+        w = np.exp(lp - lp.max()) * wu[:, None] * wv[None, :]
+        return BetaBinomialHyperposterior(u=u, v=v, weights=w / w.sum(), log_density=lp,
+                                          y=self.y, n=self.n, mode=self.mode,
+                                          quadrature_error=np.inf)
+
+    @staticmethod
+    def _monitored(post, cuts) -> tuple[np.ndarray, np.ndarray]:
+        """The monitored integrals with the trapezoid rule on all v nodes and on every other
+        one (a free, nested error check in v)."""
+        live = post.weights > 0
+        uu, vv = np.broadcast_arrays(post.u[:, None], post.v[None, :])
+        u, v = uu[live], vv[live]
+        a, b = np.exp(v + special.log_expit(u)), np.exp(v + special.log_expit(-u))
+        values = np.stack([special.expit(u), v, u]
+                          + [_beta_cdf(a, b, float(special.expit(c))) for c in cuts])
+        half = np.zeros_like(post.weights)
+        half[:, ::2] = post.weights[:, ::2]
+        half[:, [0, -1]] *= 0.5
+        half = half[live] / half.sum()
+        return values @ post.weights[live], values @ half
+
+    def refine(self, cuts, tol) -> BetaBinomialHyperposterior:
+        """Refine until doubling the u panels, or halving the v nodes, moves nothing by tol.
+
+        The v check is free (the trapezoid rule on every other node); the u check compares
+        with half as many panels, so the answer is the finer of the two grids.
+        """
+        n_panels, n_v = self.n_panels, self.n_v
+        coarse = self._monitored(self.integrate(n_panels, n_v, cuts), cuts)[0]
+        for _ in range(_MAX_LEVELS):
+            post = self.integrate(2 * n_panels, n_v, cuts)
+            fine, half_v = self._monitored(post, cuts)
+            err_u = float(np.max(np.abs(fine - coarse)))
+            err_v = float(np.max(np.abs(fine - half_v)))
+            if max(err_u, err_v) < tol:
+                return BetaBinomialHyperposterior(
+                    u=post.u, v=post.v, weights=post.weights, log_density=post.log_density,
+                    y=self.y, n=self.n, mode=self.mode, quadrature_error=max(err_u, err_v))
+            if err_v >= tol:
+                n_v = 2 * n_v - 1
+            if err_u >= tol:
+                n_panels *= 2
+            coarse = self._monitored(self.integrate(n_panels, n_v, cuts), cuts)[0]
+        raise DegenerateDataError(  # pragma: no cover - has not happened on any data tried
+            f"the quadrature did not settle to {tol:g} after {_MAX_LEVELS} refinements.")
 
 
-def _monitored(post: BetaBinomialHyperposterior, cuts) -> np.ndarray:
-    vals = [post.mean_fraction, post.mean_log_concentration, post.mean_log_ratio]
-    vals += [post.expect(post.beta_cdf(special.expit(c))) for c in cuts]
-    return np.array(vals)
+def _proper_or_raise(y, n, what):
+    if not np.any((y > 0) & (y < n)):
+        raise DegenerateDataError(what)
 
 
 def beta_binomial_hyperposterior(y, n, *, breakpoints: Sequence[float] = (),
@@ -453,12 +515,13 @@ def beta_binomial_hyperposterior(y, n, *, breakpoints: Sequence[float] = (),
         information but are allowed).
     breakpoints : sequence of float in (0, 1)
         Values x of phi at which Beta cdfs P(phi < x | a, b) will be integrated (ROPE
-        bounds); the grid is graded there so these integrals are accurate too.
+        bounds); the grid is graded there so that these integrals are accurate too.
     grid_size : int
-        Initial number of nodes per axis; doubled until the integrals are stable.
+        Minimum number of nodes per axis at the start (the start is otherwise set from the
+        posterior's curvature); each axis is then doubled until the integrals are stable.
     tol : float
         Stop when E[a/(a+b)], E[log(a+b)], E[log(a/b)] and the Beta cdfs at the breakpoints
-        change by less than this at a doubling.
+        change by less than ``tol`` when either axis is refined.
 
     Returns
     -------
@@ -471,44 +534,24 @@ def beta_binomial_hyperposterior(y, n, *, breakpoints: Sequence[float] = (),
     TooFewError
         No tasks.
     DegenerateDataError
-        No task with 0 < y_j < n_j: the posterior is improper (all tasks at 0% or 100%
-        give no information on how much the phi_j vary, and the prior gives none either).
+        No task with 0 < y_j < n_j: the posterior is improper (tasks at 0% or 100% cannot
+        tell how much the phi_j vary, and the prior does not either).
 
     Examples
     --------
-    BDA3 §5.3 rat tumours would need the data file; a small example:
-
     >>> post = beta_binomial_hyperposterior([2, 5, 3, 9], [20, 21, 18, 25])
-    >>> round(post.mean_fraction, 4)
-    0.2179
+    >>> round(post.mean_fraction, 4), round(post.mean_log_concentration, 3)
+    (0.2179, 3.123)
     """
     y, n = _check_counts(y, n)
-    if not np.any((y > 0) & (y < n)):
-        raise DegenerateDataError(
-            "the posterior of (a, b) is improper: no task has 0 < y < n (every task is all "
-            "successes, all failures or empty). Under p(a, b) ∝ (a + b)^(-5/2) such data cannot "
-            "tell how much the tasks vary; add tasks with mixed outcomes.")
-    if grid_size < 8:
-        raise InvalidInputError(f"grid_size must be at least 8, got {grid_size}.")
+    _proper_or_raise(y, n, (
+        "the posterior of (a, b) is improper: no task has 0 < y < n (every task is all "
+        "successes, all failures or empty). Under p(a, b) ∝ (a + b)^(-5/2) such data cannot "
+        "tell how much the tasks vary; add tasks with mixed outcomes."))
+    if int(grid_size) < 8:
+        raise InvalidInputError(f"grid_size must be at least 8, got {grid_size!r}.")
     cuts = [float(special.logit(check_probability(x, "breakpoint"))) for x in breakpoints]
-    logp = _LogPosterior(y, n)
-    mode, sd, log_max = _mode(logp, y, n)
-    box = _box(logp, mode, sd, log_max)
-    previous, n_nodes = None, int(grid_size)
-    for _ in range(_MAX_LEVELS + 1):
-        u, v, lp, w = _grid(logp, box, max(n_nodes // _GL_ORDER, 1), n_nodes, cuts)
-        post = BetaBinomialHyperposterior(u=u, v=v, weights=w, log_density=lp, y=y, n=n,
-                                          mode=mode, quadrature_error=np.inf)
-        current = _monitored(post, cuts)
-        if previous is not None:
-            err = float(np.max(np.abs(current - previous)))
-            if err < tol:
-                return BetaBinomialHyperposterior(u=u, v=v, weights=w, log_density=lp, y=y,
-                                                  n=n, mode=mode, quadrature_error=err)
-        previous, n_nodes = current, 2 * n_nodes
-    raise DegenerateDataError(  # pragma: no cover - has not happened on any data tried
-        f"the quadrature did not settle to {tol:g} after {_MAX_LEVELS} refinements; "
-        "increase grid_size.")
+    return _Quadrature(y, n, int(grid_size)).refine(cuts, tol)
 
 
 def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
@@ -516,11 +559,11 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
                          n_samples: int = 10_000, random_state=None) -> BayesianResult:
     """Hierarchical Bayesian McNemar test over several tasks (Williams 2026 §5.5, §6.2).
 
-    Per task j, phi_j = theta01 / (theta01 + theta10) with n01_j ~ Binomial(n01_j + n10_j,
+    Per task j, phi_j = theta01 / (theta01 + theta10) and n01_j ~ Binomial(n01_j + n10_j,
     phi_j); phi_j ~ Beta(a, b); p(a, b) ∝ (a + b)^(-5/2). The quantity of interest is phi_next,
     the phi of a new task from the same population: p(phi_next | D) = ∫ Beta(phi_next; a, b)
-    p(a, b | D) da db (Williams eq. 10). Computed by deterministic quadrature
-    (:func:`beta_binomial_hyperposterior`), not by sampling.
+    p(a, b | D) da db (Williams eq. 10), computed by deterministic quadrature
+    (:func:`beta_binomial_hyperposterior`) instead of sampling.
 
     Sign convention: ``n01`` = A wrong and B right, ``n10`` = A right and B wrong (as in
     :mod:`outperform.stats.mcnemar`), so **phi < 0.5 favours A**: ``p_left`` is P(A
@@ -535,38 +578,37 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
     threshold : float
         Decision threshold of Williams (2026) §5.2.
     grid_size : int
-        Initial nodes per axis of the quadrature (refined until stable to 1e-8).
+        Minimum starting nodes per axis of the quadrature (refined until stable to 1e-8).
     n_samples : int
         Number of (a, b) and phi_next draws kept in ``details["ab_samples"]`` and
-        ``samples`` for plots (0 for none); they do not enter any reported number.
-    random_state : int or numpy Generator, optional
+        ``samples``, for plots (0 for none); no reported number uses them.
+    random_state : int or numpy.random.Generator, optional
         Seed of those draws only.
 
     Returns
     -------
     BayesianResult
-        ``p_left``, ``p_rope``, ``p_right``: the predictive probabilities of the regions of
+        ``p_left``, ``p_rope``, ``p_right``: predictive probabilities of the regions of
         phi_next, i.e. the Beta(a, b) region masses averaged over the posterior (Williams
-        2026 footnote 15). ROPE [0.5 - 0.1 s, 0.5 + 0.1 s], s = sqrt(phi_bar (1 - phi_bar))
+        2026 footnote 15), ROPE [0.5 - 0.1 s, 0.5 + 0.1 s] with s = sqrt(phi_bar (1 - phi_bar))
         (Williams eq. 7). ``posterior_mean`` = phi_bar = E[a / (a + b) | D] (eq. 12);
-        ``posterior`` is the predictive :class:`BetaMixture`; ``credible_interval_95`` is its
-        central 95% interval. ``details``:
+        ``posterior`` is the predictive :class:`BetaMixture`; ``credible_interval_95`` its
+        central 95% interval. ``details`` holds:
 
-        - ``p_regions_argmax``: the alternative of Benavoli et al. (2017 §4.3.2): the posterior
-          mass of (a, b) where each region is the most probable one (on the grid: mass of
-          the nodes; accurate to the grid resolution, ~1e-4);
+        - ``p_regions_argmax``: the alternative of Benavoli et al. (2017 §4.3.2), the
+          posterior mass of (a, b) where each region is the most probable one (the mass of the
+          grid nodes; the region borders cut through cells, so ~1e-4 accurate);
         - ``mean_fraction`` (E[a/(a+b)]), ``mean_log_concentration`` (E[log(a+b)]),
-          ``mean_log_ratio``, ``mode_log_ratio`` and ``mode_log_concentration``;
-        - ``tasks``, ``raw_phi`` (n01 / (n01 + n10)), ``shrunk_phi`` and ``shrunk_phi_sd``
-          (posterior mean and sd of each phi_j);
-        - ``hyperposterior``: the :class:`BetaBinomialHyperposterior` (grid, weights, for
-          plots); ``ab_samples``: (n_samples, 2) draws of (a, b);
-        - ``quadrature_error``.
+          ``mean_log_ratio`` (E[log(a/b)]), ``mode_log_ratio``, ``mode_log_concentration``;
+        - ``tasks``, ``n01``, ``n10``, ``raw_phi`` (n01 / (n01 + n10)), ``shrunk_phi`` and
+          ``shrunk_phi_sd`` (posterior mean and sd of each phi_j);
+        - ``hyperposterior``: the :class:`BetaBinomialHyperposterior` (grid and weights, for
+          plots); ``ab_samples``: (n_samples, 2) draws of (a, b); ``quadrature_error``.
 
     Raises
     ------
     InvalidInputError
-        Bad counts or mismatched lengths.
+        Negative or non-integer counts, mismatched lengths, bad threshold or names.
     TooFewError
         No task.
     DegenerateDataError
@@ -574,7 +616,7 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
 
     References
     ----------
-    Williams (2026) §5.5 eqs. 10-12, §6.2 and footnote 15; Gelman et al. (2013) BDA3 §5.3;
+    Williams (2026) §5.5 eqs. 10-12, §6.2, footnote 15; Gelman et al. (2013) BDA3 §5.3;
     Benavoli, Corani, Demšar & Zaffalon (2017) §4.3.2.
 
     Examples
@@ -587,27 +629,32 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
     >>> round(res.posterior_mean, 3)
     0.521
     >>> [round(p, 3) for p in (res.p_a_better, res.p_equivalent, res.p_b_better)]
-    [0.053, 0.736, 0.212]
+    [0.052, 0.736, 0.212]
     >>> res.decision
     'undecided'
     """
-    n01, total = _check_counts(n01, np.asarray(n01) + np.asarray(n10), ("n01", "n01 + n10"))
-    n10 = total - n01
+    n01 = as_counts(n01, "n01")
+    n10 = as_counts(n10, "n10")
+    if n01.shape != n10.shape:
+        raise InvalidInputError(
+            f"n01 and n10 must have one entry per task, got shapes {n01.shape} and {n10.shape}.")
+    y, n = _check_counts(n01, n01 + n10, ("n01", "n01 + n10"))
     check_probability(threshold, "threshold")
     if names is not None:
         names = [str(s) for s in names]
-        if len(names) != n01.size:
-            raise InvalidInputError(f"names has {len(names)} entries for {n01.size} tasks.")
-    if not np.any((n01 > 0) & (n10 > 0)):
-        raise DegenerateDataError(
-            "the hierarchical McNemar posterior is improper: no task has both n01 > 0 and "
-            "n10 > 0 (0 < n01 < n01 + n10). When every task is won outright by one model "
-            "(or has no discordant pairs) the model cannot tell how much phi varies across "
-            "tasks; use the per-task Bayesian McNemar test or add tasks.")
-    first = beta_binomial_hyperposterior(n01, total, grid_size=grid_size)
-    rope = default_phi_rope(first.mean_fraction)
-    post = beta_binomial_hyperposterior(n01, total, breakpoints=rope, grid_size=grid_size)
-    phi_bar = post.mean_fraction
+        if len(names) != y.size:
+            raise InvalidInputError(f"names has {len(names)} entries for {y.size} tasks.")
+    _proper_or_raise(y, n, (
+        "the hierarchical McNemar posterior is improper: no task has both n01 > 0 and "
+        "n10 > 0 (0 < n01 < n01 + n10). When every task is won outright by one model, or has "
+        "no discordant pairs, the model cannot tell how much phi varies across tasks; use "
+        "the per-task Bayesian McNemar test or add tasks."))
+    if int(grid_size) < 8:
+        raise InvalidInputError(f"grid_size must be at least 8, got {grid_size!r}.")
+    quad = _Quadrature(y, n, int(grid_size))
+    # The ROPE needs phi_bar; the refined grid below checks phi_bar again to 1e-8.
+    rope = default_phi_rope(quad.integrate(quad.n_panels, quad.n_v, []).mean_fraction)
+    post = quad.refine([float(special.logit(r)) for r in rope], 1e-8)
     masses = post.region_masses(rope)
     p_left, p_rope, p_right = (float(np.sum(post.weights * m)) for m in masses)
     winner = np.argmax(masses, axis=0)
@@ -615,13 +662,13 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
     predictive = post.predictive()
     ci = predictive.ppf([0.025, 0.975])
     shrunk, shrunk_sd = post.shrunk_means()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        raw = np.where(total > 0, n01 / np.maximum(total, 1), np.nan)
+    raw = np.full(y.size, np.nan)
+    raw[n > 0] = y[n > 0] / n[n > 0]
     details = {
-        "tasks": names if names is not None else [str(j) for j in range(n01.size)],
-        "n01": n01, "n10": n10, "raw_phi": raw, "shrunk_phi": shrunk,
+        "tasks": names if names is not None else [str(j) for j in range(y.size)],
+        "n01": y, "n10": n - y, "raw_phi": raw, "shrunk_phi": shrunk,
         "shrunk_phi_sd": shrunk_sd, "p_regions_averaged": (p_left, p_rope, p_right),
-        "p_regions_argmax": argmax, "mean_fraction": phi_bar,
+        "p_regions_argmax": argmax, "mean_fraction": post.mean_fraction,
         "mean_log_concentration": post.mean_log_concentration,
         "mean_log_ratio": post.mean_log_ratio,
         "mode_log_ratio": float(post.mode[0]), "mode_log_concentration": float(post.mode[1]),
@@ -634,13 +681,11 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
         ab = post.sample(int(n_samples), rng)
         samples = rng.beta(ab[:, 0], ab[:, 1])
         details["ab_samples"] = ab
-    p_check = region_probabilities(predictive, rope)  # same numbers, from the mixture
-    assert np.allclose(p_check, (p_left, p_rope, p_right), atol=1e-6), p_check
     return BayesianResult(
         method="hierarchical Bayesian McNemar test (beta-binomial, Williams 2026 §5.5)",
-        parameter="phi_next = theta01 / (theta01 + theta10) on a new task (A's share of "
+        parameter="phi_next = theta01 / (theta01 + theta10) on a new task (A's share of the "
                   "discordant errors)",
         p_left=p_left, p_rope=p_rope, p_right=p_right, rope=rope, a_better_side="left",
         threshold=threshold, decision=decide(p_left, p_rope, p_right, threshold),
-        posterior_mean=phi_bar, credible_interval_95=(float(ci[0]), float(ci[1])),
+        posterior_mean=post.mean_fraction, credible_interval_95=(float(ci[0]), float(ci[1])),
         details=details, posterior=predictive, samples=samples)

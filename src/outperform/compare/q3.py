@@ -112,8 +112,8 @@ def _two_models(scores, ranks, summary, alpha, warnings) -> ComparisonReport:
                         "are commensurable across data sets and normally distributed (Demšar 2006 "
                         "§3.1.2); the Wilcoxon test does not.")
     w = tests["wilcoxon"]
-    better, worse = (a_name, b_name) if np.median(a - b) >= 0 and w.details.get(
-        "R_plus", 0) >= w.details.get("R_minus", 0) else (b_name, a_name)
+    better, worse = ((a_name, b_name) if w.details["R_plus"] >= w.details["R_minus"]
+                     else (b_name, a_name))
     if w.pvalue < alpha:
         conclusions = [f"{better} is significantly better than {worse} (Wilcoxon signed-rank, "
                        f"p = {w.pvalue:.3g} < {alpha})."]
@@ -121,8 +121,8 @@ def _two_models(scores, ranks, summary, alpha, warnings) -> ComparisonReport:
         conclusions = [f"No significant difference between {a_name} and {b_name} (Wilcoxon "
                        f"signed-rank, p = {w.pvalue:.3g} >= {alpha})."]
     s = tests["sign"]
-    conclusions.append(f"Sign test (ties split): {a_name} wins {s.details.get('wins')} of "
-                       f"{s.details.get('n')} data sets, p = {s.pvalue:.3g}.")
+    conclusions.append(f"Sign test (ties split): {a_name} wins {s.statistic:g} of "
+                       f"{s.details['n']} data sets, exact p = {s.pvalue:.3g}.")
     if (s.pvalue < alpha) != (w.pvalue < alpha):
         warnings.append("the sign test and the Wilcoxon test disagree; the sign test is weaker and "
                         "ignores the size of differences, the Wilcoxon test is the one to report.")

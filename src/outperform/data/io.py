@@ -135,7 +135,9 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     if MODEL not in df.columns:
         raise InvalidInputError("a long results table needs a 'model' column.")
 
-    metric_cols = [c for c in df.columns if c not in NON_METRIC]
+    # Columns with no numeric value at all describe the rows (e.g. a note); they are not metrics.
+    metric_cols = [c for c in df.columns if c not in NON_METRIC and (
+        c == metric or pd.to_numeric(df[c], errors="coerce").notna().any())]
     if metric is not None and metric not in metric_cols:
         raise InvalidInputError(
             f"metric {metric!r} is not a column of the results; columns: {list(df.columns)}.")

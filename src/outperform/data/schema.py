@@ -11,7 +11,7 @@ N_TRAIN, N_TEST = "n_train", "n_test"
 KEYS = (TASK, MODEL, RUN, FOLD, EXAMPLE)
 SIZES = (N_TRAIN, N_TEST)
 # Bookkeeping columns written by the experiment runner; never treated as metrics.
-NON_METRIC = set(KEYS) | set(SIZES) | {"fit_time", "score_time", "random_state", "seed"}
+NON_METRIC = set(KEYS) | set(SIZES) | {"fit_time", "score_time", "random_state", "seed", "design"}
 
 ALIASES = {
     "dataset": TASK, "data_set": TASK, "data set": TASK, "problem": TASK, "benchmark": TASK,

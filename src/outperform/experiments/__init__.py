@@ -1,1 +1,14 @@
-"""experiments layer."""
+"""Experiment runner: paired resampling designs with scikit-learn (identical splits for all models).
+
+Needs the ``ml`` extra (scikit-learn, joblib).
+"""
+from .datasets import SKLEARN_DATASETS, load_datasets
+from .designs import FiveByTwoDesign, RepeatedHoldoutDesign, RepeatedKFoldDesign, parse_design
+from .models import MODELS, get_models
+from .runner import predictions_path, run_experiment
+
+__all__ = [
+    "FiveByTwoDesign", "MODELS", "RepeatedHoldoutDesign", "RepeatedKFoldDesign",
+    "SKLEARN_DATASETS", "get_models", "load_datasets", "parse_design", "predictions_path",
+    "run_experiment",
+]

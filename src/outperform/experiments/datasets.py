@@ -80,9 +80,9 @@ def load_datasets(datasets) -> dict[str, tuple]:
     ----------
     datasets : str, sequence of str, or mapping
         ``"sklearn"`` for all of :data:`SKLEARN_DATASETS`; a comma-separated string or list
-        of their names (``"iris,wine"``); or a mapping ``{name: value}`` where value is a
-        pair ``(X, y)`` (arrays, DataFrame / Series, sparse matrix), a scikit-learn
-        ``Bunch``, or a callable returning either (called once here).
+        of their names or of ``"sklearn"`` (``"iris,wine"``); or a mapping ``{name: value}``
+        where value is a pair ``(X, y)`` (arrays, DataFrame / Series, sparse matrix), a
+        scikit-learn ``Bunch``, or a callable returning either (called once here).
 
     Returns
     -------
@@ -108,8 +108,7 @@ def load_datasets(datasets) -> dict[str, tuple]:
     ['breast_cancer', 'digits', 'iris', 'wine']
     """
     if isinstance(datasets, str):
-        names = [n.strip() for n in datasets.split(",") if n.strip()]
-        datasets = [m for n in names for m in GROUPS.get(n, (n,))]
+        datasets = [n.strip() for n in datasets.split(",") if n.strip()]
     if isinstance(datasets, Mapping):
         items = list(datasets.items())
     elif not isinstance(datasets, (list, tuple)):
@@ -118,6 +117,7 @@ def load_datasets(datasets) -> dict[str, tuple]:
             f"got {type(datasets).__name__}."
         )
     else:
+        datasets = [m for n in datasets for m in GROUPS.get(n, (n,))]
         unknown = [n for n in datasets if n not in SKLEARN_DATASETS]
         if unknown:
             raise InvalidInputError(

@@ -196,7 +196,8 @@ class FiveByTwoDesign(RepeatedKFoldDesign):
 
     The design of the 5×2cv paired t-test and of Alpaydın's combined 5×2cv F-test. It is a
     :class:`RepeatedKFoldDesign` with ``n_repeats=5, n_splits=2``; its own type lets the Q2
-    layer pick those tests.
+    layer pick those tests. Dietterich's halves are simple random; here they are stratified
+    unless ``stratified=False``, which keeps the class balance of both halves.
 
     Parameters
     ----------

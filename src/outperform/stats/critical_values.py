@@ -11,6 +11,7 @@ differ by at least the critical difference CD = q_alpha * sqrt(k(k+1) / (6N)), w
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 from scipy.special import ndtr
@@ -59,8 +60,13 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     >>> round(nemenyi_q(10, 0.10), 3)
     2.92
     """
-    k = _check_k(k)
-    alpha = check_probability(alpha, "alpha")
+    return _nemenyi_q(_check_k(k), check_probability(alpha, "alpha"))
+
+
+@lru_cache(maxsize=256)
+def _nemenyi_q(k: int, alpha: float) -> float:
+    # Cached: the quantile takes a few ms (numerical integration and root finding) and
+    # simulations ask for the same (k, alpha) many times.
     return float(studentized_range.ppf(1.0 - alpha, k, np.inf) / math.sqrt(2.0))
 
 

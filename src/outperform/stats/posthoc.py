@@ -85,7 +85,7 @@ def _rank_z(scores, higher_is_better: bool):
     se = rank_standard_error(k, n)
     # z[i, j] = (R_j - R_i) / SE: positive when row model i has the better (lower) rank.
     z = (ranks[None, :] - ranks[:, None]) / se
-    return x, n, k, ranks, se, z
+    return n, k, ranks, se, z
 
 
 def nemenyi(scores, *, alpha: float = 0.05, higher_is_better: bool = True,
@@ -140,20 +140,23 @@ def nemenyi(scores, *, alpha: float = 0.05, higher_is_better: bool = True,
     (True, 0.0109)
     """
     alpha = check_probability(alpha, "alpha")
-    x, n, k, ranks, se, z = _rank_z(scores, higher_is_better)
+    n, k, ranks, se, z = _rank_z(scores, higher_is_better)
     labels = _model_names(names, k)
     rows, cols = _tested_pairs(k, None)
     absz = np.abs(z[rows, cols])
     # Average ranks are multiples of 1/(2N), so rank differences repeat: evaluate the
     # studentized range tail once per distinct value.
     distinct, where = np.unique(absz, return_inverse=True)
-    adjusted = range_sf(distinct * math.sqrt(2.0), k)[where]
+    pvalue = 2.0 * norm.sf(absz)
+    # The range of k normals is at least |Z_i - Z_j|, so the adjusted p-value is never
+    # below the unadjusted one; the maximum only removes quadrature error (~1e-12 at z = 0).
+    adjusted = np.maximum(range_sf(distinct * math.sqrt(2.0), k)[where], pvalue)
     q_alpha = nemenyi_q(k, alpha)
     cd = q_alpha * se
     z[np.eye(k, dtype=bool)] = np.nan
     return PairwiseResult(
         method="Nemenyi test", names=labels, statistic=z,
-        pvalue=_symmetric(k, rows, cols, 2.0 * norm.sf(absz)),
+        pvalue=_symmetric(k, rows, cols, pvalue),
         pvalue_adjusted=_symmetric(k, rows, cols, adjusted),
         reject=_symmetric_bool(k, rows, cols, absz * se >= cd), alpha=alpha,
         adjustment="nemenyi", critical_difference=cd, average_ranks=ranks,
@@ -227,7 +230,7 @@ def bonferroni_dunn(scores, *, control, alpha: float = 0.05, higher_is_better: b
     ([True, False, False], 1.294)
     """
     alpha = check_probability(alpha, "alpha")
-    x, n, k, ranks, se, z = _rank_z(scores, higher_is_better)
+    n, k, ranks, se, z = _rank_z(scores, higher_is_better)
     labels = _model_names(names, k)
     c = _control_index(control, labels)
     rows, cols = _tested_pairs(k, c)
@@ -296,7 +299,7 @@ def rank_posthoc(scores, *, control=None, adjustment: str = "holm", alpha: float
     """
     alpha = check_probability(alpha, "alpha")
     check_choice(adjustment, "adjustment", ADJUSTMENTS)
-    x, n, k, ranks, se, z = _rank_z(scores, higher_is_better)
+    n, k, ranks, se, z = _rank_z(scores, higher_is_better)
     labels = _model_names(names, k)
     c = None if control is None else _control_index(control, labels)
     rows, cols = _tested_pairs(k, c)

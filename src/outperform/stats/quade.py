@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import f as f_dist, rankdata
+from scipy.stats import f as f_dist
 
 from .._validation import DegenerateDataError, as_score_matrix
 from ..results import FrequentistResult
 from .friedman import _identical_rankings_pvalue
-from .ranks import rank_scores
+from .ranks import rank_scores, rank_with_tolerance
 
 
 def quade(scores, *, higher_is_better: bool = True) -> FrequentistResult:
@@ -52,7 +52,8 @@ def quade(scores, *, higher_is_better: bool = True) -> FrequentistResult:
     Quade (1979), J. Amer. Statist. Assoc. 74, 680-683; Conover (1999), Practical
     Nonparametric Statistics, 3rd ed., pp. 373-380; García, Fernández, Luengo & Herrera
     (2010), Information Sciences 180, §3. A uses the actual squared S_ij, so ties are
-    handled as in R's ``quade.test``, which this matches.
+    handled as in R's ``quade.test``, which this matches. Ranges within 1e-10 * max|score|
+    of each other count as tied, so that rounding errors do not break ties.
 
     Examples
     --------
@@ -69,7 +70,9 @@ def quade(scores, *, higher_is_better: bool = True) -> FrequentistResult:
     x = as_score_matrix(scores)
     n, k = x.shape
     ranks = rank_scores(x, higher_is_better=higher_is_better)
-    weights = rankdata(x.max(axis=1) - x.min(axis=1))
+    # Ranges equal up to rounding (0.3 - 0.1 vs 0.4 - 0.2) are ties.
+    atol = 1e-10 * max(np.max(np.abs(x)), np.finfo(float).tiny)
+    weights = rank_with_tolerance(x.max(axis=1) - x.min(axis=1), atol=atol)
     s = weights[:, None] * (ranks - (k + 1) / 2.0)
     a = np.sum(s ** 2)
     if a == 0:

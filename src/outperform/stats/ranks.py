@@ -78,3 +78,35 @@ def average_ranks(scores, *, higher_is_better: bool = True) -> np.ndarray:
     array([1.5 , 1.75, 2.75])
     """
     return rank_scores(scores, higher_is_better=higher_is_better).mean(axis=0)
+
+
+def rank_with_tolerance(values, *, atol: float = 0.0) -> np.ndarray:
+    """Ascending midranks of a 1-D array, treating values closer than ``atol`` as ties.
+
+    Computed quantities such as aligned scores (score minus the data set's mean) or ranges
+    (best minus worst score) can differ by a rounding error where they are mathematically
+    equal (0.3 - 0.1 != 0.4 - 0.2 in floating point), which would break ties arbitrarily.
+    Sorted values whose gap to the previous one is at most ``atol`` join its tie group.
+
+    Parameters
+    ----------
+    values : ndarray, shape (m,)
+    atol : float, default 0.0
+        Largest gap between consecutive sorted values that still counts as a tie.
+
+    Returns
+    -------
+    ndarray, shape (m,)
+        Rank 1 for the smallest value; a tie group gets the average of its ranks.
+
+    Examples
+    --------
+    >>> rank_with_tolerance(np.array([0.3 - 0.1, 0.4 - 0.2, 0.1]), atol=1e-12)
+    array([2.5, 2.5, 1. ])
+    """
+    values = np.asarray(values, dtype=float)
+    order = np.argsort(values, kind="stable")
+    new_group = np.diff(values[order]) > atol
+    groups = np.empty(values.size, dtype=np.int64)
+    groups[order] = np.concatenate(([0], np.cumsum(new_group)))
+    return rankdata(groups)
