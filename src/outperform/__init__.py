@@ -2,10 +2,18 @@
 
 Statistical comparison of machine-learning models and algorithms after Demšar (2006),
 Lacoste, Laviolette & Marchand (2012), Corani & Benavoli (2015) and Williams (2026).
+
+>>> from outperform import compare
+>>> from outperform.data import load_demsar_table6
+>>> compare(load_demsar_table6()).recommended
+'iman_davenport'
 """
 from ._validation import DegenerateDataError, InvalidInputError, OutperformError, TooFewError
 
 __version__ = "0.1.0"
+
+from .compare import compare  # noqa: E402  (after __version__: the CLI imports it from here)
+from .data import read_results  # noqa: E402
 
 __all__ = [
     "DegenerateDataError",
@@ -13,4 +21,6 @@ __all__ = [
     "OutperformError",
     "TooFewError",
     "__version__",
+    "compare",
+    "read_results",
 ]

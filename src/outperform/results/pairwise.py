@@ -64,7 +64,12 @@ class PairwiseResult:
         return [(i, j) for i in range(k) for j in range(i + 1, k)]
 
     def to_frame(self):
-        """Long :class:`pandas.DataFrame`, one row per tested pair, sorted by p-value."""
+        """Long :class:`pandas.DataFrame`, one row per tested pair, sorted by p-value.
+
+        Columns ``model_a``, ``model_b``, ``statistic`` (positive favours ``model_a``),
+        ``pvalue``, ``pvalue_adjusted``, ``reject`` and, for rank tests, ``rank_difference``
+        = rank of ``model_b`` − rank of ``model_a`` (positive when ``model_a`` ranks better).
+        """
         import pandas as pd
 
         rows = []
@@ -78,7 +83,8 @@ class PairwiseResult:
                 "reject": bool(self.reject[i, j]),
             }
             if self.average_ranks is not None:
-                row["rank_difference"] = self.average_ranks[i] - self.average_ranks[j]
+                # Positive when model_a ranks better (lower rank), like ``statistic``.
+                row["rank_difference"] = self.average_ranks[j] - self.average_ranks[i]
             rows.append(row)
         return pd.DataFrame(rows).sort_values("pvalue", kind="stable").reset_index(drop=True)
 

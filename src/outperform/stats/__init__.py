@@ -1,1 +1,30 @@
-"""Statistical kernels: pure numpy/scipy, one module per family of tests."""
+"""Statistical kernels: pure numpy/scipy, one module per family of tests.
+
+Every function takes arrays (data first, options keyword-only) and returns a result object of
+:mod:`outperform.results`. A positive difference favours model A.
+"""
+from .aligned_ranks import friedman_aligned_ranks
+from .anova import repeated_measures_anova
+from .cliques import groups_from_critical_difference, nonsignificant_groups
+from .correlated_ttest import corrected_resampled_ttest, correlation_heuristic, naive_kfold_ttest
+from .critical_values import bonferroni_dunn_q, critical_difference, nemenyi_q
+from .effect_size import cohens_d, cohens_g, effect_size_label, rank_biserial
+from .five_by_two import alpaydin_5x2cv_ftest, dietterich_5x2cv_ttest
+from .friedman import friedman, iman_davenport
+from .multipletests import adjust_pvalues
+from .posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
+from .quade import quade
+from .ranks import average_ranks, rank_scores
+from .sign import sign_test
+from .ttest import paired_ttest
+from .wilcoxon import wilcoxon
+
+__all__ = [
+    "adjust_pvalues", "alpaydin_5x2cv_ftest", "average_ranks", "bonferroni_dunn",
+    "bonferroni_dunn_q", "cohens_d", "cohens_g", "corrected_resampled_ttest",
+    "correlation_heuristic", "critical_difference", "dietterich_5x2cv_ttest", "effect_size_label",
+    "friedman", "friedman_aligned_ranks", "groups_from_critical_difference", "iman_davenport",
+    "naive_kfold_ttest", "nemenyi", "nemenyi_q", "nonsignificant_groups", "paired_ttest",
+    "pairwise_wilcoxon", "quade", "rank_biserial", "rank_posthoc", "rank_scores",
+    "repeated_measures_anova", "sign_test", "wilcoxon",
+]
