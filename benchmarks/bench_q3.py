@@ -6,6 +6,8 @@ Peers are benchmark-only dependencies; a peer that is not installed is reported 
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import platform
 import time
 import warnings
@@ -62,9 +64,10 @@ def main() -> None:
         print(f"  outperform        {best_of(ours, x, 5):8.3f} s")
         for name, fn in (("scikit-posthocs", scikit_posthocs), ("autorank", autorank)):
             try:
-                with warnings.catch_warnings():
+                with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
                     warnings.simplefilter("ignore")
-                    print(f"  {name:17s} {best_of(fn, x, 1 if k > 50 else 3):8.3f} s")
+                    seconds = best_of(fn, x, 1 if k > 50 else 3)
+                print(f"  {name:17s} {seconds:8.3f} s")
             except ImportError:
                 print(f"  {name:17s} not installed (pip install -e '.[bench]')")
 

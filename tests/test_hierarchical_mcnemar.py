@@ -87,11 +87,12 @@ def test_rat_tumours_against_a_brute_force_grid(rats):
     # Plain 2-D Riemann sum on a wide uniform grid with scipy's betaln (no cancellation
     # issue for a + b < e^9, where all this posterior's mass lies).
     y, n = rats["y"].to_numpy(), rats["n"].to_numpy()
-    u, v = np.meshgrid(np.linspace(-3.2, -0.3, 600), np.linspace(0.0, 9.0, 700), indexing="ij")
+    u, v = np.meshgrid(np.linspace(-3.2, -0.3, 300), np.linspace(0.0, 9.0, 350), indexing="ij")
     a, b = np.exp(v) * special.expit(u), np.exp(v) * special.expit(-u)
     lp = np.log(a) + np.log(b) - 2.5 * v
-    for yj, nj in zip(y, n):
-        lp += special.betaln(a + yj, b + nj - yj) - special.betaln(a, b)
+    pairs, mult = np.unique(np.column_stack([y, n]), axis=0, return_counts=True)
+    for (yj, nj), m in zip(pairs, mult):
+        lp += m * (special.betaln(a + yj, b + nj - yj) - special.betaln(a, b))
     w = np.exp(lp - lp.max())
     w /= w.sum()
     post = beta_binomial_hyperposterior(y, n)
@@ -111,9 +112,11 @@ def test_williams_regions_against_monte_carlo_on_the_samples(williams):
     np.testing.assert_allclose(p_mc, (williams.p_left, williams.p_rope, williams.p_right),
                                atol=0.012)
     assert np.mean(phi) == pytest.approx(williams.posterior_mean, abs=0.003)
-    ab = williams.details["ab_samples"]
+    ab = williams.posterior.hyperposterior.sample(20_000, random_state=2)
     assert np.mean(np.log(ab.sum(axis=1))) == pytest.approx(
         williams.details["mean_log_concentration"], abs=0.05)
+    assert np.mean(ab[:, 0] / ab.sum(axis=1)) == pytest.approx(williams.posterior_mean,
+                                                               abs=0.002)
 
 
 def test_predictive_mixture_is_consistent(williams):
@@ -122,8 +125,9 @@ def test_predictive_mixture_is_consistent(williams):
     assert mix.cdf(lo) == pytest.approx(williams.p_left, abs=1e-8)
     assert mix.sf(hi) == pytest.approx(williams.p_right, abs=1e-8)
     assert mix.mean() == pytest.approx(williams.posterior_mean, abs=1e-9)
-    grid = np.linspace(0.0, 1.0, 4001)
-    assert np.trapezoid(mix.pdf(grid), grid) == pytest.approx(1.0, abs=2e-3)
+    grid = np.linspace(0.3, 0.75, 451)
+    assert np.trapezoid(mix.pdf(grid), grid) == pytest.approx(mix.cdf(0.75) - mix.cdf(0.3),
+                                                              abs=2e-3)
     ci = williams.credible_interval_95
     assert mix.cdf(ci[0]) == pytest.approx(0.025, abs=1e-7)
     assert mix.cdf(ci[1]) == pytest.approx(0.975, abs=1e-7)
@@ -139,17 +143,18 @@ def test_region_probabilities_and_argmax_shares_sum_to_one(williams):
 
 # --- properties -------------------------------------------------------------------------------
 
-def _small_case(seed):
-    rng = np.random.default_rng(seed)
-    q = 8
-    return rng.integers(5, 60, q), rng.integers(5, 60, q)
+SMALL01 = np.array([12, 40, 25, 7, 33, 51, 18, 29])
+SMALL10 = np.array([20, 31, 44, 9, 30, 40, 26, 21])
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_swapping_a_and_b_mirrors_the_result(seed):
-    n01, n10 = _small_case(seed)
-    res = hierarchical_mcnemar(n01, n10, n_samples=0)
-    rev = hierarchical_mcnemar(n10, n01, n_samples=0)
+@pytest.fixture(scope="module")
+def small():
+    return hierarchical_mcnemar(SMALL01, SMALL10, n_samples=100, random_state=5)
+
+
+def test_swapping_a_and_b_mirrors_the_result(small):
+    res = small
+    rev = hierarchical_mcnemar(SMALL10, SMALL01, n_samples=0)
     assert rev.posterior_mean == pytest.approx(1 - res.posterior_mean, abs=1e-9)
     assert (rev.p_left, rev.p_rope, rev.p_right) == pytest.approx(
         (res.p_right, res.p_rope, res.p_left), abs=1e-8)
@@ -158,9 +163,8 @@ def test_swapping_a_and_b_mirrors_the_result(seed):
     assert rev.p_a_better == pytest.approx(res.p_b_better, abs=1e-8)
 
 
-def test_task_order_and_empty_tasks_change_nothing():
-    n01, n10 = _small_case(3)
-    res = hierarchical_mcnemar(n01, n10, n_samples=0)
+def test_task_order_and_empty_tasks_change_nothing(small):
+    n01, n10, res = SMALL01, SMALL10, small
     perm = np.random.default_rng(0).permutation(n01.size)
     shuffled = hierarchical_mcnemar(np.r_[n01[perm], 0], np.r_[n10[perm], 0], n_samples=0)
     assert (shuffled.p_left, shuffled.p_rope, shuffled.p_right) == pytest.approx(
@@ -171,11 +175,11 @@ def test_task_order_and_empty_tasks_change_nothing():
     assert shuffled.details["shrunk_phi"][-1] == pytest.approx(res.posterior_mean, abs=1e-8)
 
 
-def test_deterministic_and_seeded():
-    a = hierarchical_mcnemar(N01[:4], N10[:4], n_samples=100, random_state=5)
-    b = hierarchical_mcnemar(N01[:4], N10[:4], n_samples=100, random_state=5)
-    assert (a.p_left, a.p_rope, a.p_right) == (b.p_left, b.p_rope, b.p_right)
-    np.testing.assert_array_equal(a.samples, b.samples)
+def test_deterministic_and_seeded(small):
+    again = hierarchical_mcnemar(SMALL01, SMALL10, n_samples=100, random_state=5)
+    assert (again.p_left, again.p_rope, again.p_right) == (small.p_left, small.p_rope,
+                                                           small.p_right)
+    np.testing.assert_array_equal(again.samples, small.samples)
 
 
 def test_more_data_per_task_moves_probability_out_of_the_rope():
@@ -195,7 +199,7 @@ def test_to_dict_is_json_safe(williams):
     import json
 
     out = williams.to_dict()
-    json.dumps(out)
+    assert len(json.dumps(out)) < 5000  # the grid stays out of the summary
     assert out["p_a_better"] == williams.p_left
 
 

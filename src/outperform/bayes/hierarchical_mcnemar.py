@@ -215,7 +215,7 @@ def _u_rule(edges):
     return (left + half * (x + 1.0)).ravel(), (half * w).ravel()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BetaMixture:
     """Finite mixture of Beta distributions (the predictive distribution of phi_next).
 
@@ -230,12 +230,15 @@ class BetaMixture:
         Component weights (sum to 1).
     smooth_concentration : ndarray
         Per-component cap on a + b used by :meth:`pdf` only (see there).
+    hyperposterior : BetaBinomialHyperposterior, optional
+        The posterior of (a, b) it was mixed over (grid and weights, for plots).
     """
 
-    a: np.ndarray
-    b: np.ndarray
-    weights: np.ndarray
+    a: np.ndarray = field(repr=False)
+    b: np.ndarray = field(repr=False)
+    weights: np.ndarray = field(repr=False)
     smooth_concentration: np.ndarray = field(repr=False)
+    hyperposterior: "BetaBinomialHyperposterior | None" = field(default=None, repr=False)
 
     def mean(self) -> float:
         """E[phi_next]."""
@@ -285,14 +288,25 @@ class BetaMixture:
         return out.reshape(x.shape) if x.ndim else float(out[0])
 
     def ppf(self, q):
-        """Quantile of phi_next (Brent's method on the cdf, to 1e-10)."""
+        """Quantile of phi_next (Brent's method on the cdf, to 1e-8)."""
         q = np.atleast_1d(np.asarray(q, float))
-        out = np.array([optimize.brentq(lambda x, p=p: self.cdf(x) - p, 0.0, 1.0, xtol=1e-10)
-                        if 0 < p < 1 else float(p) for p in q.ravel()]).reshape(q.shape)
+        mean, sd = self.mean(), np.sqrt(max(self.var(), 0.0))
+        out = []
+        for p in q.ravel():
+            if not 0 < p < 1:
+                out.append(float(np.clip(p, 0, 1)))
+                continue
+            lo, hi = max(mean - 10 * sd, 0.0), min(mean + 10 * sd, 1.0)
+            if self.cdf(lo) > p:
+                lo = 0.0
+            if self.cdf(hi) < p:
+                hi = 1.0
+            out.append(optimize.brentq(lambda x: self.cdf(x) - p, lo, hi, xtol=1e-8))
+        out = np.array(out).reshape(q.shape)
         return out if out.size > 1 else float(out[0])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BetaBinomialHyperposterior:
     """Posterior of (a, b) of the hierarchical beta-binomial model on a quadrature grid.
 
@@ -388,7 +402,7 @@ class BetaBinomialHyperposterior:
         # Kernel sd in u is about 1 / sqrt(c mu (1 - mu)); keep it >= 1.5 node spacings.
         cap = 1.0 / (mu * (1 - mu) * (1.5 * spacing) ** 2)
         return BetaMixture(a=self.a[keep], b=self.b[keep], weights=w / w.sum(),
-                           smooth_concentration=cap)
+                           smooth_concentration=cap, hyperposterior=self)
 
     def sample(self, n_samples: int, random_state=None) -> np.ndarray:
         """Draws of (a, b), shape (n_samples, 2): nodes by weight, jittered within cells."""
@@ -587,8 +601,8 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
     grid_size : int
         Minimum starting nodes per axis of the quadrature (refined until stable to 1e-8).
     n_samples : int
-        Number of (a, b) and phi_next draws kept in ``details["ab_samples"]`` and
-        ``samples``, for plots (0 for none); no reported number uses them.
+        Number of phi_next draws kept in ``samples``, for plots and checks (0 for none); no
+        reported number uses them. Draws of (a, b): ``posterior.hyperposterior.sample``.
     random_state : int or numpy.random.Generator, optional
         Seed of those draws only.
 
@@ -599,8 +613,9 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
         phi_next, i.e. the Beta(a, b) region masses averaged over the posterior (Williams
         2026 footnote 15), ROPE [0.5 - 0.1 s, 0.5 + 0.1 s] with s = sqrt(phi_bar (1 - phi_bar))
         (Williams eq. 7). ``posterior_mean`` = phi_bar = E[a / (a + b) | D] (eq. 12);
-        ``posterior`` is the predictive :class:`BetaMixture`; ``credible_interval_95`` its
-        central 95% interval. ``details`` holds:
+        ``posterior`` is the predictive :class:`BetaMixture`, whose ``hyperposterior`` is the
+        :class:`BetaBinomialHyperposterior` (grid and weights, for plots);
+        ``credible_interval_95`` is its central 95% interval. ``details`` holds:
 
         - ``p_regions_argmax``: the alternative of Benavoli et al. (2017 §4.3.2), the
           posterior mass of (a, b) where each region is the most probable one (the mass of the
@@ -609,8 +624,8 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
           ``mean_log_ratio`` (E[log(a/b)]), ``mode_log_ratio``, ``mode_log_concentration``;
         - ``tasks``, ``n01``, ``n10``, ``raw_phi`` (n01 / (n01 + n10)), ``shrunk_phi`` and
           ``shrunk_phi_sd`` (posterior mean and sd of each phi_j);
-        - ``hyperposterior``: the :class:`BetaBinomialHyperposterior` (grid and weights, for
-          plots); ``ab_samples``: (n_samples, 2) draws of (a, b); ``quadrature_error``.
+        - ``quadrature_error``: the largest change of the monitored integrals at the last
+          refinement (below 1e-8).
 
     Raises
     ------
@@ -680,14 +695,12 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
         "mean_log_ratio": post.mean_log_ratio,
         "mode_log_ratio": float(post.mode[0]), "mode_log_concentration": float(post.mode[1]),
         "quadrature_error": post.quadrature_error, "rope_rule": "Williams 2026 eq. 7",
-        "hyperposterior": post,
     }
     samples = None
     if n_samples:
         rng = np.random.default_rng(random_state)
         ab = post.sample(int(n_samples), rng)
         samples = rng.beta(ab[:, 0], ab[:, 1])
-        details["ab_samples"] = ab
     return BayesianResult(
         method="hierarchical Bayesian McNemar test (beta-binomial, Williams 2026 §5.5)",
         parameter="phi_next = theta01 / (theta01 + theta10) on a new task (A's share of the "

@@ -335,7 +335,8 @@ def poisson_multinomial_pmf(probs) -> np.ndarray:
     arr = as_float_array(probs, "probs", ndim=2)
     if arr.shape[1] != 3:
         raise InvalidInputError(
-            f"probs must have one row (P(left), P(rope), P(right)) per trial, got shape {arr.shape}."
+            "probs must have one row (P(left), P(rope), P(right)) per trial, got shape "
+            f"{arr.shape}."
         )
     if arr.size and (arr.min() < 0 or arr.max() > 1):
         raise InvalidInputError("probs must hold probabilities in [0, 1].")
