@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import stats
 from sklearn.metrics import roc_auc_score
 
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError

@@ -58,7 +58,7 @@ def test_all_pairs_mcnemar_matches_single_tests_and_holm():
     x = random_correct(5, 400, 2)
     res = all_pairs_mcnemar(x, names=list("abcde"))
     iu = np.triu_indices(5, 1)
-    for i, j in zip(*iu):
+    for i, j in zip(*iu, strict=True):
         c = discordance_counts(x[i], x[j])
         single = mcnemar(c.n01, c.n10)
         assert res.pvalue[i, j] == pytest.approx(single.pvalue, rel=1e-12)

@@ -16,12 +16,13 @@ from outperform.stats.risk_bounds import beta_risk_bound, langford_test_set_boun
 @pytest.mark.parametrize("delta", [0.01, 0.05, 0.2])
 def test_zero_errors_closed_forms(n, delta):
     # Langford: Binom_cdf(0; n, p) = (1 - p)^n = delta. Beta(1, n + 1): 1 - delta^(1/(n+1)).
-    assert langford_test_set_bound(0, n, delta=delta) == pytest.approx(1 - delta ** (1 / n), rel=1e-10)
-    assert beta_risk_bound(0, n, delta=delta) == pytest.approx(1 - delta ** (1 / (n + 1)), rel=1e-10)
+    langford, bayes = langford_test_set_bound(0, n, delta=delta), beta_risk_bound(0, n, delta=delta)
+    assert langford == pytest.approx(1 - delta ** (1 / n), rel=1e-10)
+    assert bayes == pytest.approx(1 - delta ** (1 / (n + 1)), rel=1e-10)
 
 
 def test_rule_of_three():
-    """Zero errors in n examples: the 95% upper bound is about 3 / n (Hanley & Lippman-Hand 1983)."""
+    """Zero errors: the 95% upper bound is about 3 / n (Hanley & Lippman-Hand 1983)."""
     assert langford_test_set_bound(0, 1000) == pytest.approx(3 / 1000, rel=0.01)
 
 

@@ -85,6 +85,10 @@ def compare_cmd(
                                         "differences (default n_test/n_total, or 1/k)."),
     threshold: float = typer.Option(0.95, help="Posterior probability needed for a Bayesian "
                                     "decision (Williams 2026 §5.2)."),
+    bayesian: bool = typer.Option(False, "--bayesian", help="Several data sets: add the Bayesian "
+                                  "signed-rank and sign tests and, with folds, the Poisson test."),
+    prior: Optional[float] = typer.Option(None, "--prior", help="Strength of the Bayesian "
+                                          "sign/signed-rank prior (default 0.5 / 1)."),
     fmt: Format = typer.Option(Format.text, "--format", help="Output format."),
     plot: Optional[Path] = typer.Option(None, help="Write the critical-difference diagram here "
                                         "(.png, .svg or .pdf)."),
@@ -100,7 +104,7 @@ def compare_cmd(
     try:
         report = compare(file, metric=metric, higher_is_better=False if lower_is_better else None,
                          alpha=alpha, control=control, posthoc=posthoc, rope=rope, rho=rho,
-                         threshold=threshold)
+                         threshold=threshold, bayesian=bayesian, prior_strength=prior)
     except OutperformError as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(1)

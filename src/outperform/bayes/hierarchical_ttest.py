@@ -170,39 +170,125 @@ def _summaries(a, b, rope_width):
     return means, within, float(np.max(np.abs(d)))
 
 
-def _model(xbar, within, n, rho, bounds, prior):
-    import jax.numpy as jnp
-    import numpyro
-    import numpyro.distributions as dist
-    from jax.scipy.special import gammaincc
-
-    delta_bound, std0_hi, std_hi = bounds
-    q = xbar.shape[0]
-    alpha = numpyro.sample("alpha", dist.Uniform(*prior.alpha_bounds))
-    beta = numpyro.sample("beta", dist.Uniform(*prior.beta_bounds))
-    nu_minus_one = numpyro.sample("nu_minus_one", dist.Gamma(alpha, beta))
-    delta0 = numpyro.sample("delta0", dist.Uniform(-delta_bound, delta_bound))
-    std0 = numpyro.sample("std0", dist.Uniform(0.0, std0_hi))
-    with numpyro.plate("datasets", q):
-        delta = numpyro.sample("delta", dist.StudentT(nu_minus_one + 1.0, delta0, std0))
-    # sigma_i ~ U(0, std_hi) integrated out (module docstring); constants dropped.
-    quad = within / (1.0 - rho) + n * (xbar - delta) ** 2 / (1.0 + (n - 1.0) * rho)
-    half = 0.5 * (n - 1.0)
-    loglik = -half * jnp.log(quad) + jnp.log(gammaincc(half, quad / (2.0 * std_hi**2)))
-    numpyro.factor("loglik", jnp.sum(loglik))
+_UNCONSTRAINED = ("alpha", "beta", "log_nu_minus_one", "delta0", "std0", "delta")
 
 
-def _run_nuts(data, prior, n_chains, n_samples, n_warmup, seed, chain_method, progress):
+def _bounded(raw, low, high):
+    """low + (high - low) expit(raw) and log|d/draw| up to a constant (jax)."""
+    from jax.nn import log_sigmoid, sigmoid
+
+    return low + (high - low) * sigmoid(raw), log_sigmoid(raw) + log_sigmoid(-raw)
+
+
+def _potential(stats_, rho, n, bounds, prior, truncate):
+    """Negative log posterior in unconstrained coordinates, for NumPyro's NUTS.
+
+    Written directly (not as a NumPyro model) so that it is compiled once as a whole: the
+    model route traces every operation eagerly at start-up, which costs more than the
+    sampling here. Each data set contributes, sigma_i integrated out,
+    -(n - 1)/2 log(1 + c_i (xbar_i - delta_i)^2) (+ the truncation term if it matters).
+    """
     import jax
+    import jax.numpy as jnp
+    from jax.scipy.special import gammaincc, gammaln
+
+    xbar, c, q_ref = (jnp.asarray(v) for v in stats_)
+    delta_bound, std0_hi, std_hi = bounds
+    half = 0.5 * (n - 1.0)
+    q = xbar.shape[0]
+
+    def potential(p):
+        alpha, log_ja = _bounded(p["alpha"], *prior.alpha_bounds)
+        beta, log_jb = _bounded(p["beta"], *prior.beta_bounds)
+        delta0, log_jd = _bounded(p["delta0"], -delta_bound, delta_bound)
+        std0, log_js = _bounded(p["std0"], 0.0, std0_hi)
+        log_g = p["log_nu_minus_one"]
+        nu = jnp.exp(log_g) + 1.0
+        delta = p["delta"]
+        # Uniform priors: constant densities; transforms: log-Jacobians.
+        lp = log_ja + log_jb + log_jd + log_js
+        # nu - 1 ~ Gamma(alpha, rate beta), in log coordinates (Jacobian e^log_g).
+        lp += alpha * jnp.log(beta) - gammaln(alpha) + alpha * log_g - beta * jnp.exp(log_g)
+        # delta_i ~ t_nu(delta0, std0).
+        z = (delta - delta0) / std0
+        lp += q * (gammaln(0.5 * (nu + 1.0)) - gammaln(0.5 * nu) - 0.5 * jnp.log(nu)
+                   - jnp.log(std0)) - 0.5 * (nu + 1.0) * jnp.sum(jnp.log1p(z * z / nu))
+        ratio = c * (xbar - delta) ** 2
+        lp -= half * jnp.sum(jnp.log1p(ratio))
+        if truncate:
+            lp += jnp.sum(jnp.log(gammaincc(half, q_ref * (1.0 + ratio) / (2.0 * std_hi**2))))
+        return -lp
+
+    return jax.jit(potential)
+
+
+def _initial_values(xbar, within_sd, bounds, prior, n_chains, rng):
+    """Dispersed starting points around the data (unconstrained), one per chain."""
+    from scipy.special import logit
+
+    delta_bound, std0_hi, _ = bounds
+    spread = max(float(np.std(xbar)), 1e-3)
+    lo_a, hi_a = prior.alpha_bounds
+    lo_b, hi_b = prior.beta_bounds
+    d0 = np.clip(np.mean(xbar) + rng.uniform(-0.5, 0.5, n_chains) * spread,
+                 -0.9 * delta_bound, 0.9 * delta_bound)
+    s0 = np.minimum(spread * np.exp(rng.uniform(-0.5, 0.5, n_chains)), 0.5 * std0_hi)
+    return {
+        "alpha": rng.uniform(-2, 2, n_chains),
+        "beta": rng.uniform(-2, 2, n_chains),
+        "log_nu_minus_one": np.log((lo_a + hi_a) / (lo_b + hi_b)) + rng.uniform(-1, 1, n_chains),
+        "delta0": logit((d0 + delta_bound) / (2 * delta_bound)),
+        "std0": logit(s0 / std0_hi),
+        "delta": xbar[None, :] + 0.3 * within_sd[None, :] * rng.uniform(-1, 1, (n_chains,
+                                                                               xbar.size)),
+    }
+
+
+def _run_nuts(potential, init, n_chains, n_samples, n_warmup, seed, chain_method, progress):
+    import jax
+    import jax.numpy as jnp
     from numpyro.infer import MCMC, NUTS
 
-    with jax.enable_x64(True):
-        mcmc = MCMC(NUTS(_model, target_accept_prob=0.9), num_warmup=n_warmup,
-                    num_samples=n_samples, num_chains=n_chains, chain_method=chain_method,
-                    progress_bar=progress)
-        mcmc.run(jax.random.PRNGKey(seed), *data, prior)
-        draws = mcmc.get_samples(group_by_chain=True)
-        return {k: np.asarray(v, dtype=float) for k, v in draws.items()}
+    if n_chains == 1:
+        init = {k: v[0] for k, v in init.items()}
+    mcmc = MCMC(NUTS(potential_fn=potential), num_warmup=n_warmup, num_samples=n_samples,
+                num_chains=n_chains, chain_method=chain_method, progress_bar=progress)
+    mcmc.run(jax.random.PRNGKey(seed),
+             init_params={k: jnp.asarray(v, dtype=jnp.float32) for k, v in init.items()},
+             extra_fields=("diverging",))
+    draws = mcmc.get_samples(group_by_chain=True)
+    divergent = int(np.sum(np.asarray(mcmc.get_extra_fields()["diverging"])))
+    return {k: np.asarray(v, dtype=float) for k, v in draws.items()}, divergent
+
+
+def _constrained(draws, bounds, prior):
+    """Back to (delta0, std0, nu, alpha, beta, delta) in standardised units (numpy)."""
+    from scipy.special import expit
+
+    delta_bound, std0_hi, _ = bounds
+    lo_a, hi_a = prior.alpha_bounds
+    lo_b, hi_b = prior.beta_bounds
+    return {
+        "delta0": -delta_bound + 2 * delta_bound * expit(draws["delta0"]),
+        "std0": std0_hi * expit(draws["std0"]),
+        "nu": np.exp(draws["log_nu_minus_one"]) + 1.0,
+        "alpha": lo_a + (hi_a - lo_a) * expit(draws["alpha"]),
+        "beta": lo_b + (hi_b - lo_b) * expit(draws["beta"]),
+        "delta": draws["delta"],
+    }
+
+
+def _truncation_matters(q_ref, c, xbar, delta_bound, n, std_hi) -> bool:
+    """Whether sigma_i <= sigma_bar changes the log-likelihood by more than 1e-12.
+
+    The term is log GammaQ((n-1)/2, Q_i / (2 sigma_bar^2)); it is evaluated at a Q_i far
+    beyond the posterior (|xbar_i - delta_i| = 3 D). With sigma_bar = 1000 s it is ~1e-200
+    and is left out of the compiled potential.
+    """
+    from scipy.special import gammainc
+
+    q_far = q_ref * (1.0 + c * (np.abs(xbar) + 3.0 * delta_bound) ** 2)
+    return bool(np.max(gammainc(0.5 * (n - 1.0), q_far / (2.0 * std_hi**2))) > 1e-12)
 
 
 def _diagnostics(chains: dict[str, np.ndarray]):
@@ -351,31 +437,35 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
 
     half_width = 0.5 * (rope_bounds[1] - rope_bounds[0])
     means, within, max_abs = _summaries(x, y, half_width)
-    scale = float(np.mean(np.sqrt(within / n)))      # mean sd (ddof 0), as baycomp
-    std_among = float(np.std(means)) / scale
+    within_sd = np.sqrt(within / n)
+    scale = float(np.mean(within_sd))            # mean sd (ddof 0), as baycomp
+    xbar, w = means / scale, within / scale**2
     delta_bound = (prior.delta0_bound if prior.delta0_bound is not None else max_abs) / scale
-    bounds = (delta_bound, prior.sigma_scale * max(std_among, 1e-3),
-              prior.sigma_scale * float(np.mean(np.sqrt(within / n))) / scale)
-    data = (means / scale, within / scale**2, float(n), rho, bounds)
+    bounds = (delta_bound, prior.sigma_scale * max(float(np.std(xbar)), 1e-3),
+              prior.sigma_scale)
+    q_ref = w / (1.0 - rho)
+    c = n / (1.0 + (n - 1.0) * rho) / q_ref
     seed = int(np.random.default_rng().integers(2**31)) if random_state is None \
         else int(random_state)
-    draws = _run_nuts(data, prior, int(n_chains), int(n_samples), int(n_warmup), seed,
-                      chain_method, progress)
-
-    delta0 = draws["delta0"] * scale
-    std0 = draws["std0"] * scale
-    nu = draws["nu_minus_one"] + 1.0
+    potential = _potential((xbar, c, q_ref), rho, float(n), bounds, prior,
+                           _truncation_matters(q_ref, c, xbar, delta_bound, n, bounds[2]))
+    init = _initial_values(xbar, within_sd / scale, bounds, prior, int(n_chains),
+                           np.random.default_rng(seed))
+    raw, divergent = _run_nuts(potential, init, int(n_chains), int(n_samples), int(n_warmup),
+                               seed, chain_method, progress)
+    draws = _constrained(raw, bounds, prior)
+    delta0, std0, nu = draws["delta0"] * scale, draws["std0"] * scale, draws["nu"]
     delta = draws["delta"] * scale
-    diag = _diagnostics({k: draws[k] for k in ("delta0", "std0", "nu_minus_one", "alpha",
-                                               "beta", "delta")})
+    diag = _diagnostics({k: draws[k] for k in ("delta0", "std0", "nu", "alpha", "beta",
+                                               "delta")})
     rhat_max = float(np.nanmax(np.concatenate([r for r, _ in diag.values()])))
     ess_min = float(np.min(np.concatenate([e for _, e in diag.values()])))
-    if rhat_max > RHAT_LIMIT or ess_min < ESS_LIMIT:
+    if rhat_max > RHAT_LIMIT or ess_min < ESS_LIMIT or divergent:
         warnings.warn(
             f"hierarchical t-test: the sampler may not have converged (largest R-hat "
             f"{rhat_max:.3f}, limit {RHAT_LIMIT}; smallest effective sample size "
-            f"{ess_min:.0f}, limit {ESS_LIMIT}). Increase n_samples / n_warmup or n_chains.",
-            RuntimeWarning, stacklevel=2)
+            f"{ess_min:.0f}, limit {ESS_LIMIT}; {divergent} divergent transitions). "
+            "Increase n_samples / n_warmup or n_chains.", RuntimeWarning, stacklevel=2)
 
     flat0, flats, flatnu = delta0.ravel(), std0.ravel(), nu.ravel()
     regions = _region_draws(flat0, flats, flatnu, rope_bounds)
@@ -403,7 +493,7 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
         "nu_median": float(np.median(flatnu)),
         "names": names, "raw_means": means, "shrunk_means": flat_delta.mean(axis=0),
         "shrunk_ci95": np.quantile(flat_delta, [0.025, 0.975], axis=0).T,
-        "rhat_max": rhat_max, "ess_min": ess_min,
+        "rhat_max": rhat_max, "ess_min": ess_min, "divergent": divergent,
         "ess_delta0": float(diag["delta0"][1][0]),
         "n_chains": int(n_chains), "n_samples": int(n_samples), "n_warmup": int(n_warmup),
         "seed": seed, "scale": scale, "rho": rho, "prior": prior,

@@ -45,7 +45,8 @@ def phi_rope_bounds(rope) -> tuple[float, float]:
         r = float(rope)
         if not 0 <= r <= 0.5:
             raise InvalidInputError(
-                f"rope half-width for phi must lie in [0, 0.5] (ROPE = [0.5 - r, 0.5 + r]), got {rope!r}.")
+                "rope half-width for phi must lie in [0, 0.5] (ROPE = [0.5 - r, 0.5 + r]), "
+                f"got {rope!r}.")
         return (0.5 - r, 0.5 + r)
     low, high = (float(v) for v in rope)
     if not 0 <= low <= 0.5 <= high <= 1:

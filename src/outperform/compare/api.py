@@ -9,6 +9,7 @@ from ..data.results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport
 from .q2 import compare_one_task
 from .q3 import compare_many_tasks
+from .q3_bayes import add_bayesian_section
 
 QUESTIONS = ("auto", "Q2", "Q3")
 
@@ -30,7 +31,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
             higher_is_better: bool | None = None, alpha: float = 0.05,
             control: str | None = None, posthoc: str = "auto",
             aggregate: str = "mean", rope: float | None = None, rho: float | None = None,
-            threshold: float = 0.95) -> ComparisonReport:
+            threshold: float = 0.95, bayesian: bool = False,
+            prior_strength: float | None = None, random_state=0) -> ComparisonReport:
     """Compare models or algorithms and report decisions, effect sizes and warnings.
 
     Parameters
@@ -55,6 +57,13 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         Q2: correlation of fold differences (default from n_train/n_test, or 1/k).
     threshold : float
         Decision threshold of the Bayesian tests (Williams 2026 §5.2).
+    bayesian : bool
+        Q3: add the Bayesian signed-rank and sign tests (Benavoli et al. 2017) and, when folds
+        are present, the Poisson test (Corani & Benavoli 2015).
+    prior_strength : float, optional
+        Q3 Bayesian: weight of the Dirichlet-process prior pseudo-observation.
+    random_state : int or numpy Generator
+        Seed of the Monte Carlo draws of the Bayesian tests.
 
     Returns
     -------
@@ -91,6 +100,10 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
             return _with_assumed_direction(report, table)
         scores = table.score_matrix(metric, aggregate=aggregate)
     report = compare_many_tasks(scores, alpha=alpha, control=control, posthoc=posthoc)
+    if bayesian:
+        report = add_bayesian_section(
+            report, scores, None if isinstance(data, ScoreMatrix) else table, rope=rope,
+            prior_strength=prior_strength, threshold=threshold, random_state=random_state)
     return report if isinstance(data, ScoreMatrix) else _with_assumed_direction(report, table)
 
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 
 def fmt_p(p: float | None) -> str:
     """p-value with 3 significant digits; very small values in scientific notation."""
@@ -36,6 +38,28 @@ def tests_rows(report) -> list[list[str]]:
             rows.append([res.method + star, fmt_num(float(res.statistic)), fmt_num(res.df),
                          fmt_p(float(res.pvalue)), eff])
     return rows
+
+
+def is_bayesian(res) -> bool:
+    """Whether a PairwiseResult holds posterior probabilities rather than p-values."""
+    return "p_rope" in res.details and res.adjustment == "none"
+
+
+def bayes_pairwise_rows(res) -> list[list[str]]:
+    """Rows (A, B, P(A better), P(equivalent), P(B better), decision) of a Bayesian table."""
+    p_rope = np.asarray(res.details["p_rope"], dtype=float)
+    decision = np.asarray(res.details["decision"], dtype=object)
+    rows = []
+    for i, j in res.pairs():
+        d = {"A better": f"{res.names[i]} better", "B better": f"{res.names[j]} better"}.get(
+            decision[i, j], decision[i, j])
+        rows.append([res.names[i], res.names[j], f"{res.statistic[i, j]:.3f}",
+                     f"{p_rope[i, j]:.3f}", f"{res.statistic[j, i]:.3f}", d])
+    return rows
+
+
+BAYES_PAIR_HEADER = ["A", "B", "P(A better)", "P(equivalent)", "P(B better)", "decision"]
+POSTHOC_HEADER = ["A", "B", "rank A better by", "statistic", "adj. p", "significant"]
 
 
 def posthoc_rows(res) -> list[list[str]]:

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..results import ComparisonReport
-from ._format import bayes_rows, fmt_num, headline, posthoc_rows, summary_columns, tests_rows
+from ._format import (BAYES_PAIR_HEADER, POSTHOC_HEADER, bayes_pairwise_rows, is_bayesian,
+                      bayes_rows, fmt_num, headline, posthoc_rows, summary_columns, tests_rows)
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -28,8 +29,12 @@ def render_markdown(report: ComparisonReport) -> str:
             bayes_rows(report)))
     for res in report.posthoc.values():
         cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
-        parts.append(f"## Post-hoc: {res.method}{cd}\n\n" + _table(
-            ["A", "B", "rank diff", "statistic", "adj. p", "significant"], posthoc_rows(res)))
+        if is_bayesian(res):
+            parts.append(f"## {res.method}\n\n" + _table(BAYES_PAIR_HEADER,
+                                                          bayes_pairwise_rows(res)))
+        else:
+            parts.append(f"## Post-hoc: {res.method}{cd}\n\n" + _table(POSTHOC_HEADER,
+                                                                       posthoc_rows(res)))
     parts.append("## Conclusions\n\n" + "\n".join(f"- {c}" for c in report.conclusions)
                  + f"\n\n*Why these tests:* {report.rationale}")
     if report.warnings:

@@ -5,7 +5,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ..results import ComparisonReport
-from ._format import bayes_rows, fmt_num, headline, posthoc_rows, summary_columns, tests_rows
+from ._format import (BAYES_PAIR_HEADER, POSTHOC_HEADER, bayes_pairwise_rows, is_bayesian,
+                      bayes_rows, fmt_num, headline, posthoc_rows, summary_columns, tests_rows)
 
 
 def render_text(report: ComparisonReport, console: Console | None = None) -> None:
@@ -40,13 +41,15 @@ def render_text(report: ComparisonReport, console: Console | None = None) -> Non
         console.print(bayes)
 
     for key, res in report.posthoc.items():
-        title = f"Post-hoc: {res.method}"
+        title = res.method if is_bayesian(res) else f"Post-hoc: {res.method}"
         if res.critical_difference:
             title += f" (CD = {res.critical_difference:.3f})"
         t = Table(title=title)
-        for c in ("A", "B", "rank diff", "statistic", "adj. p", "significant"):
-            t.add_column(c, justify="left" if c in ("A", "B") else "right")
-        for row in posthoc_rows(res):
+        header, rows = ((BAYES_PAIR_HEADER, bayes_pairwise_rows(res)) if is_bayesian(res)
+                        else (POSTHOC_HEADER, posthoc_rows(res)))
+        for c in header:
+            t.add_column(c, justify="left" if c in ("A", "B", "decision") else "right")
+        for row in rows:
             t.add_row(*row)
         console.print(t)
 

@@ -290,7 +290,8 @@ def against_reference(correct, reference, names=None, *, adjustment: str = "holm
     labels = _names(names, counts.n_correct.size)
     if isinstance(reference, (int, np.integer)) and not isinstance(reference, bool):
         if not 0 <= reference < len(labels):
-            raise InvalidInputError(f"reference index {reference} is out of range 0..{len(labels) - 1}.")
+            raise InvalidInputError(
+                f"reference index {reference} is out of range 0..{len(labels) - 1}.")
         control = labels[reference]
     elif str(reference) in labels:
         control = str(reference)

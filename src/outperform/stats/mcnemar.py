@@ -70,7 +70,8 @@ def _as_labels(x, name: str, n: int | None = None) -> np.ndarray:
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         raise InvalidInputError(f"{name} contains NaN or infinite labels; remove those examples.")
     if arr.dtype.kind == "O" and any(v is None or v != v for v in arr):
-        raise InvalidInputError(f"{name} contains missing labels (None/NaN); remove those examples.")
+        raise InvalidInputError(
+            f"{name} contains missing labels (None/NaN); remove those examples.")
     return arr
 
 
@@ -101,7 +102,8 @@ def discordance_counts(a, b, *, y_true=None) -> DiscordanceCounts:
     --------
     >>> discordance_counts([1, 0, 0, 1, 1], [1, 1, 0, 0, 1])
     DiscordanceCounts(n00=1, n01=1, n10=1, n11=2)
-    >>> discordance_counts(["cat", "dog", "dog"], ["cat", "cat", "dog"], y_true=["cat", "dog", "cat"])
+    >>> y = ["cat", "dog", "cat"]
+    >>> discordance_counts(["cat", "dog", "dog"], ["cat", "cat", "dog"], y_true=y)
     DiscordanceCounts(n00=1, n01=0, n10=1, n11=1)
     """
     if y_true is None:
@@ -271,7 +273,8 @@ def mcnemar_table(table, *, method: str = "exact", correction: bool = True,
     """
     t = as_counts(table, "table")
     if t.shape != (2, 2):
-        raise InvalidInputError(f"table must be 2 x 2 [[n00, n01], [n10, n11]], got shape {t.shape}.")
+        raise InvalidInputError(
+            f"table must be 2 x 2 [[n00, n01], [n10, n11]], got shape {t.shape}.")
     res = mcnemar(t[0, 1], t[1, 0], method=method, correction=correction, alternative=alternative)
     n = int(t.sum())
     details = dict(res.details, table=t.tolist(), n=n,

@@ -63,7 +63,8 @@ def beta_risk_bound(k, n, *, delta: float = 0.05, prior=(1.0, 1.0)) -> float:
     check_probability(delta, "delta")
     arr = as_float_array(prior, "prior")
     if arr.shape != (2,) or not (arr > 0).all():
-        raise InvalidInputError(f"prior must be two positive numbers (alpha', beta'), got {prior!r}.")
+        raise InvalidInputError(
+            f"prior must be two positive numbers (alpha', beta'), got {prior!r}.")
     return float(stats.beta.ppf(1 - delta, arr[0] + k, arr[1] + n - k))
 
 

@@ -1,0 +1,115 @@
+"""Heatmap of a pairwise comparison table: P(row better than column), p-values or effect sizes."""
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import InvalidInputError, check_choice
+
+_VALUES = ("auto", "statistic", "pvalue", "pvalue_adjusted", "cohens_g", "p_rope")
+
+
+def _matrix(result, values: str) -> tuple[np.ndarray, str]:
+    if values == "auto":
+        values = "statistic" if result.adjustment == "none" and np.isnan(result.pvalue).all() \
+            else "pvalue_adjusted"
+    if values in ("statistic", "pvalue", "pvalue_adjusted"):
+        matrix = getattr(result, values)
+    elif values in result.details:
+        matrix = result.details[values]
+    else:
+        raise InvalidInputError(f"{result.method} has no {values!r} matrix in its details.")
+    labels = {"statistic": "statistic", "pvalue": "p-value",
+              "pvalue_adjusted": f"p-value ({result.adjustment}-adjusted)",
+              "cohens_g": "Cohen's g (positive: row better)", "p_rope": "P(equivalent)"}
+    if values == "statistic" and result.adjustment == "none":
+        labels["statistic"] = "P(row practically better than column)"
+    return np.asarray(matrix, dtype=float), labels[values]
+
+
+def plot_pairwise_heatmap(result, *, values: str = "auto", order: str | None = "accuracy",
+                          annotate: bool | None = None, cmap=None, ax=None):
+    """Draw a k x k table of pairwise comparisons as a heatmap (row model vs column model).
+
+    Parameters
+    ----------
+    result : PairwiseResult
+        From ``all_pairs_bayesian_mcnemar``, ``all_pairs_mcnemar``, ``against_reference`` or
+        a post-hoc test.
+    values : {"auto", "statistic", "pvalue", "pvalue_adjusted", "cohens_g", "p_rope"}
+        Matrix to draw. ``"auto"``: P(row better than column) for a Bayesian table
+        (no p-values), the adjusted p-values otherwise. ``"cohens_g"`` and ``"p_rope"`` are
+        read from ``details``.
+    order : {"accuracy", None}
+        ``"accuracy"`` sorts the models by ``details["accuracy"]`` (best first) when the
+        result has it; None keeps the result's order.
+    annotate : bool, optional
+        Write the values in the cells; default when k <= 15.
+    cmap : str or Colormap, optional
+        Default: "RdBu" for probabilities and effect sizes (centred on 0.5 or 0), "viridis_r"
+        for p-values (small = dark).
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Rows are model A, columns model B; rejected pairs of a frequentist table are marked
+        with a star; a colour bar is added.
+
+    Raises
+    ------
+    InvalidInputError
+        Unknown ``values`` or a matrix missing from the result.
+
+    Examples
+    --------
+    >>> from outperform.stats.leaderboard import all_pairs_bayesian_mcnemar
+    >>> rng = np.random.default_rng(0)
+    >>> correct = rng.random((3, 500)) < np.array([[0.9], [0.8], [0.7]])
+    >>> ax = plot_pairwise_heatmap(all_pairs_bayesian_mcnemar(correct, names=["x", "y", "z"]))
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['x', 'y', 'z']
+    """
+    check_choice(values, "values", _VALUES)
+    check_choice(str(order), "order", ("accuracy", "None"))
+    matrix, label = _matrix(result, values)
+    names = list(result.names)
+    idx = np.arange(len(names))
+    accuracy = result.details.get("accuracy")
+    if order == "accuracy" and accuracy is not None:
+        idx = np.argsort(-np.asarray(accuracy, dtype=float), kind="stable")
+    matrix = matrix[np.ix_(idx, idx)]
+    names = [names[i] for i in idx]
+    k = len(names)
+    is_p = label.startswith("p-value")
+    if cmap is None:
+        cmap = "viridis_r" if is_p else "RdBu"
+    if is_p or label.startswith("P("):
+        vmin, vmax = 0.0, 1.0
+    else:
+        lim = float(np.nanmax(np.abs(matrix))) if np.isfinite(matrix).any() else 1.0
+        vmin, vmax = -lim, lim
+    new_figure = ax is None
+    if new_figure:
+        import matplotlib.pyplot as plt
+
+        side = min(12.0, 2.0 + 0.45 * k)
+        _, ax = plt.subplots(figsize=(side + 1.2, side))
+    image = ax.imshow(np.ma.masked_invalid(matrix), cmap=cmap, vmin=vmin, vmax=vmax)
+    ax.figure.colorbar(image, ax=ax, label=label, fraction=0.046, pad=0.04)
+    if k <= 60:
+        ax.set_xticks(range(k), names, rotation=90)
+        ax.set_yticks(range(k), names)
+    ax.set_xlabel("model B (column)")
+    ax.set_ylabel("model A (row)")
+    reject = np.asarray(result.reject)[np.ix_(idx, idx)] if is_p else np.zeros((k, k), bool)
+    if annotate if annotate is not None else k <= 15:
+        for i in range(k):
+            for j in range(k):
+                if np.isfinite(matrix[i, j]):
+                    star = "*" if reject[i, j] else ""
+                    ax.text(j, i, f"{matrix[i, j]:.2g}{star}", ha="center", va="center",
+                            fontsize="x-small")
+    ax.set_title(result.method, fontsize="medium")
+    if new_figure:
+        ax.figure.tight_layout()
+    return ax
