@@ -26,10 +26,13 @@ from outperform.stats.leaderboard import (all_pairs_bayesian_mcnemar, all_pairs_
 def make_correct(k: int, n: int, seed: int = 0) -> np.ndarray:
     """Correlated models: accuracies 0.70-0.95, harder examples shared by all models."""
     rng = np.random.default_rng(seed)
-    skill = rng.uniform(0.70, 0.95, size=(k, 1)).astype(np.float32)
+    skill = rng.uniform(0.70, 0.95, size=k).astype(np.float32)
     hard = rng.random(n, dtype=np.float32) < 0.2
-    u = rng.random((k, n), dtype=np.float32)
-    return np.where(hard, u < skill - 0.5, u < skill)
+    correct = np.empty((k, n), dtype=bool)
+    for i in range(k):  # row by row, so that generating the data stays small in memory
+        u = rng.random(n, dtype=np.float32)
+        correct[i] = np.where(hard, u < skill[i] - 0.5, u < skill[i])
+    return correct
 
 
 def timed(label: str, fn, *args, **kwargs):
@@ -59,7 +62,7 @@ def main() -> None:
     _, t_bayes = timed("Bayesian McNemar (ROPE), all pairs", all_pairs_bayesian_mcnemar, counts)
     print(f"{'total (counts once, both analyses)':<38s} {t_counts + t_freq + t_bayes:7.3f} s")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10  # KiB on Linux
-    print(f"process peak resident memory (input included): {rss:.0f} MiB")
+    print(f"process peak resident memory (input and interpreter included): {rss:.0f} MiB")
 
     if args.scaling:
         print("\nscaling of the discordance counts (expected ~ k^2 n):")

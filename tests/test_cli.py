@@ -76,3 +76,18 @@ def test_benchmark_runs_q2_and_q3_and_resumes(tmp_path):
 def test_benchmark_bad_model_exits_1():
     res = runner.invoke(app, ["benchmark", "--models", "nb,nonsense", "--datasets", "iris"])
     assert res.exit_code == 1 and "nonsense" in res.output
+
+
+def test_compare_predictions(tmp_path):
+    y = [1, 0, 1, 1, 0, 1, 0, 0, 1, 1] * 10
+    a = [1, 0, 1, 1, 0, 1, 0, 1, 1, 1] * 10
+    b = [1, 1, 0, 1, 0, 0, 0, 1, 1, 1] * 10
+    path = tmp_path / "preds.csv"
+    pd.DataFrame({"label": y, "A": a, "B": b}).to_csv(path, index=False)
+    res = runner.invoke(app, ["compare-predictions", str(path), "--y-true", "label",
+                              "--format", "json"])
+    assert res.exit_code == 0, res.output
+    payload = json.loads(res.stdout)
+    assert payload["question"] == "Q1" and "bayesian_mcnemar" in payload["tests"]
+    bad = runner.invoke(app, ["compare-predictions", str(path)])
+    assert bad.exit_code == 1 and "y_true" in bad.output

@@ -113,6 +113,35 @@ def compare_cmd(
         _plot(report, plot)
 
 
+@app.command("compare-predictions")
+def compare_predictions_cmd(
+    file: Path = typer.Argument(..., help="One row per test example: the true label column and "
+                                "one prediction column per model (labels, or probabilities of "
+                                "the positive class)."),
+    y_true: str = typer.Option("y_true", "--y-true", help="Column of the true labels."),
+    reference: Optional[str] = typer.Option(None, help="Compare every model with this one."),
+    loss: str = typer.Option("zero-one", help="zero-one, log, squared, absolute, or given "
+                             "(the model columns already hold per-example losses)."),
+    group: Optional[str] = typer.Option(None, help="Column of cluster ids (documents, speakers): "
+                                        "losses are averaged per group first."),
+    rope: Optional[float] = typer.Option(None, help="ROPE half-width (around φ = 0.5 for 0/1 "
+                                         "loss, in loss units otherwise)."),
+    alpha: float = typer.Option(0.05, help="Significance level."),
+    threshold: float = typer.Option(0.95, help="Posterior probability needed for a decision."),
+    fmt: Format = typer.Option(Format.text, "--format", help="Output format."),
+) -> None:
+    """Compare predictors on one test set (Q1): McNemar, Bayesian McNemar, t-tests, DeLong."""
+    from .compare import compare_predictions
+
+    try:
+        report = compare_predictions(file, y_true=y_true, loss=loss, reference=reference,
+                                     group=group, rope=rope, alpha=alpha, threshold=threshold)
+    except OutperformError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1)
+    _emit(report, fmt)
+
+
 @app.command()
 def benchmark(
     models: str = typer.Option("logreg,rf,nb,knn,svm", help="Comma-separated model names: "

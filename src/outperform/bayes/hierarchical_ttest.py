@@ -58,6 +58,7 @@ Sign convention: scores, higher is better; x = a - b, so a positive difference f
 """
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -170,56 +171,65 @@ def _summaries(a, b, rope_width):
     return means, within, float(np.max(np.abs(d)))
 
 
-_UNCONSTRAINED = ("alpha", "beta", "log_nu_minus_one", "delta0", "std0", "delta")
+def _log_density(alpha, beta, log_g, delta0, std0, delta, xbar, c, q_ref, n, std_hi,
+                 truncate):
+    """Log prior + log-likelihood in (alpha, beta, log(nu - 1), delta0, std0, delta).
 
-
-def _bounded(raw, low, high):
-    """low + (high - low) expit(raw) and log|d/draw| up to a constant (jax)."""
-    from jax.nn import log_sigmoid, sigmoid
-
-    return low + (high - low) * sigmoid(raw), log_sigmoid(raw) + log_sigmoid(-raw)
-
-
-def _potential(stats_, rho, n, bounds, prior, truncate):
-    """Negative log posterior in unconstrained coordinates, for NumPyro's NUTS.
-
-    Written directly (not as a NumPyro model) so that it is compiled once as a whole: the
-    model route traces every operation eagerly at start-up, which costs more than the
-    sampling here. Each data set contributes, sigma_i integrated out,
-    -(n - 1)/2 log(1 + c_i (xbar_i - delta_i)^2) (+ the truncation term if it matters).
+    Uniform priors are constant; the log-Jacobians of the bounded sites are added by NumPyro.
+    Each data set contributes, sigma_i integrated out, -(n - 1)/2 log(1 + c_i (xbar_i -
+    delta_i)^2), plus the truncation term log GammaQ((n - 1)/2, Q_i / (2 sigma_bar^2)) when
+    it matters (module docstring).
     """
-    import jax
     import jax.numpy as jnp
     from jax.scipy.special import gammaincc, gammaln
 
-    xbar, c, q_ref = (jnp.asarray(v) for v in stats_)
-    delta_bound, std0_hi, std_hi = bounds
+    g = jnp.exp(log_g)
+    nu = g + 1.0
+    # nu - 1 ~ Gamma(alpha, rate beta), as a density of log(nu - 1) (Jacobian g).
+    lp = alpha * jnp.log(beta) - gammaln(alpha) + alpha * log_g - beta * g
+    # delta_i ~ t_nu(delta0, std0).
+    z = (delta - delta0) / std0
+    lp += delta.shape[0] * (gammaln(0.5 * (nu + 1.0)) - gammaln(0.5 * nu) - 0.5 * jnp.log(nu)
+                            - jnp.log(std0)) - 0.5 * (nu + 1.0) * jnp.sum(jnp.log1p(z * z / nu))
     half = 0.5 * (n - 1.0)
-    q = xbar.shape[0]
+    ratio = c * (xbar - delta) ** 2
+    lp -= half * jnp.sum(jnp.log1p(ratio))
+    if truncate:
+        lp += jnp.sum(jnp.log(gammaincc(half, q_ref * (1.0 + ratio) / (2.0 * std_hi**2))))
+    return lp
 
-    def potential(p):
-        alpha, log_ja = _bounded(p["alpha"], *prior.alpha_bounds)
-        beta, log_jb = _bounded(p["beta"], *prior.beta_bounds)
-        delta0, log_jd = _bounded(p["delta0"], -delta_bound, delta_bound)
-        std0, log_js = _bounded(p["std0"], 0.0, std0_hi)
-        log_g = p["log_nu_minus_one"]
-        nu = jnp.exp(log_g) + 1.0
-        delta = p["delta"]
-        # Uniform priors: constant densities; transforms: log-Jacobians.
-        lp = log_ja + log_jb + log_jd + log_js
-        # nu - 1 ~ Gamma(alpha, rate beta), in log coordinates (Jacobian e^log_g).
-        lp += alpha * jnp.log(beta) - gammaln(alpha) + alpha * log_g - beta * jnp.exp(log_g)
-        # delta_i ~ t_nu(delta0, std0).
-        z = (delta - delta0) / std0
-        lp += q * (gammaln(0.5 * (nu + 1.0)) - gammaln(0.5 * nu) - 0.5 * jnp.log(nu)
-                   - jnp.log(std0)) - 0.5 * (nu + 1.0) * jnp.sum(jnp.log1p(z * z / nu))
-        ratio = c * (xbar - delta) ** 2
-        lp -= half * jnp.sum(jnp.log1p(ratio))
-        if truncate:
-            lp += jnp.sum(jnp.log(gammaincc(half, q_ref * (1.0 + ratio) / (2.0 * std_hi**2))))
-        return -lp
 
-    return jax.jit(potential)
+def _model(xbar, c, q_ref, n, bounds, prior_bounds, truncate=False):
+    """NumPyro model: flat sites with the right supports; the density is one factor.
+
+    Data enter as arguments, so one compiled sampler serves every data set of the same
+    shape (``jit_model_args``).
+    """
+    import numpyro
+    from numpyro.distributions import ImproperUniform, constraints
+
+    def site(name, support, shape=()):
+        return numpyro.sample(name, ImproperUniform(support, (), shape))
+
+    alpha = site("alpha", constraints.interval(prior_bounds[0], prior_bounds[1]))
+    beta = site("beta", constraints.interval(prior_bounds[2], prior_bounds[3]))
+    log_g = site("log_nu_minus_one", constraints.real)
+    delta0 = site("delta0", constraints.interval(-bounds[0], bounds[0]))
+    std0 = site("std0", constraints.interval(0.0, bounds[1]))
+    delta = site("delta", constraints.real, (xbar.shape[0],))
+    numpyro.factor("log_density", _log_density(alpha, beta, log_g, delta0, std0, delta, xbar,
+                                               c, q_ref, n, bounds[2], truncate))
+
+
+@functools.lru_cache(maxsize=8)
+def _sampler(n_chains, n_samples, n_warmup, chain_method, truncate, progress):
+    """A NumPyro MCMC object, kept so that later calls with the same shapes skip compiling."""
+    from numpyro.infer import MCMC, NUTS
+
+    model = functools.partial(_model, truncate=truncate)
+    return MCMC(NUTS(model), num_warmup=n_warmup, num_samples=n_samples,
+                num_chains=n_chains, chain_method=chain_method, progress_bar=progress,
+                jit_model_args=True)
 
 
 def _initial_values(xbar, within_sd, bounds, prior, n_chains, rng):
@@ -244,38 +254,28 @@ def _initial_values(xbar, within_sd, bounds, prior, n_chains, rng):
     }
 
 
-def _run_nuts(potential, init, n_chains, n_samples, n_warmup, seed, chain_method, progress):
+def _run_nuts(args, init, n_chains, n_samples, n_warmup, seed, chain_method, truncate,
+              progress):
     import jax
     import jax.numpy as jnp
-    from numpyro.infer import MCMC, NUTS
 
     if n_chains == 1:
         init = {k: v[0] for k, v in init.items()}
-    mcmc = MCMC(NUTS(potential_fn=potential), num_warmup=n_warmup, num_samples=n_samples,
-                num_chains=n_chains, chain_method=chain_method, progress_bar=progress)
-    mcmc.run(jax.random.PRNGKey(seed),
+    mcmc = _sampler(n_chains, n_samples, n_warmup, chain_method, truncate, progress)
+    mcmc.run(jax.random.PRNGKey(seed), *(jnp.asarray(a, dtype=jnp.float32) for a in args),
              init_params={k: jnp.asarray(v, dtype=jnp.float32) for k, v in init.items()},
              extra_fields=("diverging",))
-    draws = mcmc.get_samples(group_by_chain=True)
+    draws = {k: np.asarray(v, dtype=float)
+             for k, v in mcmc.get_samples(group_by_chain=True).items()}
     divergent = int(np.sum(np.asarray(mcmc.get_extra_fields()["diverging"])))
-    return {k: np.asarray(v, dtype=float) for k, v in draws.items()}, divergent
+    return draws, divergent
 
 
 def _constrained(draws, bounds, prior):
-    """Back to (delta0, std0, nu, alpha, beta, delta) in standardised units (numpy)."""
-    from scipy.special import expit
-
-    delta_bound, std0_hi, _ = bounds
-    lo_a, hi_a = prior.alpha_bounds
-    lo_b, hi_b = prior.beta_bounds
-    return {
-        "delta0": -delta_bound + 2 * delta_bound * expit(draws["delta0"]),
-        "std0": std0_hi * expit(draws["std0"]),
-        "nu": np.exp(draws["log_nu_minus_one"]) + 1.0,
-        "alpha": lo_a + (hi_a - lo_a) * expit(draws["alpha"]),
-        "beta": lo_b + (hi_b - lo_b) * expit(draws["beta"]),
-        "delta": draws["delta"],
-    }
+    """The draws on their natural scale, still standardised (numpy)."""
+    return {"delta0": draws["delta0"], "std0": draws["std0"],
+            "nu": np.exp(draws["log_nu_minus_one"]) + 1.0, "alpha": draws["alpha"],
+            "beta": draws["beta"], "delta": draws["delta"]}
 
 
 def _truncation_matters(q_ref, c, xbar, delta_bound, n, std_hi) -> bool:
@@ -447,12 +447,13 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
     c = n / (1.0 + (n - 1.0) * rho) / q_ref
     seed = int(np.random.default_rng().integers(2**31)) if random_state is None \
         else int(random_state)
-    potential = _potential((xbar, c, q_ref), rho, float(n), bounds, prior,
-                           _truncation_matters(q_ref, c, xbar, delta_bound, n, bounds[2]))
+    truncate = _truncation_matters(q_ref, c, xbar, delta_bound, n, bounds[2])
     init = _initial_values(xbar, within_sd / scale, bounds, prior, int(n_chains),
                            np.random.default_rng(seed))
-    raw, divergent = _run_nuts(potential, init, int(n_chains), int(n_samples), int(n_warmup),
-                               seed, chain_method, progress)
+    args = (xbar, c, q_ref, float(n), np.array(bounds),
+            np.array(prior.alpha_bounds + prior.beta_bounds))
+    raw, divergent = _run_nuts(args, init, int(n_chains), int(n_samples), int(n_warmup), seed,
+                               chain_method, truncate, bool(progress))
     draws = _constrained(raw, bounds, prior)
     delta0, std0, nu = draws["delta0"] * scale, draws["std0"] * scale, draws["nu"]
     delta = draws["delta"] * scale

@@ -2,16 +2,20 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
 
 from .._validation import InvalidInputError
-from ..data.io import read_results
+from ..data.io import read_results, read_table
 from ..data.results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport
+from .q1 import compare_predictions
 from .q2 import compare_one_task
 from .q3 import compare_many_tasks
 from .q3_bayes import add_bayesian_section
 
-QUESTIONS = ("auto", "Q2", "Q3")
+QUESTIONS = ("auto", "Q1", "Q2", "Q3")
 
 
 def infer_question(table: ResultsTable) -> str:
@@ -32,15 +36,18 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
             control: str | None = None, posthoc: str = "auto",
             aggregate: str = "mean", rope: float | None = None, rho: float | None = None,
             threshold: float = 0.95, bayesian: bool = False,
-            prior_strength: float | None = None, random_state=0) -> ComparisonReport:
+            prior_strength: float | None = None, random_state=0, y_true: str = "y_true",
+            loss: str = "zero-one", group: str | None = None) -> ComparisonReport:
     """Compare models or algorithms and report decisions, effect sizes and warnings.
 
     Parameters
     ----------
     data : str, Path, DataFrame, ResultsTable or ScoreMatrix
         Results in the tidy schema (see :func:`outperform.data.read_results`) or a file of them.
-    question : {"auto", "Q2", "Q3"}
-        Force the question; ``"auto"`` infers it from the columns.
+    question : {"auto", "Q1", "Q2", "Q3"}
+        Force the question; ``"auto"`` infers it from the columns: a ``y_true`` column means
+        per-example predictions on one test set (Q1), folds on one task mean Q2, several tasks
+        mean Q3.
     metric, higher_is_better :
         Which metric, and its direction when its name does not tell.
     alpha : float
@@ -64,6 +71,9 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         Q3 Bayesian: weight of the Dirichlet-process prior pseudo-observation.
     random_state : int or numpy Generator
         Seed of the Monte Carlo draws of the Bayesian tests.
+    y_true, loss, group :
+        Q1 only, see :func:`outperform.compare.q1.compare_predictions` (``control`` is the
+        reference model there).
 
     Returns
     -------
@@ -85,6 +95,9 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     """
     if question not in QUESTIONS:
         raise InvalidInputError(f"question must be one of {QUESTIONS}, got {question!r}.")
+    if question == "Q1" or (question == "auto" and _has_column(data, y_true)):
+        return compare_predictions(data, y_true=y_true, loss=loss, reference=control, group=group,
+                                   rope=rope, alpha=alpha, threshold=threshold)
     if isinstance(data, ScoreMatrix):
         scores = data
     else:
@@ -92,8 +105,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         q = infer_question(table) if question == "auto" else question
         if q == "Q1":
             raise InvalidInputError(
-                "these results hold per-example values of one task (Q1): use "
-                "compare_predictions() / `outperform compare-predictions`.")
+                "these results hold per-example values of one task (Q1) but no true labels: "
+                f"add a {y_true!r} column, or use compare_predictions(..., loss='given').")
         if q == "Q2":
             report = compare_one_task(table, metric=metric, alpha=alpha, rope=rope, rho=rho,
                                       threshold=threshold, control=control)
@@ -105,6 +118,14 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
             report, scores, None if isinstance(data, ScoreMatrix) else table, rope=rope,
             prior_strength=prior_strength, threshold=threshold, random_state=random_state)
     return report if isinstance(data, ScoreMatrix) else _with_assumed_direction(report, table)
+
+
+def _has_column(data, column: str) -> bool:
+    if isinstance(data, pd.DataFrame):
+        return column in data.columns
+    if isinstance(data, (str, Path)) and Path(data).is_file():
+        return column in read_table(data).columns
+    return False
 
 
 def _with_assumed_direction(report: ComparisonReport, table: ResultsTable) -> ComparisonReport:

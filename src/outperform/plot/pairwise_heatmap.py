@@ -46,7 +46,7 @@ def plot_pairwise_heatmap(result, *, values: str = "auto", order: str | None = "
         Write the values in the cells; default when k <= 15.
     cmap : str or Colormap, optional
         Default: "RdBu" for probabilities and effect sizes (centred on 0.5 or 0), "viridis_r"
-        for p-values (small = dark).
+        for p-values (small p-values bright).
     ax : matplotlib.axes.Axes, optional
 
     Returns
@@ -107,8 +107,10 @@ def plot_pairwise_heatmap(result, *, values: str = "auto", order: str | None = "
             for j in range(k):
                 if np.isfinite(matrix[i, j]):
                     star = "*" if reject[i, j] else ""
+                    r, g, b, _ = image.cmap(image.norm(matrix[i, j]))
+                    ink = "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
                     ax.text(j, i, f"{matrix[i, j]:.2g}{star}", ha="center", va="center",
-                            fontsize="x-small")
+                            fontsize="x-small", color=ink)
     ax.set_title(result.method, fontsize="medium")
     if new_figure:
         ax.figure.tight_layout()
