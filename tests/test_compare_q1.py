@@ -83,3 +83,11 @@ def test_bad_input():
         compare_predictions(df[["y_true", "GNN"]])
     with pytest.raises(InvalidInputError, match="y_true"):
         compare_predictions(df.rename(columns={"y_true": "label"}))
+
+
+def test_identical_errors_are_a_clear_error():
+    from outperform import DegenerateDataError
+
+    df = _from_counts(10, 0, 0, 30)
+    with pytest.raises(DegenerateDataError, match="same examples"):
+        compare_predictions(df)

@@ -1,1 +1,22 @@
-"""Posterior computations: closed forms, Dirichlet-process sampling, hierarchical models."""
+"""Posterior computations: closed forms, Dirichlet-process sampling, hierarchical models.
+
+Every function returns a :class:`outperform.results.BayesianResult` (or a
+:class:`~outperform.results.PairwiseResult` of posterior probabilities) with the region
+probabilities of a ROPE and the decision of Williams (2026) §5.2. MCMC backends (NumPyro) are
+imported only by the functions that need them.
+"""
+from .correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
+from .dirichlet_process import (bayesian_sign_test, bayesian_signed_rank_test,
+                                pairwise_bayesian_sign_test, pairwise_bayesian_signed_rank_test)
+from .mcnemar import bayesian_mcnemar
+from .poisson_binomial_test import find_cycles, pairwise_poisson_binomial, poisson_binomial_test
+from .poisson_test import pairwise_poisson_test, poisson_test
+from .rope import decide
+from .ttest import bayesian_ttest
+
+__all__ = [
+    "NormalGammaPrior", "bayesian_mcnemar", "bayesian_sign_test", "bayesian_signed_rank_test",
+    "bayesian_ttest", "correlated_bayesian_ttest", "decide", "find_cycles",
+    "pairwise_bayesian_sign_test", "pairwise_bayesian_signed_rank_test",
+    "pairwise_poisson_binomial", "pairwise_poisson_test", "poisson_binomial_test", "poisson_test",
+]

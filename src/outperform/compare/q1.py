@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import InvalidInputError, TooFewError, check_choice, check_probability
+from .._validation import DegenerateDataError, InvalidInputError, TooFewError, check_choice, check_probability
 from ..bayes.mcnemar import bayesian_mcnemar
 from ..bayes.ttest import bayesian_ttest
 from ..data.io import read_table
@@ -196,6 +196,10 @@ def _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnin
                  "Williams eq. 7.")
     if len(names) == 2:
         c = discordance_counts(correct[0], correct[1])
+        if c.n01 + c.n10 == 0:
+            raise DegenerateDataError(
+                f"{names[0]} and {names[1]} are right and wrong on exactly the same examples: "
+                "the test set carries no evidence of a difference between them.")
         tests = {"mcnemar": mcnemar(c.n01, c.n10, method="exact"),
                  "mcnemar_chi2": mcnemar(c.n01, c.n10, method="chi2", correction=True)}
         bm = bayesian_mcnemar(c.n01, c.n10, rope=None if rope is None else rope,

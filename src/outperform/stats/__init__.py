@@ -7,19 +7,30 @@ from .aligned_ranks import friedman_aligned_ranks
 from .anova import repeated_measures_anova
 from .cliques import groups_from_critical_difference, nonsignificant_groups
 from .correlated_ttest import corrected_resampled_ttest, correlation_heuristic, naive_kfold_ttest
+from .bootstrap import paired_bootstrap
 from .critical_values import bonferroni_dunn_q, critical_difference, nemenyi_q
+from .delong import delong_test
 from .effect_size import cohens_d, cohens_g, effect_size_label, rank_biserial
 from .five_by_two import alpaydin_5x2cv_ftest, dietterich_5x2cv_ttest
 from .friedman import friedman, iman_davenport
+from .leaderboard import (against_reference, all_pairs_bayesian_mcnemar, all_pairs_mcnemar,
+                          pairwise_discordance)
+from .mcnemar import cochrans_q, discordance_counts, mcnemar, mcnemar_table
 from .multipletests import adjust_pvalues
+from .poisson_binomial import PoissonBinomial, poisson_binomial_pmf, poisson_multinomial_pmf
 from .posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
 from .quade import quade
 from .ranks import average_ranks, rank_scores
+from .risk_bounds import beta_risk_bound, langford_test_set_bound
 from .sign import sign_test
 from .ttest import paired_ttest
 from .wilcoxon import wilcoxon
 
 __all__ = [
+    "PoissonBinomial", "against_reference", "all_pairs_bayesian_mcnemar", "all_pairs_mcnemar",
+    "beta_risk_bound", "cochrans_q", "delong_test", "discordance_counts",
+    "langford_test_set_bound", "mcnemar", "mcnemar_table", "paired_bootstrap",
+    "pairwise_discordance", "poisson_binomial_pmf", "poisson_multinomial_pmf",
     "adjust_pvalues", "alpaydin_5x2cv_ftest", "average_ranks", "bonferroni_dunn",
     "bonferroni_dunn_q", "cohens_d", "cohens_g", "corrected_resampled_ttest",
     "correlation_heuristic", "critical_difference", "dietterich_5x2cv_ttest", "effect_size_label",
