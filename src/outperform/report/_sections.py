@@ -1,0 +1,300 @@
+"""Content of the publishable reports, in the order of Williams' (2026) §7 checklist.
+
+The HTML and LaTeX renderers lay out the same content: the question (Q1–Q3), the loss or
+metric, the design (fixed and random factors), the tests and their assumptions, the
+inferences with effect sizes (frequentist and Bayesian views), and the warnings. This module
+builds that content as plain strings and table rows; the renderers only escape and format it.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._format import (BAYES_PAIR_HEADER, POSTHOC_HEADER, bayes_pairwise_rows, fmt_num, fmt_p,
+                      is_bayesian, posthoc_rows, summary_columns)
+
+SECTIONS = (
+    ("question", "Question"),
+    ("metric", "Loss or metric"),
+    ("design", "Design: fixed and random factors"),
+    ("tests", "Tests and their assumptions"),
+    ("inferences", "Inferences"),
+    ("warnings", "Warnings"),
+)
+
+# Williams (2026) §1, after Dietterich (1998).
+QUESTIONS = {
+    "Q1": ("Q1: comparison of predictors on a single task",
+           "Which of these trained predictors is better on this task? They are judged on one "
+           "shared test set; the conclusions hold for these predictors, not for the algorithms "
+           "that trained them."),
+    "Q2": ("Q2: comparison of learning algorithms on a single task",
+           "Which learning algorithm gives better predictors when trained on data of this size "
+           "from this task? Training sets vary, here by resampling one data set."),
+    "Q3": ("Q3: comparison of learning algorithms across multiple tasks",
+           "Which learning algorithm is better over a population of tasks, of which the data "
+           "sets used here are a sample?"),
+}
+
+THINK = ("THINK! It is easy to blindly apply tests, but it is important to maintain a "
+         "sceptical/critical mindset (Williams 2026 §7).")
+
+# What each test assumes, by its key in ``ComparisonReport.tests`` / ``posthoc``; ``{units}``
+# is what the test treats as independent observations.
+TEST_NOTES = {
+    "wilcoxon": "independent {units}; differences that can be ranked, i.e. comparable in size "
+                "across {units}; symmetric around their median (Demšar 2006 §3.1.3).",
+    "sign": "independent {units}; uses only who wins, not by how much, so it is weaker "
+            "(Demšar 2006 §3.1.4).",
+    "paired_t": "independent {units}; normally distributed differences (or many {units}) that "
+                "are commensurable (Demšar 2006 §3.1.2; Williams 2026 §5.1).",
+    "iman_davenport": "independent data sets, ranks within each data set; the F distribution "
+                      "of Iman & Davenport is less conservative than chi-square (Demšar 2006 "
+                      "§3.2.2).",
+    "friedman": "independent data sets, ranks within each data set; chi-square approximation "
+                "for N > 10 and k > 5 (Demšar 2006 §3.2.2).",
+    "friedman_tie_corrected": "as the Friedman test, with the variance corrected for tied "
+                              "ranks.",
+    "nemenyi": "all pairs, after a significant Friedman test; two algorithms differ when their "
+               "average ranks differ by at least the critical difference (Demšar 2006 §3.2.2).",
+    "holm": "each algorithm against the control, rank z statistics, Holm's step-down "
+            "procedure (Demšar 2006 §3.2.2).",
+    "hochberg": "each algorithm against the control, rank z statistics, Hochberg's step-up "
+                "procedure (Demšar 2006 §3.2.2).",
+    "hommel": "each algorithm against the control, rank z statistics, Hommel's procedure "
+              "(Demšar 2006 §3.2.2).",
+    "bonferroni-dunn": "each algorithm against the control: it differs when its average rank "
+                       "is one critical difference away (Demšar 2006 §3.2.2).",
+    "wilcoxon-holm": "all pairs by the Wilcoxon signed-rank test, Holm's correction "
+                     "(Benavoli et al. 2016).",
+    "corrected_t": "folds of one resampling design; the variance is corrected for the "
+                   "correlation rho between folds (Nadeau & Bengio 2003).",
+    "corrected_t_holm": "each pair by the corrected resampled t-test, Holm's correction of "
+                        "the p-values (Nadeau & Bengio 2003; Holm 1979).",
+    "correlated_bayes": "folds of one resampling design with correlation rho; Student "
+                        "posterior of the mean difference (Corani & Benavoli 2015 §2).",
+    "bayesian_signed_rank": "independent data sets; Dirichlet-process posterior of the "
+                            "probabilities of the three regions (Benavoli et al. 2017).",
+    "bayesian_sign": "independent data sets; Dirichlet-process posterior that ignores the size "
+                     "of the differences (Benavoli et al. 2017).",
+    "poisson": "per-data-set correlated Bayesian t-tests on the folds, combined by the "
+               "Poisson-binomial distribution of wins (Corani & Benavoli 2015 §3).",
+    "mcnemar": "independent test examples; only the examples on which the two predictors "
+               "disagree count (Dietterich 1998; Williams 2026 §5.1).",
+    "mcnemar_chi2": "as the exact McNemar test; the chi-square approximation needs at least "
+                    "25 discordant examples (Dietterich 1998).",
+    "bayesian_mcnemar": "independent test examples; Beta posterior of phi = "
+                        "theta01/(theta01 + theta10) (Lacoste et al. 2012 Thm 4.1; Williams "
+                        "2026 §5.4).",
+    "delong": "binary outcome and predicted probabilities; the AUROCs are correlated because "
+              "they share the examples (DeLong et al. 1988).",
+    "bayesian_t": "independent examples (or groups); normal model of the loss differences "
+                  "(Williams 2026 §5.3, eq. 6).",
+    "cochran_q": "independent test examples; equal error rates of k predictors (Cochran 1950).",
+    "mcnemar_holm": "each pair by McNemar's test, Holm's correction (Williams 2026 §5.6).",
+    "paired_t_holm": "each pair by the paired t-test, Holm's correction (Williams 2026 §5.6).",
+}
+
+_UNITS = {"Q1": "test examples", "Q2": "folds", "Q3": "data sets"}
+
+
+@dataclass(frozen=True)
+class Table:
+    """A titled table: ``header`` and ``rows`` of already formatted cells.
+
+    ``view`` is ``"summary"``, ``"frequentist"`` or ``"bayesian"``; ``marked`` holds the
+    indices of the rows to emphasise (the test the decision rests on).
+    """
+
+    key: str
+    title: str
+    header: list[str]
+    rows: list[list[str]]
+    view: str
+    marked: tuple[int, ...] = ()
+
+
+def model_names(report) -> tuple[str, str]:
+    """Names to put for A and B: the two models, or "A" and "B" when there are more."""
+    return tuple(report.models[:2]) if len(report.models) == 2 else ("A", "B")
+
+
+def question_text(report) -> tuple[str, str]:
+    """Title and explanation of the report's question (Williams 2026 §1)."""
+    return QUESTIONS.get(report.question, (report.question, ""))
+
+
+def metric_text(report) -> str:
+    """One sentence on the loss or metric and its direction."""
+    direction = "higher is better" if report.higher_is_better else "lower is better"
+    text = f"Metric: {report.metric} ({direction})."
+    if report.question == "Q1" and report.details.get("loss"):
+        text = f"Loss per test example: {report.details['loss']} ({direction})."
+    return text + (" The loss should fit the application: the tests answer the question for "
+                   "this loss only (Williams 2026 §2).")
+
+
+def design_text(report) -> list[str]:
+    """Sentences on the fixed and random factors and on the pairing (Williams 2026 §3)."""
+    d, k = report.details, len(report.models)
+    if report.question == "Q1":
+        n = d.get("n_examples")
+        out = [f"Fixed factor: the predictor ({k} predictors: {', '.join(report.models)}).",
+               "Random factor: the test examples" + (f" (N = {n})" if n else "")
+               + ", drawn from the distribution the conclusions generalise to.",
+               "Paired design: every predictor is scored on the same examples, so the "
+               "comparison uses their per-example differences (Williams 2026 §5)."]
+        if d.get("groups"):
+            out.append(f"The examples form {d['groups']} groups whose losses are averaged: the "
+                       "groups are the independent units (Williams 2026 §6.1).")
+        return out
+    if report.question == "Q2":
+        folds = sorted({int(r["n_folds"]) for r in report.summary if "n_folds" in r})
+        out = [f"Fixed factor: the learning algorithm ({k} algorithms: "
+               f"{', '.join(report.models)}) on task {d.get('task', '?')}.",
+               "Random factor: the training (and test) sets, here resampled from one data set"
+               + (f": {folds[0]} paired measurements per algorithm" if len(folds) == 1 else "")
+               + "."]
+        if "rho" in d:
+            out.append(f"Overlapping training sets make the folds correlated: rho = "
+                       f"{d['rho']:.3g} ({d.get('rho_source', 'given')}).")
+        return out
+    out = [f"Fixed factor: the learning algorithm ({k} algorithms: {', '.join(report.models)}).",
+           f"Random factor: the tasks (N = {report.n_tasks} data sets), a sample of the tasks "
+           "the conclusions generalise to (Williams 2026 §3)."]
+    if d.get("aggregation"):
+        out.append(f"One score per (data set, algorithm): {d['aggregation']}.")
+    return out
+
+
+def settings_text(report) -> list[str]:
+    """Significance level, ROPE and decision threshold of the analysis."""
+    out = [f"Significance level α = {report.alpha}."]
+    d = report.details
+    if "rope" in d or "threshold" in d:
+        rope = d.get("rope")
+        rope = f"±{rope:.3g}" if isinstance(rope, (int, float)) else rope
+        rule = f" ({d['rope_rule']})" if d.get("rope_rule") else ""
+        out.append(f"Bayesian tests: region of practical equivalence {rope}{rule}"
+                   + (f", decision threshold {d['threshold']}" if "threshold" in d else "")
+                   + " (Williams 2026 §5.2).")
+    if report.control:
+        out.append(f"Control (reference) model: {report.control}.")
+    return out
+
+
+def test_notes(report) -> list[tuple[str, str, str]]:
+    """(name, role, assumptions) of every test and post-hoc procedure in the report."""
+    units = _UNITS.get(report.question, "units")
+    out = []
+    for key, res in report.tests.items():
+        role = "decides" if key == report.recommended else (
+            "Bayesian view" if hasattr(res, "p_rope") else "reported beside it")
+        out.append((res.method, role, TEST_NOTES.get(key, "").format(units=units)))
+    for key, res in report.posthoc.items():
+        role = "Bayesian, all pairs" if is_bayesian(res) else "post-hoc"
+        out.append((res.method, role, TEST_NOTES.get(key, "").format(units=units)))
+    return out
+
+
+def summary_table(report) -> Table:
+    """Models best first with their average rank / mean score."""
+    cols = summary_columns(report)
+    rows = [[str(r[c]) if c == "model" else fmt_num(r[c]) for c in cols] for r in report.summary]
+    return Table("summary", "Models, best first", [c.replace("_", " ") for c in cols], rows,
+                 "summary")
+
+
+def _estimate(res) -> str:
+    if res.estimate is None or (isinstance(res.estimate, float) and math.isnan(res.estimate)):
+        return "–"
+    text = f"{res.estimate:.4g}"
+    try:
+        lo, hi = res.confidence_interval(0.95)
+    except NotImplementedError:
+        return text
+    return f"{text} [{lo:.4g}, {hi:.4g}]"
+
+
+def _effect(res) -> str:
+    if res.effect_size is None or (isinstance(res.effect_size, float)
+                                   and math.isnan(res.effect_size)):
+        return "–"
+    name = f"{res.effect_size_name} = " if res.effect_size_name else ""
+    return f"{name}{res.effect_size:.3f}"
+
+
+def frequentist_table(report) -> Table | None:
+    """Frequentist tests with statistic, df, p-value, estimate with 95% CI and effect size."""
+    rows, marked = [], []
+    for key, res in report.tests.items():
+        if not hasattr(res, "pvalue"):
+            continue
+        if key == report.recommended:
+            marked.append(len(rows))
+        rows.append([res.method, fmt_num(float(res.statistic)), fmt_num(res.df),
+                     fmt_p(float(res.pvalue)), _estimate(res), _effect(res)])
+    if not rows:
+        return None
+    return Table("frequentist", "Frequentist tests",
+                 ["test", "statistic", "df", "p-value", "estimate [95% CI]", "effect size"],
+                 rows, "frequentist", tuple(marked))
+
+
+def _interval(res) -> str:
+    mean, (lo, hi) = res.posterior_mean, res.credible_interval_95
+    if mean is None or not math.isfinite(mean):
+        return "–"
+    if lo is None or not (math.isfinite(lo) and math.isfinite(hi)):
+        return f"{mean:.4g}"
+    return f"{mean:.4g} [{lo:.4g}, {hi:.4g}]"
+
+
+def bayesian_table(report) -> Table | None:
+    """Bayesian tests: the three region probabilities, ROPE, posterior summary, decision."""
+    a, b = model_names(report)
+    rows, marked = [], []
+    for key, res in report.tests.items():
+        if not hasattr(res, "p_rope"):
+            continue
+        if key == report.recommended:
+            marked.append(len(rows))
+        lo, hi = res.rope
+        decision = {"A better": f"{a} better", "B better": f"{b} better"}.get(res.decision,
+                                                                            res.decision)
+        rows.append([res.method, f"{res.p_a_better:.3f}", f"{res.p_rope:.3f}",
+                     f"{res.p_b_better:.3f}", f"[{lo:.3g}, {hi:.3g}]", _interval(res),
+                     f"{decision} (threshold {res.threshold:g})"])
+    if not rows:
+        return None
+    return Table("bayesian", "Bayesian tests (posterior probabilities)",
+                 ["test", f"P({a} better)", "P(equivalent)", f"P({b} better)", "ROPE",
+                  "posterior mean [95% credible interval]", "decision"],
+                 rows, "bayesian", tuple(marked))
+
+
+def pairwise_tables(report) -> list[Table]:
+    """One table per post-hoc result; Q2's Bayesian pair probabilities get their own table."""
+    out = []
+    for key, res in report.posthoc.items():
+        if is_bayesian(res):
+            out.append(Table(key, res.method, list(BAYES_PAIR_HEADER), bayes_pairwise_rows(res),
+                             "bayesian"))
+            continue
+        cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
+        header, rows = list(POSTHOC_HEADER), posthoc_rows(res)
+        if res.average_ranks is None:   # no ranks: drop the rank-difference column
+            header.pop(2)
+            rows = [r[:2] + r[3:] for r in rows]
+        out.append(Table(key, f"Post-hoc: {res.method}{cd}, α = {res.alpha}", header, rows,
+                         "frequentist"))
+        if "p_row_better" in res.details and "p_rope" in res.details:
+            better = np.asarray(res.details["p_row_better"], dtype=float)
+            rope = np.asarray(res.details["p_rope"], dtype=float)
+            rows = [[res.names[i], res.names[j], f"{better[i, j]:.3f}", f"{rope[i, j]:.3f}",
+                     f"{better[j, i]:.3f}"] for i, j in res.pairs()]
+            out.append(Table(f"{key}-bayes", "Bayesian tests of the same pairs (posterior probabilities)",
+                             BAYES_PAIR_HEADER[:5], rows, "bayesian"))
+    return out
