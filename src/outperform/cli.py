@@ -4,6 +4,7 @@ Exit codes: 0 success, 1 bad input (the message says what to fix), 2 usage error
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -40,6 +41,16 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
     """Compare models and algorithms soundly."""
 
 
+@contextmanager
+def _exit_on_bad_input(errors=OutperformError):
+    """Print the message of a bad-input error and exit with code 1 (no traceback)."""
+    try:
+        yield
+    except errors as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1)
+
+
 def _emit(report, fmt: Format) -> None:
     from .report import render_json, render_markdown, render_text
 
@@ -51,7 +62,8 @@ def _emit(report, fmt: Format) -> None:
         render_text(report)
 
 
-def _plot(report, path: Path) -> None:
+def _plot(report, path: Path, test: Optional[str] = None) -> None:
+    """Write the CD diagram of the post-hoc result ``test`` (default: the first one)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -60,7 +72,8 @@ def _plot(report, path: Path) -> None:
     if not report.posthoc:
         err.print("[yellow]no post-hoc test (two models): no critical-difference diagram drawn[/yellow]")
         return
-    ax = cd_diagram_from_result(next(iter(report.posthoc.values())))
+    ax = cd_diagram_from_result(report.posthoc[test] if test is not None
+                                else next(iter(report.posthoc.values())))
     path.parent.mkdir(parents=True, exist_ok=True)
     ax.figure.savefig(path, bbox_inches="tight")
     err.print(f"critical-difference diagram written to {path}")
@@ -101,13 +114,10 @@ def compare_cmd(
     """
     from .compare import compare
 
-    try:
+    with _exit_on_bad_input():
         report = compare(file, metric=metric, higher_is_better=False if lower_is_better else None,
                          alpha=alpha, control=control, posthoc=posthoc, rope=rope, rho=rho,
                          threshold=threshold, bayesian=bayesian, prior_strength=prior)
-    except OutperformError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(1)
     _emit(report, fmt)
     if plot is not None:
         _plot(report, plot)
@@ -133,12 +143,9 @@ def compare_predictions_cmd(
     """Compare predictors on one test set (Q1): McNemar, Bayesian McNemar, t-tests, DeLong."""
     from .compare import compare_predictions
 
-    try:
+    with _exit_on_bad_input():
         report = compare_predictions(file, y_true=y_true, loss=loss, reference=reference,
                                      group=group, rope=rope, alpha=alpha, threshold=threshold)
-    except OutperformError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(1)
     _emit(report, fmt)
 
 
@@ -167,13 +174,10 @@ def benchmark(
     from .compare import compare
     from .experiments import get_models, load_datasets, parse_design, run_experiment
 
-    try:
+    with _exit_on_bad_input((OutperformError, ValueError)):
         design = parse_design(cv, random_state=seed)
         table = run_experiment(get_models(models), load_datasets(datasets), design,
                                metrics=(metric,), n_jobs=n_jobs, out=out)
-    except (OutperformError, ValueError) as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(1)
     if out is not None:
         err.print(f"per-fold results written to {out}")
     for task in table["task"].unique():
@@ -186,6 +190,70 @@ def benchmark(
             _emit(compare(table, metric=metric, alpha=alpha), Format.text)
         except OutperformError as exc:
             err.print(f"[yellow]Q3 not run:[/yellow] {exc}")
+
+
+@app.command()
+def report(
+    file: Path = typer.Argument(..., help="Results table (any layout `compare` reads: per-example "
+                                "predictions with y_true, folds on one task, or many data sets)."),
+    out: Path = typer.Option(Path("outperform-report"), help="Folder for the report files."),
+    formats: str = typer.Option("html,md,tex,json", help="Comma-separated: html, md, tex, json."),
+    control: Optional[str] = typer.Option(None, help="Baseline / reference model."),
+    alpha: float = typer.Option(0.05, help="Significance level."),
+    metric: Optional[str] = typer.Option(None, help="Metric column, when there are several."),
+    lower_is_better: bool = typer.Option(False, "--lower-is-better",
+                                         help="The metric is a loss or error."),
+    rope: Optional[float] = typer.Option(None, help="ROPE half-width in metric units."),
+    bayesian: bool = typer.Option(True, "--bayesian/--no-bayesian",
+                                  help="Include the Bayesian tests over data sets."),
+) -> None:
+    """Write a publishable report (HTML, Markdown, LaTeX, JSON) with its figures."""
+    from .compare import compare
+    from .report.files import write_report
+
+    try:
+        result = compare(file, metric=metric, higher_is_better=False if lower_is_better else None,
+                         alpha=alpha, control=control, rope=rope, bayesian=bayesian)
+    except OutperformError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1)
+    paths = write_report(result, out, formats=tuple(f.strip() for f in formats.split(",")))
+    _emit(result, Format.text)
+    for path in (paths.values() if isinstance(paths, dict) else paths):
+        err.print(f"wrote {path}")
+
+
+@app.command()
+def simulate(
+    name: str = typer.Argument(..., help="lacoste-fig3, lacoste-fig4, lacoste-fig5, "
+                               "lacoste-bimodal, corani-fig2a, corani-fig2b or "
+                               "demsar-replicability."),
+    full: bool = typer.Option(False, "--full", help="The papers' sizes (minutes) instead of a "
+                              "quick run (seconds)."),
+    out: Optional[Path] = typer.Option(None, help="Write the figure here (.png, .svg, .pdf)."),
+    table: Optional[Path] = typer.Option(None, help="Write the results table here (.csv)."),
+    seed: int = typer.Option(0, help="random_state."),
+) -> None:
+    """Reproduce a simulation study of the papers (AUC of tests, power, replicability)."""
+    from .simulate import figures
+
+    fn = getattr(figures, name.replace("-", "_"), None)
+    if fn is None or name.startswith("_"):
+        err.print(f"[red]error:[/red] unknown study {name!r}; see `outperform simulate --help`.")
+        raise typer.Exit(1)
+    frame = fn(full=full, random_state=seed, progress=True)
+    Console().print(frame.to_string(index=False))
+    if table is not None:
+        frame.to_csv(table, index=False)
+        err.print(f"table written to {table}")
+    if out is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        ax = figures.plot(name, frame)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        ax.figure.savefig(out, bbox_inches="tight")
+        err.print(f"figure written to {out}")
 
 
 @app.command()
@@ -208,14 +276,7 @@ def demo(out: Path = typer.Option(Path("outperform-demo"), help="Folder for the 
     control = compare(table, alpha=0.05, control="C4.5", posthoc="holm")
     Console().rule("Against the control C4.5 (Holm, Bonferroni–Dunn), α = 0.05")
     _emit(control, Format.text)
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from .plot.cd_diagram import cd_diagram_from_result
-
-    ax = cd_diagram_from_result(control.posthoc["bonferroni-dunn"])
-    ax.figure.savefig(out / "cd_bonferroni_dunn.png", bbox_inches="tight")
-    err.print(f"critical-difference diagram written to {out / 'cd_bonferroni_dunn.png'}")
+    _plot(control, out / "cd_bonferroni_dunn.png", "bonferroni-dunn")
 
 
 if __name__ == "__main__":  # pragma: no cover

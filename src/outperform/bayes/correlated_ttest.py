@@ -211,19 +211,14 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
                 "(b = 0), so the posterior of the mean difference is a point mass. Use "
                 "on_zero_variance='point-mass' or a prior with b > 0."
             )
+        posterior, ci = None, (mu_n, mu_n)
         p_left, p_rope, p_right = _point_mass_regions(mu_n, rope)
-        return BayesianResult(
-            method=METHOD, parameter=PARAMETER, p_left=p_left, p_rope=p_rope, p_right=p_right,
-            rope=rope, a_better_side="right", threshold=threshold,
-            decision=decide(p_right, p_rope, p_left, threshold), posterior_mean=mu_n,
-            credible_interval_95=(mu_n, mu_n), details=details)
-
-    posterior = stats.t(df, loc=mu_n, scale=details["scale"])
-    p_left, p_rope, p_right = region_probabilities(posterior, rope)
-    ci = posterior.interval(0.95)
+    else:
+        posterior = stats.t(df, loc=mu_n, scale=details["scale"])
+        ci = tuple(float(v) for v in posterior.interval(0.95))
+        p_left, p_rope, p_right = region_probabilities(posterior, rope)
     return BayesianResult(
         method=METHOD, parameter=PARAMETER, p_left=p_left, p_rope=p_rope, p_right=p_right,
         rope=rope, a_better_side="right", threshold=threshold,
         decision=decide(p_right, p_rope, p_left, threshold), posterior_mean=mu_n,
-        credible_interval_95=(float(ci[0]), float(ci[1])), details=details,
-        posterior=posterior)
+        credible_interval_95=ci, details=details, posterior=posterior)

@@ -40,7 +40,8 @@ from .._validation import (
     check_rope,
 )
 from ..results import BayesianResult, PairwiseResult
-from .poisson_binomial_test import model_names, pairwise_table
+from ..stats._names import model_names
+from .poisson_binomial_test import pairwise_table
 from .rope import decide
 
 __all__ = [

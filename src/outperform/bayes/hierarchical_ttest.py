@@ -45,13 +45,15 @@ compilation at first use and pulls arviz/xarray, and baycomp's pystan needs a C+
 and ~95 s to compile the model.
 
 Probabilities. For each draw of (delta0, sigma0, nu) the next data set's delta ~
-t_nu(delta0, sigma0) gives three region probabilities (left, rope, right). Reported:
+t_nu(delta0, sigma0) gives three region probabilities (left, rope, right). Two summaries:
 
-- ``p_left``, ``p_rope``, ``p_right``: their average over the draws, i.e. the posterior
-  predictive probabilities of the regions for the next data set (as Williams 2026 footnote
-  15 does for the McNemar model);
-- ``details["p_regions_argmax"]``: baycomp's definition, the share of draws in which each
-  region is the most probable one (Benavoli et al. 2017 §4.3.2).
+- "argmax" (the default ``region_rule``, Benavoli et al. 2017 §4.3.2 and baycomp): the
+  share of draws in which each region is the most probable one;
+- "averaged": their average over the draws, i.e. the posterior predictive probabilities of
+  the regions for the next data set (as Williams 2026 footnote 15 does for the McNemar
+  model).
+
+Both are always in ``details``.
 
 Sign convention: scores, higher is better; x = a - b, so a positive difference favours A and
 ``a_better_side = "right"``.
@@ -69,7 +71,7 @@ import numpy as np
 from scipy import stats
 
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError,
-                           as_float_array, check_probability, check_rope)
+                           as_float_array, check_choice, check_probability, check_rope)
 from ..results import BayesianResult
 from .rope import decide
 
@@ -349,7 +351,8 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
                                   threshold: float = 0.95, n_chains: int = 4,
                                   n_samples: int = 2500, n_warmup: int = 1000,
                                   random_state: int | None = 0, progress: bool = False,
-                                  chain_method: str = "vectorized") -> BayesianResult:
+                                  chain_method: str = "vectorized",
+                                  region_rule: str = "argmax") -> BayesianResult:
     """Hierarchical correlated Bayesian t-test of two algorithms over many data sets.
 
     Benavoli, Corani, Demšar & Zaffalon (2017) §4.3.1 (the model of Corani et al. 2017),
@@ -382,19 +385,27 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
         is one compiled program, so there is no per-draw progress bar.
     chain_method : {"vectorized", "sequential"}
         How the chains run on one CPU ("vectorized" was the faster in our benchmark).
+    region_rule : {"argmax", "averaged"}
+        Which probabilities go into ``p_left``, ``p_rope``, ``p_right`` (both are always in
+        ``details``): "argmax" (default, Benavoli et al. 2017 §4.3.2 and baycomp) is the
+        share of posterior draws in which each region is the most probable one for the next
+        data set; "averaged" is the posterior predictive probability of each region for the
+        next data set's delta (the per-draw probabilities averaged, as Williams 2026
+        footnote 15 does for the McNemar model). With heavy-tailed t_nu the second is much
+        less extreme: on the UCI data, hnb vs nbc gives 0.997 vs 0.58 for "hnb better".
 
     Returns
     -------
     BayesianResult
-        ``p_left``, ``p_rope``, ``p_right``: posterior predictive probabilities that the next
-        data set's mean difference delta_next lies below, inside or above the ROPE (the
-        per-draw t_nu(delta0, sigma0) probabilities averaged). ``a_better_side = "right"``.
+        ``p_left``, ``p_rope``, ``p_right``: by ``region_rule``, the regions below, inside
+        and above the ROPE of the next data set's mean difference delta_next ~
+        t_nu(delta0, sigma0). ``a_better_side = "right"``; ``mc_standard_error`` of the
+        largest of the three, from its effective sample size.
         ``posterior_mean``: E[delta0]; ``credible_interval_95``: of delta_next.
         ``samples``: per-draw (P(left), P(rope), P(right)), shape (n_chains * n_samples, 3),
         as baycomp returns them (for the simplex plot). ``posterior``: a
         :class:`HierarchicalPosterior` with the draws. ``details``: ``p_regions_argmax``
-        (baycomp's probabilities: share of draws in which each region is the most probable),
-        ``p_delta0_regions`` (posterior of delta0 in the regions), ``delta0_mean``,
+        and ``p_regions_averaged`` (the two rules), ``region_rule``, ``p_delta0_regions`` (posterior of delta0 in the regions), ``delta0_mean``,
         ``delta0_ci95``, ``std0_mean``, ``nu_mean``, ``nu_median``, ``names``,
         ``raw_means`` and ``shrunk_means`` / ``shrunk_ci95`` (per data set delta_i),
         ``rhat_max``, ``ess_min`` (over delta0, sigma0, nu, alpha, beta and the delta_i),
@@ -422,14 +433,17 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
 
     Examples
     --------
+    Two algorithms on 54 data sets, 10-fold cross-validation, A better by about one point
+    (accuracy in percent), ROPE of half a point:
+
     >>> rng = np.random.default_rng(0)
-    >>> true = rng.normal(1.0, 0.5, size=(8, 1))           # A better by ~1 point
-    >>> a = 80 + true + rng.normal(0, 1, size=(8, 10))
-    >>> b = 80 + rng.normal(0, 1, size=(8, 10))
-    >>> res = hierarchical_correlated_ttest(a, b, rho=0.1, rope=0.1, n_samples=500,
-    ...                                     n_warmup=300, n_chains=2)
-    >>> res.decision, res.p_a_better > 0.95
-    ('A better', True)
+    >>> effect = rng.normal(1.0, 0.5, size=(54, 1))
+    >>> a = 80 + effect + rng.normal(0, 1, size=(54, 10))
+    >>> b = 80 + rng.normal(0, 1, size=(54, 10))
+    >>> res = hierarchical_correlated_ttest(a, b, rho=0.1, rope=0.5, n_chains=2,
+    ...                                     n_samples=1000, n_warmup=500)
+    >>> res.decision, round(res.posterior_mean, 1)
+    ('A better', 1.0)
     """
     x = as_float_array(a, "a", ndim=2)
     y = as_float_array(b, "b", ndim=2)
@@ -451,6 +465,7 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
     prior = HierarchicalPrior() if prior is None else prior
     if not isinstance(prior, HierarchicalPrior):
         raise InvalidInputError("prior must be a HierarchicalPrior.")
+    check_choice(region_rule, "region_rule", ("argmax", "averaged"))
     if chain_method not in ("vectorized", "sequential"):
         raise InvalidInputError(
             f"chain_method must be 'vectorized' or 'sequential', got {chain_method!r}.")
@@ -510,21 +525,24 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
 
     flat0, flats, flatnu = delta0.ravel(), std0.ravel(), nu.ravel()
     regions = _region_draws(flat0, flats, flatnu, rope_bounds)
-    p_left, p_rope, p_right = (float(v) for v in regions.mean(axis=0))
-    winners = np.bincount(np.argmax(regions, axis=1), minlength=3) / regions.shape[0]
-    rng = np.random.default_rng(seed)
-    delta_next = flat0 + flats * rng.standard_t(flatnu)
-    top = int(np.argmax([p_left, p_rope, p_right]))
-    region_chain = regions[:, top].reshape(delta0.shape)
-    ess_top = float(np.atleast_1d(_diagnostics({"p": region_chain})["p"][1])[0])
-    mcse = float(np.std(regions[:, top]) / np.sqrt(max(ess_top, 1.0)))
+    averaged = regions.mean(axis=0)
+    winner = np.argmax(regions, axis=1)
+    argmax = np.bincount(winner, minlength=3) / winner.size
+    chosen = argmax if region_rule == "argmax" else averaged
+    p_left, p_rope, p_right = (float(v) for v in chosen)
+    top = int(np.argmax(chosen))
+    per_draw = (winner == top).astype(float) if region_rule == "argmax" else regions[:, top]
+    ess_top = float(_diagnostics({"p": per_draw.reshape(delta0.shape)})["p"][1][0])
+    mcse = float(np.std(per_draw) / np.sqrt(max(ess_top, 1.0))) if np.std(per_draw) > 0 \
+        else 0.0
+    delta_next = flat0 + flats * np.random.default_rng(seed).standard_t(flatnu)
     flat_delta = delta.reshape(-1, q)
     posterior = HierarchicalPosterior(
         delta0=delta0, std0=std0, nu=nu, delta=delta, delta_next=delta_next, regions=regions,
         names=names, raw_means=means, rope=rope_bounds)
     details = {
-        "p_regions_averaged": (p_left, p_rope, p_right),
-        "p_regions_argmax": tuple(float(v) for v in winners),
+        "p_regions_argmax": tuple(float(v) for v in argmax),
+        "p_regions_averaged": tuple(float(v) for v in averaged), "region_rule": region_rule,
         "p_delta0_regions": (float(np.mean(flat0 < rope_bounds[0])),
                              float(np.mean((flat0 >= rope_bounds[0]) & (flat0 <= rope_bounds[1]))),
                              float(np.mean(flat0 > rope_bounds[1]))),

@@ -38,6 +38,7 @@ from .._validation import (
     check_probability,
 )
 from ..results import BayesianResult, PairwiseResult
+from ..stats._names import model_names
 from ..stats.poisson_binomial import poisson_binomial_pmf
 from .rope import decide
 
@@ -327,18 +328,6 @@ def poisson_binomial_test(a, b=None, *, kind: str = "discordant", prior: float =
 
 # --- all pairs and cycles -----------------------------------------------------------------
 
-def model_names(names: Sequence[str] | None, k: int) -> tuple[str, ...]:
-    """``names`` as a tuple of k distinct strings (default ``"model 0"``, ``"model 1"``, ...)."""
-    if names is None:
-        return tuple(f"model {j}" for j in range(k))
-    if isinstance(names, str):
-        raise InvalidInputError("names must be a sequence of model names, not one string.")
-    out = tuple(str(name) for name in names)
-    if len(out) != k or len(set(out)) != k:
-        raise InvalidInputError(f"names must be {k} distinct names, got {out}.")
-    return out
-
-
 def find_cycles(prob, threshold: float = 0.5, *, names: Sequence[str] | None = None
                 ) -> list[tuple]:
     """Cycles of the relation "row better than column" in a pairwise probability table.
@@ -454,15 +443,17 @@ def pairwise_table(method: str, names: tuple[str, ...], p_better: np.ndarray,
         alpha=round(1.0 - threshold, 12), adjustment="none", details=details)
 
 
+def _check_stacked_tables(arr: np.ndarray, kind: str, layout: str) -> None:
+    if arr.ndim != 3 or arr.shape[1] != arr.shape[2]:
+        raise InvalidInputError(
+            f"with kind={kind!r}, data must be (q, k, k) {layout}, got shape {arr.shape}.")
+
+
 def _pairwise_probabilities(data, kind: str, prior: float) -> tuple[np.ndarray, int]:
     """Per data set, P(i better than j): array (q, k, k)."""
     if kind == "probability":
         p = _probabilities(data, "data")
-        if p.ndim != 3 or p.shape[1] != p.shape[2]:
-            raise InvalidInputError(
-                f"with kind='probability', data must be (q, k, k) with data[d, i, j] = P(i "
-                f"better than j on data set d), got shape {p.shape}."
-            )
+        _check_stacked_tables(p, kind, "with data[d, i, j] = P(i better than j on data set d)")
         off = ~np.eye(p.shape[1], dtype=bool)
         if p.size and np.max(np.abs((p + p.transpose(0, 2, 1))[:, off] - 1)) > 1e-9:
             raise InvalidInputError(
@@ -472,12 +463,8 @@ def _pairwise_probabilities(data, kind: str, prior: float) -> tuple[np.ndarray, 
         return p, p.shape[1]
     if kind == "discordant":
         counts = as_counts(data, "data")
-        if counts.ndim != 3 or counts.shape[1] != counts.shape[2]:
-            raise InvalidInputError(
-                f"with kind='discordant', data must be (q, k, k) counts with data[d, i, j] = "
-                f"examples of data set d that model i gets wrong and model j right, got shape "
-                f"{counts.shape}."
-            )
+        _check_stacked_tables(counts, kind, "counts with data[d, i, j] = examples of data set d "
+                              "that model i gets wrong and model j right")
     else:
         if isinstance(data, np.ndarray) and data.ndim == 3:
             data = list(data)

@@ -34,9 +34,10 @@ from .._validation import (
     check_rope,
 )
 from ..results import BayesianResult, PairwiseResult
+from ..stats._names import model_names
 from ..stats.poisson_binomial import PoissonBinomial, poisson_multinomial_pmf
 from .correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
-from .poisson_binomial_test import model_names, pairwise_table
+from .poisson_binomial_test import pairwise_table
 from .rope import decide
 
 __all__ = ["pairwise_poisson_test", "poisson_test"]

@@ -33,6 +33,7 @@ from ..stats.multipletests import adjust_pvalues
 from ..stats.risk_bounds import beta_risk_bound
 from ..stats.ttest import paired_ttest
 from ..stats.wilcoxon import wilcoxon
+from ._words import probability_summary, verdict
 
 LOSSES = ("zero-one", "log", "squared", "absolute", "given")
 EPS = 1e-15  # log loss of a probability 0 for the true class would be infinite
@@ -277,13 +278,9 @@ def _normality(d: np.ndarray, warnings: list[str]) -> None:
 
 def _bayes_words(names, res) -> str:
     a, b = names
-    verdict = {"A better": f"{a} is practically better than {b}",
-               "B better": f"{b} is practically better than {a}",
-               "practically equivalent": f"{a} and {b} are practically equivalent",
-               "undecided": f"no decision between {a} and {b}"}[res.decision]
     lo, hi = res.rope
-    return (f"{res.method}: {verdict}: P({a} better) = {res.p_a_better:.3g}, P(equivalent) = "
-            f"{res.p_rope:.3g}, P({b} better) = {res.p_b_better:.3g} (ROPE [{lo:.3g}, {hi:.3g}], "
+    return (f"{res.method}: {verdict(a, b, res.decision)}: "
+            f"{probability_summary(a, b, res, '.3g')} (ROPE [{lo:.3g}, {hi:.3g}], "
             f"threshold {res.threshold}).")
 
 

@@ -18,6 +18,7 @@ from ..data.schema import FOLD, N_TEST, N_TRAIN, RUN
 from ..results import ComparisonReport, PairwiseResult
 from ..stats.correlated_ttest import correlation_heuristic, corrected_resampled_ttest
 from ..stats.multipletests import adjust_pvalues
+from ._words import probability_summary, verdict
 
 ROPE_SD_FRACTION = 0.1  # Williams (2026) §5.2: ROPE = ±0.1 sd of the differences by default
 
@@ -149,12 +150,8 @@ def _pairwise(names, pairs, freq, bayes, alpha, control) -> PairwiseResult:
 def _pair_words(a, b, f, bayes, alpha, p_adj=None) -> list[str]:
     p = f.pvalue if p_adj is None else p_adj
     label = "p" if p_adj is None else "Holm-adjusted p"
-    verdict = {"A better": f"{a} is practically better than {b}",
-               "B better": f"{b} is practically better than {a}",
-               "practically equivalent": f"{a} and {b} are practically equivalent",
-               "undecided": f"no decision between {a} and {b}"}[bayes.decision]
     lo, hi = bayes.rope
-    return [f"{verdict}: P({a} better) = {bayes.p_a_better:.3f}, P(equivalent) = "
-            f"{bayes.p_rope:.3f}, P({b} better) = {bayes.p_b_better:.3f} (ROPE [{lo:.3g}, "
-            f"{hi:.3g}], threshold {bayes.threshold}); corrected t-test {label} = {p:.3g}"
+    return [f"{verdict(a, b, bayes.decision)}: {probability_summary(a, b, bayes)} "
+            f"(ROPE [{lo:.3g}, {hi:.3g}], threshold {bayes.threshold}); corrected t-test "
+            f"{label} = {p:.3g}"
             + (" (significant)." if p < alpha else " (not significant).")]

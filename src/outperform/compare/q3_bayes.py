@@ -15,6 +15,7 @@ from ..bayes.dirichlet_process import (bayesian_sign_test, bayesian_signed_rank_
 from ..bayes.poisson_test import pairwise_poisson_test, poisson_test
 from ..data.results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport, PairwiseResult
+from ._words import probability_summary, verdict
 from .q2 import _rho
 
 ACCURACY_ROPE = 0.01  # Benavoli et al. (2017): 1 point of accuracy is practically nothing
@@ -103,12 +104,7 @@ def add_bayesian_section(report: ComparisonReport, scores: ScoreMatrix,
 
 def _words(names, res) -> str:
     a, b = names
-    verdict = {"A better": f"{a} is practically better than {b}",
-               "B better": f"{b} is practically better than {a}",
-               "practically equivalent": f"{a} and {b} are practically equivalent",
-               "undecided": f"no decision between {a} and {b}"}[res.decision]
-    return (f"{res.method}: {verdict} (P({a} better) = {res.p_a_better:.3f}, P(equivalent) = "
-            f"{res.p_rope:.3f}, P({b} better) = {res.p_b_better:.3f}).")
+    return f"{res.method}: {verdict(a, b, res.decision)} ({probability_summary(a, b, res)})."
 
 
 def _pair_words(res: PairwiseResult) -> list[str]:

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from .._validation import InvalidInputError, as_float_array
+from ._common import new_axes
 
 
 def plot_cv_differences(differences, result, *, n_folds: int | None = None,
@@ -64,11 +65,7 @@ def plot_cv_differences(differences, result, *, n_folds: int | None = None,
         raise InvalidInputError(
             f"n_folds ({n_folds}) must divide the number of differences ({d.size})."
         )
-    new_figure = ax is None
-    if new_figure:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=(7, 3.5))
+    ax, new_figure = new_axes(ax, (7, 3.5))
 
     index = np.arange(d.size)
     if n_folds is None:

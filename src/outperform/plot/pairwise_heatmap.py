@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import InvalidInputError, check_choice
+from ._common import new_axes
 
 _VALUES = ("auto", "statistic", "pvalue", "pvalue_adjusted", "cohens_g", "p_rope")
 
@@ -88,12 +89,8 @@ def plot_pairwise_heatmap(result, *, values: str = "auto", order: str | None = "
     else:
         lim = float(np.nanmax(np.abs(matrix))) if np.isfinite(matrix).any() else 1.0
         vmin, vmax = -lim, lim
-    new_figure = ax is None
-    if new_figure:
-        import matplotlib.pyplot as plt
-
-        side = min(12.0, 2.0 + 0.45 * k)
-        _, ax = plt.subplots(figsize=(side + 1.2, side))
+    side = min(12.0, 2.0 + 0.45 * k)
+    ax, new_figure = new_axes(ax, (side + 1.2, side))
     image = ax.imshow(np.ma.masked_invalid(matrix), cmap=cmap, vmin=vmin, vmax=vmax)
     ax.figure.colorbar(image, ax=ax, label=label, fraction=0.046, pad=0.04)
     if k <= 60:

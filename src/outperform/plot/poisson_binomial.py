@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import InvalidInputError
+from ._common import new_axes
 
 
 def plot_poisson_binomial(result, *, names=("A", "B"), ax=None):
@@ -52,11 +53,7 @@ def plot_poisson_binomial(result, *, names=("A", "B"), ax=None):
         )
     pmf = np.asarray(pmf, dtype=float)
     q = pmf.size - 1
-    new_figure = ax is None
-    if new_figure:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=(6, 3.5))
+    ax, new_figure = new_axes(ax)
     k = np.arange(q + 1)
     a, b = names
     colours = np.where(k > q / 2, "tab:blue", np.where(k < q / 2, "tab:orange", "tab:gray"))

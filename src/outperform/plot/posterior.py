@@ -6,15 +6,8 @@ import numpy as np
 from scipy import stats
 
 from .._validation import InvalidInputError, as_paired
+from ._common import annotate_posterior, new_axes
 from .student_posterior import plot_student_posterior
-
-
-def _new_axes(ax, size=(6, 3.5)):
-    if ax is not None:
-        return ax, False
-    import matplotlib.pyplot as plt
-
-    return plt.subplots(figsize=size)[1], True
 
 
 def plot_posterior(result, *, names=("A", "B"), n_points: int = 400, bins: int | None = None,
@@ -65,7 +58,7 @@ def plot_posterior(result, *, names=("A", "B"), n_points: int = 400, bins: int |
         raise InvalidInputError(
             f"{result.method} has no closed-form posterior nor 1-D posterior samples to draw "
             "(region-probability samples of shape (n, 3) belong on a simplex plot).")
-    ax, new_figure = _new_axes(ax)
+    ax, new_figure = new_axes(ax)
     low, high = result.rope
     nbins = bins or int(min(80, max(10, np.sqrt(samples.size))))
     heights = ax.hist(samples, bins=nbins, density=True, color="0.85", edgecolor="0.6",
@@ -81,22 +74,7 @@ def plot_posterior(result, *, names=("A", "B"), n_points: int = 400, bins: int |
         top = max(top, float(density.max()))
     ax.set_ylim(0, 1.35 * top)   # headroom for the labels
     ax.set_ylabel("posterior density")
-    if high > low:
-        ax.axvspan(low, high, color="tab:red", alpha=0.12, lw=0, label="ROPE")
-    for bound in {low, high}:
-        ax.axvline(bound, color="tab:red", lw=1.2)
-    a, b = names
-    left_name, right_name = (b, a) if result.a_better_side == "right" else (a, b)
-    labels = (f"P({left_name} better) = {result.p_left:.3g}",
-              f"P(equivalent) = {result.p_rope:.3g}",
-              f"P({right_name} better) = {result.p_right:.3g}")
-    for (x, y, align), text in zip(((0.02, 0.97, "left"), (0.5, 0.89, "center"),
-                                    (0.98, 0.97, "right")), labels, strict=True):
-        ax.text(x, y, text, transform=ax.transAxes, ha=align, va="top", fontsize="small")
-    ax.set_xlabel(result.parameter.replace("A - B", f"{a} - {b}"))
-    decision = {"A better": f"{a} better", "B better": f"{b} better"}.get(result.decision,
-                                                                          result.decision)
-    ax.set_title(f"{decision} (threshold {result.threshold:g})", fontsize="medium")
+    annotate_posterior(ax, result, names)
     if new_figure:
         ax.figure.tight_layout()
     return ax
@@ -135,7 +113,7 @@ def plot_differences(a, b, *, names=("A", "B"), bins: int | str = "auto", ax=Non
     """
     x, y = as_paired(a, b)
     d = x - y
-    ax, new_figure = _new_axes(ax)
+    ax, new_figure = new_axes(ax)
     ax.hist(d, bins=np.histogram_bin_edges(d, bins=bins), color="0.75", edgecolor="0.4", lw=0.5)
     ax.axvline(0.0, color="0.5", lw=1.0)
     ax.axvline(float(np.mean(d)), color="black", ls="--", lw=1.2,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import InvalidInputError, check_choice
+from ._common import new_axes, region_labels, set_decision_title
 
 # Vertices (x, y) of the triangle: left (B better), rope (top), right (A better).
 _VERTICES = np.array([[0.0, 0.0], [0.5, np.sqrt(3) / 2], [1.0, 0.0]])
@@ -81,11 +82,7 @@ def plot_simplex(result, *, names=("A", "B"), kind: str = "hexbin", max_points: 
             "(theta_left, theta_rope, theta_right) to place in the simplex; it needs a "
             "Bayesian sign or signed-rank test result."
         )
-    new_figure = ax is None
-    if new_figure:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=(5, 4.6))
+    ax, new_figure = new_axes(ax, (5, 4.6))
     xy = barycentric_to_xy(samples)
     if kind == "hexbin":
         ax.hexbin(xy[:, 0], xy[:, 1], gridsize=gridsize, mincnt=1, cmap="Blues",
@@ -101,22 +98,16 @@ def plot_simplex(result, *, names=("A", "B"), kind: str = "hexbin", max_points: 
     for i, j in ((0, 1), (1, 2), (2, 0)):
         middle = (_VERTICES[i] + _VERTICES[j]) / 2
         ax.plot([centre[0], middle[0]], [centre[1], middle[1]], color="tab:orange", lw=1)
-    a, b = names
-    left_name, right_name = (b, a) if result.a_better_side == "right" else (a, b)
-    labels = (f"P({left_name} better) = {result.p_left:.3g}",
-              f"P(equivalent) = {result.p_rope:.3g}",
-              f"P({right_name} better) = {result.p_right:.3g}")
     offsets = ((0.0, -0.04, "center", "top"), (0.0, 0.03, "center", "bottom"),
                (0.0, -0.04, "center", "top"))
+    labels = region_labels(result, names)
     for (x, y), (dx, dy, ha, va), text in zip(_VERTICES, offsets, labels):
         ax.text(x + dx, y + dy, text, ha=ha, va=va, fontsize="small")
     ax.set_xlim(-0.2, 1.2)
     ax.set_ylim(-0.12, np.sqrt(3) / 2 + 0.12)
     ax.set_aspect("equal")
     ax.axis("off")
-    decision = {"A better": f"{a} better", "B better": f"{b} better"}.get(result.decision,
-                                                                        result.decision)
-    ax.set_title(f"{decision} (threshold {result.threshold:g})", fontsize="medium")
+    set_decision_title(ax, result, names)
     if new_figure:
         ax.figure.tight_layout()
     return ax

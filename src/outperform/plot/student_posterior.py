@@ -6,15 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import InvalidInputError
-
-
-def _region_labels(result, names) -> tuple[str, str, str]:
-    a, b = names
-    left, right = (f"P({b} better)", f"P({a} better)")
-    if result.a_better_side == "left":
-        left, right = right, left
-    return (f"{left} = {result.p_left:.3g}", f"P(equivalent) = {result.p_rope:.3g}",
-            f"{right} = {result.p_right:.3g}")
+from ._common import annotate_posterior, new_axes
 
 
 def plot_student_posterior(result, *, names=("A", "B"), n_points: int = 400, ax=None):
@@ -59,11 +51,7 @@ def plot_student_posterior(result, *, names=("A", "B"), n_points: int = 400, ax=
             f"{result.method} has no closed-form posterior to draw; use "
             "outperform.plot.posterior for posteriors given by samples."
         )
-    new_figure = ax is None
-    if new_figure:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=(6, 3.5))
+    ax, new_figure = new_axes(ax)
     low, high = result.rope
 
     if degenerate:
@@ -85,19 +73,7 @@ def plot_student_posterior(result, *, names=("A", "B"), n_points: int = 400, ax=
         ax.set_ylim(0, 1.35 * float(np.max(density)))   # headroom for the labels
         ax.set_ylabel("posterior density")
 
-    if high > low:
-        ax.axvspan(low, high, color="tab:red", alpha=0.12, lw=0, label="ROPE")
-    for bound in {low, high}:
-        ax.axvline(bound, color="tab:red", lw=1.2)
-    # Left and right labels in the corners, the ROPE's one on a second row, so that long
-    # numbers (3.02e-07) never run into each other.
-    for (x, y, align), text in zip(((0.02, 0.97, "left"), (0.5, 0.89, "center"),
-                                    (0.98, 0.97, "right")), _region_labels(result, names)):
-        ax.text(x, y, text, transform=ax.transAxes, ha=align, va="top", fontsize="small")
-    ax.set_xlabel(result.parameter.replace("A - B", f"{names[0]} - {names[1]}"))
-    decision = {"A better": f"{names[0]} better",
-                "B better": f"{names[1]} better"}.get(result.decision, result.decision)
-    ax.set_title(f"{decision} (threshold {result.threshold:g})", fontsize="medium")
+    annotate_posterior(ax, result, names)
     if new_figure:
         ax.figure.tight_layout()
     return ax

@@ -100,6 +100,13 @@ TEST_NOTES = {
 _UNITS = {"Q1": "test examples", "Q2": "folds", "Q3": "data sets"}
 
 
+def _without_empty_columns(header: list[str], rows: list[list[str]], keep: int = 1):
+    """Drop the columns (after the first ``keep``) that hold no value in any row."""
+    cols = [c for c in range(len(header))
+            if c < keep or any(r[c] not in ("–", "") for r in rows)]
+    return [header[c] for c in cols], [[r[c] for c in cols] for r in rows]
+
+
 @dataclass(frozen=True)
 class Table:
     """A titled table: ``header`` and ``rows`` of already formatted cells.
@@ -210,12 +217,12 @@ def summary_table(report) -> Table:
 def _estimate(res) -> str:
     if res.estimate is None or (isinstance(res.estimate, float) and math.isnan(res.estimate)):
         return "–"
-    text = f"{res.estimate:.4g}"
+    text = f"{res.estimate:.3g}"
     try:
         lo, hi = res.confidence_interval(0.95)
     except NotImplementedError:
         return text
-    return f"{text} [{lo:.4g}, {hi:.4g}]"
+    return f"{text} [{lo:.3g}, {hi:.3g}]"
 
 
 def _effect(res) -> str:
@@ -238,9 +245,9 @@ def frequentist_table(report) -> Table | None:
                      fmt_p(float(res.pvalue)), _estimate(res), _effect(res)])
     if not rows:
         return None
-    return Table("frequentist", "Frequentist tests",
-                 ["test", "statistic", "df", "p-value", "estimate [95% CI]", "effect size"],
-                 rows, "frequentist", tuple(marked))
+    header, rows = _without_empty_columns(
+        ["test", "statistic", "df", "p-value", "estimate [95% CI]", "effect size"], rows)
+    return Table("frequentist", "Frequentist tests", header, rows, "frequentist", tuple(marked))
 
 
 def _interval(res) -> str:
@@ -248,14 +255,14 @@ def _interval(res) -> str:
     if mean is None or not math.isfinite(mean):
         return "–"
     if lo is None or not (math.isfinite(lo) and math.isfinite(hi)):
-        return f"{mean:.4g}"
-    return f"{mean:.4g} [{lo:.4g}, {hi:.4g}]"
+        return f"{mean:.3g}"
+    return f"{mean:.3g} [{lo:.3g}, {hi:.3g}]"
 
 
 def bayesian_table(report) -> Table | None:
     """Bayesian tests: the three region probabilities, ROPE, posterior summary, decision."""
     a, b = model_names(report)
-    rows, marked = [], []
+    rows, marked, thresholds = [], [], set()
     for key, res in report.tests.items():
         if not hasattr(res, "p_rope"):
             continue
@@ -265,14 +272,19 @@ def bayesian_table(report) -> Table | None:
         decision = {"A better": f"{a} better", "B better": f"{b} better"}.get(res.decision,
                                                                             res.decision)
         rows.append([res.method, f"{res.p_a_better:.3f}", f"{res.p_rope:.3f}",
-                     f"{res.p_b_better:.3f}", f"[{lo:.3g}, {hi:.3g}]", _interval(res),
-                     f"{decision} (threshold {res.threshold:g})"])
+                     f"{res.p_b_better:.3f}", f"[{lo:.3g}, {hi:.3g}]", _interval(res), decision])
+        thresholds.add(res.threshold)
     if not rows:
         return None
-    return Table("bayesian", "Bayesian tests (posterior probabilities)",
-                 ["test", f"P({a} better)", "P(equivalent)", f"P({b} better)", "ROPE",
-                  "posterior mean [95% credible interval]", "decision"],
-                 rows, "bayesian", tuple(marked))
+    header = ["test", f"P({a} better)", "P(equivalent)", f"P({b} better)", "ROPE",
+              "posterior mean [95% CrI]", "decision"]
+    notes = [f"decision threshold {thresholds.pop():g}"] if len(thresholds) == 1 else []
+    if len({r[4] for r in rows}) == 1:   # one ROPE for all: say it once, in the title
+        notes.insert(0, f"ROPE {rows[0][4]}")
+        header, rows = header[:4] + header[5:], [r[:4] + r[5:] for r in rows]
+    header, rows = _without_empty_columns(header, rows)
+    title = "Bayesian tests (" + "; ".join(["posterior probabilities"] + notes) + ")"
+    return Table("bayesian", title, header, rows, "bayesian", tuple(marked))
 
 
 def pairwise_tables(report) -> list[Table]:
@@ -295,6 +307,7 @@ def pairwise_tables(report) -> list[Table]:
             rope = np.asarray(res.details["p_rope"], dtype=float)
             rows = [[res.names[i], res.names[j], f"{better[i, j]:.3f}", f"{rope[i, j]:.3f}",
                      f"{better[j, i]:.3f}"] for i, j in res.pairs()]
-            out.append(Table(f"{key}-bayes", "Bayesian tests of the same pairs (posterior probabilities)",
+            out.append(Table(f"{key}-bayes",
+                             "Bayesian tests of the same pairs (posterior probabilities)",
                              BAYES_PAIR_HEADER[:5], rows, "bayesian"))
     return out

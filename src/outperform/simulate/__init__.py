@@ -1,1 +1,38 @@
-"""simulate layer."""
+"""Simulation studies: synthetic contexts, AUC, calibration, power and replicability of tests.
+
+* :mod:`.contexts` - Lacoste et al. (2012) §6 synthetic contexts and simulated experiments.
+* :mod:`.auc` - AUC of the sign, Wilcoxon and Poisson-binomial tests (Lacoste §6.3), and
+  of any test giving a direction and a confidence.
+* :mod:`.corani` - Corani & Benavoli (2015) §4: Poisson test vs signed-rank test on
+  simulated cross-validation.
+* :mod:`.replicability` - Demšar (2006) §4: R(e), R(p) and biased selection of data sets.
+* :mod:`.study` - generic calibration and power studies (joblib / Dask).
+* :mod:`.figures` - each paper's study by name, quick or at the paper's size.
+"""
+from .auc import (LACOSTE_TESTS, answer_auc, auc_of_test, direction_and_confidence,
+                  lacoste_auc, poisson_binomial_confidence, roc_auc, roc_curve, sign_confidence,
+                  wilcoxon_confidence)
+from .contexts import (LACOSTE_TABLE5, CustomContext, DirichletContext, Experiments,
+                       SyntheticContext, bimodal_context, multiple_dirichlet_context,
+                       sample_experiments, single_dirichlet_context)
+from .corani import (DATA_SET_SIZES, CVSimulation, corani_power, poisson_test_batch,
+                     signed_rank_batch, simulate_cv)
+from .figures import (FIGURES, corani_fig2a, corani_fig2b, demsar_replicability,
+                      lacoste_bimodal, lacoste_fig3, lacoste_fig4, lacoste_fig5, plot_figure,
+                      run_figure)
+from .replicability import (demsar_study, replicability_e, replicability_p, select_data_sets,
+                            selection_probabilities)
+from .study import calibration, power
+
+__all__ = [
+    "CVSimulation", "CustomContext", "DATA_SET_SIZES", "DirichletContext", "Experiments",
+    "FIGURES", "LACOSTE_TABLE5", "LACOSTE_TESTS", "SyntheticContext", "answer_auc",
+    "auc_of_test", "bimodal_context", "calibration", "corani_fig2a", "corani_fig2b",
+    "corani_power", "demsar_replicability", "demsar_study", "direction_and_confidence",
+    "lacoste_auc", "lacoste_bimodal", "lacoste_fig3", "lacoste_fig4", "lacoste_fig5",
+    "multiple_dirichlet_context", "plot_figure", "poisson_binomial_confidence",
+    "poisson_test_batch", "power", "replicability_e", "replicability_p", "roc_auc",
+    "roc_curve", "run_figure", "sample_experiments", "select_data_sets",
+    "selection_probabilities", "sign_confidence", "signed_rank_batch", "simulate_cv",
+    "single_dirichlet_context", "wilcoxon_confidence",
+]

@@ -150,8 +150,10 @@ def pairwise_discordance(correct) -> PairwiseCounts:
     return PairwiseCounts(n_correct[None, :] - g, n_correct, x.shape[1])
 
 
-def _counts(correct) -> PairwiseCounts:
-    return correct if isinstance(correct, PairwiseCounts) else pairwise_discordance(correct)
+def _counts(correct, names) -> tuple[PairwiseCounts, tuple[str, ...]]:
+    """The discordance counts (computed unless given) and the model names."""
+    counts = correct if isinstance(correct, PairwiseCounts) else pairwise_discordance(correct)
+    return counts, _names(names, counts.n_correct.size)
 
 
 def _pairs_result(method, names, statistic, pvalue, adjustment, alpha, details, control=None):
@@ -235,8 +237,7 @@ def all_pairs_mcnemar(correct, names=None, *, adjustment: str = "holm",
     """
     check_choice(adjustment, "adjustment", ADJUSTMENTS)
     check_probability(alpha, "alpha")
-    counts = _counts(correct)
-    labels = _names(names, counts.n_correct.size)
+    counts, labels = _counts(correct, names)
     n01, p, g = _mcnemar_matrices(counts.n01)
     identical = (n01 + n01.T == 0) & ~np.eye(len(labels), dtype=bool)
     details = {"cohens_g": g, "accuracy": counts.accuracy, "n_examples": counts.n_examples,
@@ -287,8 +288,7 @@ def against_reference(correct, reference, names=None, *, adjustment: str = "holm
     """
     check_choice(adjustment, "adjustment", ADJUSTMENTS)
     check_probability(alpha, "alpha")
-    counts = _counts(correct)
-    labels = _names(names, counts.n_correct.size)
+    counts, labels = _counts(correct, names)
     if isinstance(reference, (int, np.integer)) and not isinstance(reference, bool):
         if not 0 <= reference < len(labels):
             raise InvalidInputError(
@@ -363,8 +363,7 @@ def all_pairs_bayesian_mcnemar(correct, names=None, *, prior=(1.0, 1.0), rope=No
     """
     a0, b0 = check_beta_prior(prior)
     check_probability(threshold, "threshold")
-    counts = _counts(correct)
-    labels = _names(names, counts.n_correct.size)
+    counts, labels = _counts(correct, names)
     n01 = counts.n01
     alpha, beta = a0 + n01, b0 + n01.T
     mean = alpha / (alpha + beta)

@@ -17,25 +17,12 @@ from scipy.stats import norm
 from .._validation import (DegenerateDataError, InvalidInputError, as_score_matrix,
                            check_choice, check_probability)
 from ..results import PairwiseResult
+from ._names import model_names
 from .critical_values import (bonferroni_dunn_q, critical_difference, nemenyi_q, range_sf,
                               rank_standard_error)
 from .multipletests import ADJUSTMENTS, adjust_pvalues
 from .ranks import average_ranks
 from .wilcoxon import ZERO_METHODS, wilcoxon
-
-
-def _model_names(names: Sequence[str] | None, k: int) -> tuple[str, ...]:
-    if names is None:
-        return tuple(f"model {j}" for j in range(k))
-    if isinstance(names, str):
-        raise InvalidInputError("names must be a sequence of model names, not one string.")
-    names = tuple(str(name) for name in names)
-    if len(names) != k:
-        raise InvalidInputError(
-            f"names has {len(names)} entries but scores has {k} models (columns).")
-    if len(set(names)) != k:
-        raise InvalidInputError(f"names must be unique, got {names}.")
-    return names
 
 
 def _control_index(control, names: tuple[str, ...]) -> int:
@@ -141,7 +128,7 @@ def nemenyi(scores, *, alpha: float = 0.05, higher_is_better: bool = True,
     """
     alpha = check_probability(alpha, "alpha")
     n, k, ranks, se, z = _rank_z(scores, higher_is_better)
-    labels = _model_names(names, k)
+    labels = model_names(names, k)
     rows, cols = _tested_pairs(k, None)
     absz = np.abs(z[rows, cols])
     # Average ranks are multiples of 1/(2N), so rank differences repeat: evaluate the
@@ -154,32 +141,26 @@ def nemenyi(scores, *, alpha: float = 0.05, higher_is_better: bool = True,
     q_alpha = nemenyi_q(k, alpha)
     cd = q_alpha * se
     z[np.eye(k, dtype=bool)] = np.nan
-    return PairwiseResult(
-        method="Nemenyi test", names=labels, statistic=z,
-        pvalue=_symmetric(k, rows, cols, pvalue),
-        pvalue_adjusted=_symmetric(k, rows, cols, adjusted),
-        reject=_symmetric_bool(k, rows, cols, absz * se >= cd), alpha=alpha,
-        adjustment="nemenyi", critical_difference=cd, average_ranks=ranks,
+    return _pairs_result(
+        "Nemenyi test", labels, rows, cols, z, pvalue, adjusted, absz * se >= cd,
+        alpha=alpha, adjustment="nemenyi", critical_difference=cd, average_ranks=ranks,
         details={"standard_error": se, "q_alpha": q_alpha, "n_datasets": n,
                  "higher_is_better": higher_is_better})
 
 
-def _control_result(method, labels, c, z, pvalue, adjusted, reject, *, alpha, adjustment,
-                    cd, ranks, details) -> PairwiseResult:
-    """PairwiseResult with only the control's row and column filled.
+def _pairs_result(method, labels, rows, cols, statistic, pvalue, adjusted, reject,
+                  **fields) -> PairwiseResult:
+    """PairwiseResult with the k x k ``statistic`` and one value per tested pair.
 
-    ``z``, ``pvalue``, ``adjusted`` and ``reject`` hold one value per other model j, in the
-    order of :func:`_tested_pairs`, for the pair (control, j).
+    ``pvalue``, ``adjusted`` and ``reject`` hold one value per pair (rows[t], cols[t]) of
+    :func:`_tested_pairs`, mirrored to (cols[t], rows[t]); NaN (False) elsewhere.
     """
     k = len(labels)
-    rows, cols = _tested_pairs(k, c)
     return PairwiseResult(
-        method=method, names=labels,
-        statistic=_symmetric(k, rows, cols, z, antisymmetric=True),
+        method=method, names=labels, statistic=statistic,
         pvalue=_symmetric(k, rows, cols, pvalue),
         pvalue_adjusted=_symmetric(k, rows, cols, adjusted),
-        reject=_symmetric_bool(k, rows, cols, reject), alpha=alpha, adjustment=adjustment,
-        control=labels[c], critical_difference=cd, average_ranks=ranks, details=details)
+        reject=_symmetric_bool(k, rows, cols, reject), **fields)
 
 
 def bonferroni_dunn(scores, *, control, alpha: float = 0.05, higher_is_better: bool = True,
@@ -231,7 +212,7 @@ def bonferroni_dunn(scores, *, control, alpha: float = 0.05, higher_is_better: b
     """
     alpha = check_probability(alpha, "alpha")
     n, k, ranks, se, z = _rank_z(scores, higher_is_better)
-    labels = _model_names(names, k)
+    labels = model_names(names, k)
     c = _control_index(control, labels)
     rows, cols = _tested_pairs(k, c)
     z_c = z[rows, cols]
@@ -239,10 +220,12 @@ def bonferroni_dunn(scores, *, control, alpha: float = 0.05, higher_is_better: b
     cd = critical_difference(k, n, alpha, method="bonferroni-dunn")
     details = {"standard_error": se, "q_alpha": bonferroni_dunn_q(k, alpha),
                "n_datasets": n, "higher_is_better": higher_is_better}
-    return _control_result(
-        "Bonferroni-Dunn test", labels, c, z_c, pvalue, np.minimum((k - 1) * pvalue, 1.0),
-        np.abs(z_c) * se >= cd, alpha=alpha, adjustment="bonferroni-dunn", cd=cd,
-        ranks=ranks, details=details)
+    return _pairs_result(
+        "Bonferroni-Dunn test", labels, rows, cols,
+        _symmetric(k, rows, cols, z_c, antisymmetric=True), pvalue,
+        np.minimum((k - 1) * pvalue, 1.0), np.abs(z_c) * se >= cd, alpha=alpha,
+        adjustment="bonferroni-dunn", control=labels[c], critical_difference=cd,
+        average_ranks=ranks, details=details)
 
 
 def rank_posthoc(scores, *, control=None, adjustment: str = "holm", alpha: float = 0.05,
@@ -300,23 +283,20 @@ def rank_posthoc(scores, *, control=None, adjustment: str = "holm", alpha: float
     alpha = check_probability(alpha, "alpha")
     check_choice(adjustment, "adjustment", ADJUSTMENTS)
     n, k, ranks, se, z = _rank_z(scores, higher_is_better)
-    labels = _model_names(names, k)
+    labels = model_names(names, k)
     c = None if control is None else _control_index(control, labels)
     rows, cols = _tested_pairs(k, c)
     p = 2.0 * norm.sf(np.abs(z[rows, cols]))
     p_adj = adjust_pvalues(p, adjustment)
     details = {"standard_error": se, "n_datasets": n, "higher_is_better": higher_is_better}
-    method = f"Rank z test ({adjustment})"
-    if c is not None:
-        return _control_result(method, labels, c, z[rows, cols], p, p_adj, p_adj <= alpha,
-                               alpha=alpha, adjustment=adjustment, cd=None, ranks=ranks,
-                               details=details)
-    z[np.eye(k, dtype=bool)] = np.nan
-    return PairwiseResult(
-        method=method, names=labels, statistic=z,
-        pvalue=_symmetric(k, rows, cols, p), pvalue_adjusted=_symmetric(k, rows, cols, p_adj),
-        reject=_symmetric_bool(k, rows, cols, p_adj <= alpha), alpha=alpha,
-        adjustment=adjustment, average_ranks=ranks, details=details)
+    if c is None:
+        z[np.eye(k, dtype=bool)] = np.nan
+    else:
+        z = _symmetric(k, rows, cols, z[rows, cols], antisymmetric=True)
+    return _pairs_result(
+        f"Rank z test ({adjustment})", labels, rows, cols, z, p, p_adj, p_adj <= alpha,
+        alpha=alpha, adjustment=adjustment, control=None if c is None else labels[c],
+        average_ranks=ranks, details=details)
 
 
 def pairwise_wilcoxon(scores, *, adjustment: str = "holm", alpha: float = 0.05,
@@ -379,7 +359,7 @@ def pairwise_wilcoxon(scores, *, adjustment: str = "holm", alpha: float = 0.05,
     check_choice(zero_method, "zero_method", ZERO_METHODS)
     x = as_score_matrix(scores)
     n, k = x.shape
-    labels = _model_names(names, k)
+    labels = model_names(names, k)
     # wilcoxon takes scores with higher = better; negating losses keeps d > 0 favouring A.
     oriented = x if higher_is_better else -x
     rows, cols = _tested_pairs(k, None)
@@ -395,13 +375,11 @@ def pairwise_wilcoxon(scores, *, adjustment: str = "holm", alpha: float = 0.05,
             continue
         z[t], p[t], effect[t] = res.details["z"], res.pvalue, res.effect_size
     p_adj = adjust_pvalues(p, adjustment)
-    statistic = _symmetric(k, rows, cols, z, antisymmetric=True)
-    return PairwiseResult(
-        method=f"Pairwise Wilcoxon signed-rank tests ({adjustment})", names=labels,
-        statistic=statistic, pvalue=_symmetric(k, rows, cols, p),
-        pvalue_adjusted=_symmetric(k, rows, cols, p_adj),
-        reject=_symmetric_bool(k, rows, cols, p_adj <= alpha), alpha=alpha,
-        adjustment=adjustment, average_ranks=average_ranks(x, higher_is_better=higher_is_better),
+    return _pairs_result(
+        f"Pairwise Wilcoxon signed-rank tests ({adjustment})", labels, rows, cols,
+        _symmetric(k, rows, cols, z, antisymmetric=True), p, p_adj, p_adj <= alpha,
+        alpha=alpha, adjustment=adjustment,
+        average_ranks=average_ranks(x, higher_is_better=higher_is_better),
         details={"rank_biserial": _symmetric(k, rows, cols, effect, antisymmetric=True).tolist(),
                  "identical_pairs": identical, "zero_method": zero_method,
                  "n_datasets": n, "higher_is_better": higher_is_better})

@@ -1,0 +1,191 @@
+"""Benchmark of the hierarchical correlated t-test on 54 UCI data sets x 100 folds (issue 6).
+
+hnb vs nbc (Benavoli et al. 2017), 10 runs of 10-fold cross-validation, rho = 0.1, rope = 1
+(accuracy in percent). Each mode runs in its own process, so the time includes imports,
+JAX compilation and sampling, and the memory is the process's peak resident set size.
+
+    python benchmarks/bench_hierarchical.py                     # outperform, 4 x 10,000 draws
+    python benchmarks/bench_hierarchical.py --chain-method sequential
+    python benchmarks/bench_hierarchical.py --reference --draws 20000
+        # an independent NumPyro model of baycomp's Stan code (sigma_i sampled, the full
+        # 54 x 100 matrix, float64) for checking the posterior summaries
+    python benchmarks/bench_hierarchical.py --baycomp --draws 1000
+        # baycomp.HierarchicalTest (needs baycomp and pystan: benchmark-only dependencies)
+
+The data file is ../shared/data/uci54_10x10cv_accuracies.txt (set OUTPERFORM_SHARED to the
+shared folder otherwise); all 54 lines are used, as in baycomp's documentation.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import time
+from pathlib import Path
+
+import numpy as np
+
+SHARED = Path(os.environ.get("OUTPERFORM_SHARED",
+                             Path(__file__).resolve().parents[2] / "shared"))
+DATA = SHARED / "data" / "uci54_10x10cv_accuracies.txt"
+
+
+def load_uci(path=DATA):
+    """{classifier: (names, array (54, 100))} from the five blocks of the file."""
+    blocks, current = {}, None
+    for line in Path(path).read_text().splitlines():
+        fields = line.split()
+        if len(fields) == 1:
+            current = fields[0]
+            blocks[current] = ([], [])
+        elif fields:
+            blocks[current][0].append(fields[0])
+            blocks[current][1].append([float(v) for v in fields[1:]])
+    return {k: (names, np.array(rows)) for k, (names, rows) in blocks.items()}
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def ess(chains: np.ndarray) -> float:
+    from numpyro.diagnostics import effective_sample_size
+
+    return float(effective_sample_size(np.asarray(chains, dtype=float)))
+
+
+def run_outperform(args, hnb, nbc, names, started):
+    from outperform.bayes.hierarchical_ttest import hierarchical_correlated_ttest
+
+    t0 = time.perf_counter()
+    res = hierarchical_correlated_ttest(hnb, nbc, rho=0.1, rope=1.0, names=names,
+                                        n_chains=args.chains, n_samples=args.draws,
+                                        n_warmup=args.warmup, random_state=args.seed,
+                                        chain_method=args.chain_method)
+    call = time.perf_counter() - t0
+    total = time.perf_counter() - started
+    post, d = res.posterior, res.details
+    right = (np.argmax(post.regions, axis=1) == 2).astype(float).reshape(post.delta0.shape)
+    ess_d0, ess_pr = ess(post.delta0), ess(post.regions[:, 2].reshape(post.delta0.shape))
+    print(f"outperform hierarchical_correlated_ttest ({args.chain_method}): "
+          f"{args.chains} chains x ({args.warmup} warm-up + {args.draws}) draws")
+    print(f"  wall time: {total:.1f} s end to end (imports + compile + sampling); "
+          f"the call itself {call:.1f} s")
+    print(f"  peak memory (max RSS): {peak_mb():.0f} MB")
+    print(f"  ESS delta0 {ess_d0:.0f} ({ess_d0 / total:.0f}/s); ESS of per-draw P(right) "
+          f"{ess_pr:.0f} ({ess_pr / total:.0f}/s); smallest ESS {d['ess_min']:.0f} "
+          f"({d['ess_min'] / total:.0f}/s); max R-hat {d['rhat_max']:.4f}; "
+          f"{d['divergent']} divergent")
+    print(f"  delta0 {post.delta0.mean():.3f} (sd {post.delta0.std():.3f}), "
+          f"sigma0 {post.std0.mean():.3f}, nu {post.nu.mean():.2f}")
+    print(f"  P(nbc better, rope, hnb better): argmax {np.round(d['p_regions_argmax'], 4)}, "
+          f"averaged {np.round(d['p_regions_averaged'], 4)}; "
+          f"share of draws with hnb most probable {right.mean():.4f}")
+
+
+def _stan_model(x, n, rho, bounds):
+    """baycomp's hierarchical-t-test.stan as a NumPyro model (sigma_i sampled, full x)."""
+    import jax.numpy as jnp
+    import numpyro
+    import numpyro.distributions as dist
+
+    q = x.shape[0]
+    delta_hi, std0_hi, std_hi = bounds
+    inv_diag = (1 + (n - 2) * rho) / ((1 - rho) * (1 + (n - 1) * rho))
+    inv_off = -rho / ((1 - rho) * (1 + (n - 1) * rho))
+    log_det = np.log(1 + (n - 1) * rho) + (n - 1) * np.log(1 - rho)
+
+    def model(x):
+        alpha = numpyro.sample("alpha", dist.Uniform(1.0, 2.0))
+        beta = numpyro.sample("beta", dist.Uniform(0.01, 0.1))
+        nu_minus_one = numpyro.sample("nu_minus_one", dist.Gamma(alpha, beta))
+        delta0 = numpyro.sample("delta0", dist.Uniform(-delta_hi, delta_hi))
+        std0 = numpyro.sample("std0", dist.Uniform(0.0, std0_hi))
+        with numpyro.plate("datasets", q):
+            delta = numpyro.sample("delta", dist.StudentT(nu_minus_one + 1, delta0, std0))
+            sigma = numpyro.sample("sigma", dist.Uniform(0.0, std_hi))
+        r = x - delta[:, None]
+        quad = (inv_diag - inv_off) * jnp.sum(r * r, axis=1) + inv_off * jnp.sum(r, axis=1) ** 2
+        numpyro.factor("loglik", jnp.sum(-n * jnp.log(sigma) - 0.5 * log_det
+                                          - 0.5 * quad / sigma**2))
+
+    return model
+
+
+def run_reference(args, hnb, nbc, started):
+    import jax
+    import numpyro
+    from numpyro.infer import MCMC, NUTS
+    from scipy import stats
+
+    numpyro.enable_x64()
+    x = hnb - nbc
+    q, n = x.shape
+    scale = np.mean(np.std(x, axis=1))          # baycomp's scaling
+    xs = x / scale
+    bounds = (np.max(np.abs(xs)), 1000 * np.std(xs.mean(axis=1)),
+              1000 * np.mean(np.std(xs, axis=1)))
+    mcmc = MCMC(NUTS(_stan_model(xs, n, 0.1, bounds), target_accept_prob=0.9),
+                num_warmup=args.warmup, num_samples=args.draws, num_chains=args.chains,
+                chain_method="vectorized", progress_bar=False)
+    mcmc.run(jax.random.PRNGKey(args.seed), jax.numpy.asarray(xs))
+    draws = {k: np.asarray(v) for k, v in mcmc.get_samples(group_by_chain=True).items()}
+    total = time.perf_counter() - started
+    d0, s0 = draws["delta0"] * scale, draws["std0"] * scale
+    nu = draws["nu_minus_one"] + 1
+    left = stats.t.cdf((-1 - d0) / s0, nu)
+    right = stats.t.sf((1 - d0) / s0, nu)
+    regions = np.stack([left, 1 - left - right, right], axis=-1).reshape(-1, 3)
+    from numpyro.diagnostics import split_gelman_rubin
+    print(f"reference (NumPyro model of the Stan code, sigma_i sampled, float64): "
+          f"{args.chains} x ({args.warmup} + {args.draws}) draws, seed {args.seed}")
+    print(f"  wall time {total:.0f} s, peak memory {peak_mb():.0f} MB")
+    for name, v in (("delta0", d0), ("std0", s0), ("nu", nu)):
+        print(f"  {name}: mean {v.mean():.4f} sd {v.std():.4f} ESS {ess(v):.0f} "
+              f"R-hat {float(split_gelman_rubin(v)):.4f}")
+    print(f"  averaged {np.round(regions.mean(axis=0), 4)}, argmax "
+          f"{np.round(np.bincount(regions.argmax(axis=1), minlength=3) / len(regions), 4)}")
+
+
+def run_baycomp(args, hnb, nbc, started):
+    from baycomp import HierarchicalTest
+
+    # baycomp's differences are y - x: x = nbc, y = hnb, so its "right" is hnb better.
+    samples = HierarchicalTest.sample(nbc, hnb, rope=1.0, runs=10, chains=args.chains,
+                                      nsamples=args.draws)
+    total = time.perf_counter() - started
+    per_chain = samples[:, 2].reshape(args.chains, -1)
+    ess_pr = ess(per_chain)
+    probs = np.bincount(samples.argmax(axis=1), minlength=3) / len(samples)
+    print(f"baycomp HierarchicalTest (pystan): {args.chains} chains x {args.draws} draws")
+    print(f"  wall time {total:.0f} s (compile + sampling), peak memory {peak_mb():.0f} MB")
+    print(f"  ESS of per-draw P(right) {ess_pr:.0f} ({ess_pr / total:.1f}/s)")
+    print(f"  argmax {np.round(probs, 4)}, averaged {np.round(samples.mean(axis=0), 4)}")
+
+
+def main():
+    started = time.perf_counter()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--draws", type=int, default=10_000, help="draws per chain")
+    parser.add_argument("--warmup", type=int, default=1_000)
+    parser.add_argument("--chains", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--chain-method", default="vectorized",
+                        choices=("vectorized", "sequential"))
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--reference", action="store_true")
+    mode.add_argument("--baycomp", action="store_true")
+    args = parser.parse_args()
+    uci = load_uci()
+    names, hnb = uci["hnb"]
+    nbc = uci["nbc"][1]
+    if args.reference:
+        run_reference(args, hnb, nbc, started)
+    elif args.baycomp:
+        run_baycomp(args, hnb, nbc, started)
+    else:
+        run_outperform(args, hnb, nbc, names, started)
+
+
+if __name__ == "__main__":
+    main()

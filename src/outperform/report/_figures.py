@@ -1,0 +1,146 @@
+"""The figures of a report: CD diagrams, posteriors, simplex plots, wins distributions.
+
+Each figure is described first (``ReportFigure``: what it shows and how to draw it) and drawn
+only when a renderer saves it, so that a renderer that needs no figures pays nothing. Figures
+are drawn by :mod:`outperform.plot` and closed as soon as they are saved.
+"""
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from ._sections import model_names
+
+KINDS = ("cd", "posterior", "simplex", "wins")
+
+
+@dataclass(frozen=True)
+class ReportFigure:
+    """One figure of a report.
+
+    Attributes
+    ----------
+    key : str
+        Identifier safe in file names, e.g. ``"cd-nemenyi"``.
+    kind : {"cd", "posterior", "simplex", "wins"}
+    caption : str
+    draw : callable
+        Returns the matplotlib Axes drawn into a new figure.
+    """
+
+    key: str
+    kind: str
+    caption: str
+    draw: Callable
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "figure"
+
+
+def report_figures(report, kinds=KINDS) -> list[ReportFigure]:
+    """Describe the figures the report's results can be drawn as, in reading order."""
+    from ..plot.cd_diagram import cd_diagram_from_result
+    from ..plot.poisson_binomial import plot_poisson_binomial
+    from ..plot.posterior import plot_posterior
+    from ..plot.simplex import plot_simplex
+
+    out = []
+    if "cd" in kinds:
+        for key, res in report.posthoc.items():
+            if res.average_ranks is None or (res.control is not None
+                                             and not res.critical_difference):
+                continue
+            form = ("methods outside the thick interval around the control differ from it"
+                    if res.control is not None else
+                    "methods joined by a thick bar are not significantly different")
+            cd = f", CD = {res.critical_difference:.3f}" if res.critical_difference else ""
+            out.append(ReportFigure(
+                f"cd-{_slug(key)}", "cd",
+                f"Critical-difference diagram, {res.method} at α = {res.alpha}{cd} (Demšar 2006, "
+                f"Figure 1): average ranks, best on the right; {form}.",
+                lambda res=res: cd_diagram_from_result(res)))
+    names = model_names(report)
+    for key, res in report.tests.items():
+        if not hasattr(res, "p_rope"):
+            continue
+        samples = getattr(res, "samples", None)
+        ndim = None if samples is None else getattr(samples, "ndim", 0)
+        # A continuous scipy posterior (not e.g. the Poisson test's distribution of wins).
+        continuous = all(hasattr(res.posterior, m) for m in ("pdf", "ppf"))
+        if "posterior" in kinds and (continuous or ndim == 1
+                                     or res.details.get("degenerate", False)):
+            out.append(ReportFigure(
+                f"posterior-{_slug(key)}", "posterior",
+                f"Posterior of the {res.parameter.replace('A - B', ' - '.join(names))} "
+                f"({res.method}); the shaded band is the ROPE "
+                "(Williams 2026 §5.2).",
+                lambda res=res: plot_posterior(res, names=names)))
+        if "simplex" in kinds and ndim == 2:
+            out.append(ReportFigure(
+                f"simplex-{_slug(key)}", "simplex",
+                f"Posterior draws of the three region probabilities ({res.method}); each corner "
+                "region holds the draws in which that outcome is the most probable "
+                "(Benavoli et al. 2017).",
+                lambda res=res: plot_simplex(res, names=names)))
+        if "wins" in kinds and res.details.get("wins_pmf") is not None:
+            out.append(ReportFigure(
+                f"wins-{_slug(key)}", "wins",
+                f"Distribution of the number of data sets {names[0]} wins ({res.method}).",
+                lambda res=res: plot_poisson_binomial(res, names=names)))
+    return out
+
+
+def _save(figure: ReportFigure, target, fmt: str, salt: str) -> float:
+    """Draw and save the figure; return its width in inches (before tight cropping)."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    # A salt per figure keeps the ids of clip paths unique when several SVGs share one HTML
+    # page; embedding TrueType (42) rather than Type 3 fonts is what publishers ask of PDFs.
+    with matplotlib.rc_context({"svg.hashsalt": f"{salt}-{figure.key}", "pdf.fonttype": 42}):
+        fig = figure.draw().figure
+        try:
+            fig.savefig(target, format=fmt, bbox_inches="tight", metadata={"Date": None})
+            return float(fig.get_size_inches()[0])
+        finally:
+            plt.close(fig)
+
+
+def figure_svg(figure: ReportFigure, salt: str = "outperform", scale: float = 1.0) -> str:
+    """The figure as an ``<svg>`` element (no XML prolog), ready to inline in HTML.
+
+    ``scale`` multiplies the displayed width and height (the drawing is vector, so it stays
+    sharp); CSS can still shrink it to the page width.
+    """
+    buffer = io.StringIO()
+    _save(figure, buffer, "svg", salt)
+    text = buffer.getvalue()
+    svg = text[text.index("<svg"):]
+    if scale != 1.0:
+        head, rest = svg.split(">", 1)
+        head = re.sub(r'(width|height)="([0-9.]+)pt"',
+                      lambda m: f'{m.group(1)}="{float(m.group(2)) * scale:.2f}pt"', head)
+        svg = head + ">" + rest
+    return svg
+
+
+def save_figure_file(figure: ReportFigure, path, salt: str = "outperform") -> float:
+    """Write the figure to ``path`` in the format of its suffix (``.pdf``, ``.svg``, ``.png``).
+
+    Returns the figure's width in inches.
+    """
+    path = Path(path)
+    return _save(figure, path, path.suffix.lstrip(".").lower(), salt)
+
+
+def figure_paths(figures: list[ReportFigure], base) -> list[Path]:
+    """File of each figure: ``base`` for the first; for the others, ``base`` with the name of
+    their result added (``report-cd.pdf``, ``report-cd-bonferroni-dunn.pdf``)."""
+    base = Path(base)
+    return [base if i == 0 else
+            base.with_name(f"{base.stem}-{f.key.split('-', 1)[-1]}{base.suffix}")
+            for i, f in enumerate(figures)]

@@ -1,0 +1,276 @@
+"""The papers' simulation studies, one function each: a quick run by default, theirs with full=True.
+
+Every study takes ``(*, full=False, random_state=0, progress=False)`` and returns a tidy
+DataFrame; :func:`plot_figure` draws it. The quick sizes take seconds and already show the
+papers' claims within Monte Carlo error; ``full=True`` uses the papers' sizes (minutes).
+
+=====================  ============================================  ===========================
+name                   study                                         paper's size (full=True)
+=====================  ============================================  ===========================
+lacoste-fig3           AUC vs N, single Dirichlet, n = 1001          M = 10^5 per point
+lacoste-fig4           AUC vs N, Table 5 mixture, n = 1001           M = 10^5 per point
+lacoste-fig5           AUC vs n, Table 5 mixture, N = 21             M = 10^5 per point
+lacoste-bimodal        AUC, bimodal context, n = 100001 (N = 14)     M = 10^5 per point
+corani-fig2a           power vs fixed delta_acc, 1 and 10 runs       5000 per delta, 11 deltas
+corani-fig2b           power vs Cauchy delta_bar, 1 and 10 runs      5000 per delta, 6 deltas
+demsar-replicability   p, rejections, R(p), R(e) vs bias k           1000 samples per k
+=====================  ============================================  ===========================
+
+The papers do not list the values of N and n on the horizontal axes of Lacoste's Figures
+3-5 (the figures are lost from the text); the grids below are our choice.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from .._validation import InvalidInputError, check_choice
+from .auc import lacoste_auc
+from .contexts import bimodal_context, multiple_dirichlet_context, single_dirichlet_context
+from .corani import corani_power
+from .replicability import demsar_study
+from .study import seed_sequence
+
+__all__ = [
+    "FIGURES",
+    "corani_fig2a",
+    "corani_fig2b",
+    "demsar_replicability",
+    "lacoste_bimodal",
+    "lacoste_fig3",
+    "lacoste_fig4",
+    "lacoste_fig5",
+    "plot_figure",
+    "run_figure",
+]
+
+_N_QUICK = (3, 5, 10, 20)
+_N_FULL = (2, 3, 5, 7, 10, 14, 20, 30, 50)
+_M_QUICK = 3000
+_M_FULL = 100_000
+
+
+def _sizes(full: bool, quick, paper):
+    return paper if full else quick
+
+
+def lacoste_fig3(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
+    """Lacoste et al. (2012) Figure 3: AUC of the three tests vs N, single Dirichlet context.
+
+    Dirichlet(100, 110, 790), n = 1001; N in (3, 5, 10, 20), M = 3000 (quick) or N in
+    (2, 3, 5, 7, 10, 14, 20, 30, 50), M = 10^5 (full). The paper: the Poisson-binomial test
+    is at or above the sign test for every N, the Wilcoxon test close to it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`outperform.simulate.auc.lacoste_auc`.
+
+    Examples
+    --------
+    >>> t = lacoste_fig3()
+    >>> sorted(t["test"].unique()), int(t["n_data_sets"].max())
+    (['poisson_binomial', 'sign', 'wilcoxon'], 20)
+    """
+    return lacoste_auc(single_dirichlet_context(), _sizes(full, _N_QUICK, _N_FULL),
+                       n_repetitions=_sizes(full, _M_QUICK, _M_FULL),
+                       random_state=random_state, progress=progress)
+
+
+def lacoste_fig4(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
+    """Lacoste Figure 4: AUC vs N on the 22-Dirichlet mixture of Table 5, n = 1001.
+
+    Same grids as :func:`lacoste_fig3`.
+
+    Examples
+    --------
+    >>> lacoste_fig4()["context"].iloc[0]
+    'multiple Dirichlet'
+    """
+    return lacoste_auc(multiple_dirichlet_context(), _sizes(full, _N_QUICK, _N_FULL),
+                       n_repetitions=_sizes(full, _M_QUICK, _M_FULL),
+                       random_state=random_state, progress=progress)
+
+
+def lacoste_fig5(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
+    """Lacoste Figure 5: AUC vs the test-set size n on the Table 5 mixture, N = 21.
+
+    n in (11, 101, 1001, 10001) with M = 3000 (quick), or n in (11, 31, 101, 301, 1001, 3001,
+    10001, 30001, 100001) with M = 10^5 (full).
+
+    Examples
+    --------
+    >>> lacoste_fig5()["n_test"].tolist()[::3]
+    [11, 101, 1001, 10001]
+    """
+    sizes = _sizes(full, (11, 101, 1001, 10001),
+                   (11, 31, 101, 301, 1001, 3001, 10001, 30001, 100001))
+    m = _sizes(full, _M_QUICK, _M_FULL)
+    context = multiple_dirichlet_context()
+    seeds = seed_sequence(random_state).spawn(len(sizes))
+    return pd.concat([lacoste_auc(context.with_test_size(n), 21, n_repetitions=m,
+                                  random_state=seed, progress=progress)
+                      for n, seed in zip(sizes, seeds)], ignore_index=True)
+
+
+def lacoste_bimodal(*, full: bool = False, random_state=0,
+                    progress: bool = False) -> pd.DataFrame:
+    """Lacoste §6.4 bimodal context, n = 100001: the Wilcoxon test's AUC falls below 0.5.
+
+    N = 14 with M = 5000 (quick); N in (5, 10, 14, 20, 30) with M = 10^5 (full). The paper,
+    at N = 14: Wilcoxon 0.334, sign and Poisson-binomial above 0.8.
+
+    Examples
+    --------
+    >>> t = lacoste_bimodal().set_index("test")
+    >>> bool(t.loc["wilcoxon", "auc"] < 0.5 < 0.8 < t.loc["sign", "auc"])
+    True
+    """
+    return lacoste_auc(bimodal_context(), _sizes(full, (14,), (5, 10, 14, 20, 30)),
+                       n_repetitions=_sizes(full, 5000, _M_FULL),
+                       random_state=random_state, progress=progress)
+
+
+def corani_fig2a(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
+    """Corani & Benavoli (2015) Figure 2a: power vs a delta_acc fixed on all 50 data sets.
+
+    delta_acc in (0, 0.02, 0.04, 0.06, 0.08, 0.1) with 300 experiments (quick) or
+    0, 0.01, ..., 0.1 with 5000 (full); 1 and 10 runs of 10-fold CV.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`outperform.simulate.corani.corani_power`.
+
+    Examples
+    --------
+    >>> t = corani_fig2a()     # doctest: +SKIP
+    >>> bool(t[t["delta_acc"] == 0]["rejection_rate"].max() <= 0.05)   # doctest: +SKIP
+    True
+    """
+    grid = _sizes(full, np.linspace(0, 0.1, 6), np.linspace(0, 0.1, 11)).round(3)
+    return corani_power(grid, distribution="fixed", n_repetitions=_sizes(full, 300, 5000),
+                        random_state=random_state, progress=progress)
+
+
+def corani_fig2b(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
+    """Corani & Benavoli Figure 2b: power when each data set draws delta_acc from a Cauchy.
+
+    Median = scale = delta_bar in (0, 0.01, 0.03, 0.05) with 300 experiments (quick) or
+    0, 0.01, ..., 0.05 with 5000 (full).
+
+    Examples
+    --------
+    >>> corani_fig2b()["distribution"].iloc[0]     # doctest: +SKIP
+    'cauchy'
+    """
+    grid = _sizes(full, np.array([0, 0.01, 0.03, 0.05]), np.linspace(0, 0.05, 6)).round(3)
+    return corani_power(grid, distribution="cauchy", n_repetitions=_sizes(full, 300, 5000),
+                        random_state=random_state, progress=progress)
+
+
+def demsar_replicability(*, full: bool = False, random_state=0, progress: bool = False,
+                         scores=None, pair=("C4.5+m+cf", "C4.5"),
+                         n_selected: int = 7) -> pd.DataFrame:
+    """Demšar (2006) §4: rejections, mean p-values and replicability vs the selection bias k.
+
+    By default on Demšar's own Table 6 (AUC of four C4.5 variants on 14 data sets, shipped
+    with the package), C4.5 with m and cf tuned against plain C4.5, drawing 7 of the 14
+    data sets (Demšar drew 10 of 40 accuracies that were never published). k in
+    (0, 10, 20, 40) with 200 samples (quick) or 0, 5, ..., 50 with 1000 (full). Pass
+    ``scores`` (a wide table, higher is better), ``pair`` and ``n_selected`` for another
+    table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`outperform.simulate.replicability.demsar_study`.
+
+    Examples
+    --------
+    >>> t = demsar_replicability()     # doctest: +SKIP
+    >>> sorted(t["kind"].unique())     # doctest: +SKIP
+    ['multiple classifiers', 'two classifiers']
+    """
+    if scores is None:
+        from ..data import load_demsar_table6
+
+        scores = load_demsar_table6().score_matrix()
+    biases = _sizes(full, (0, 10, 20, 40), tuple(range(0, 55, 5)))
+    return demsar_study(scores, pair=pair, biases=biases, n_selected=n_selected,
+                        n_repetitions=_sizes(full, 200, 1000), random_state=random_state,
+                        progress=progress)
+
+
+def _plot_auc(x):
+    def draw(table, ax=None):
+        from ..plot.simulation import plot_auc_curves
+
+        return plot_auc_curves(table, x=x, ax=ax)
+    return draw
+
+
+def _plot_power(table, ax=None):
+    from ..plot.simulation import plot_power_curves
+
+    return plot_power_curves(table, ax=ax)
+
+
+def _plot_replicability(table, ax=None):
+    from ..plot.simulation import plot_replicability
+
+    return plot_replicability(table, kind="two classifiers", axes=ax)
+
+
+#: CLI name -> (study, plot function of its table).
+FIGURES: dict[str, tuple[Callable, Callable]] = {
+    "lacoste-fig3": (lacoste_fig3, _plot_auc("n_data_sets")),
+    "lacoste-fig4": (lacoste_fig4, _plot_auc("n_data_sets")),
+    "lacoste-fig5": (lacoste_fig5, _plot_auc("n_test")),
+    "lacoste-bimodal": (lacoste_bimodal, _plot_auc("n_data_sets")),
+    "corani-fig2a": (corani_fig2a, _plot_power),
+    "corani-fig2b": (corani_fig2b, _plot_power),
+    "demsar-replicability": (demsar_replicability, _plot_replicability),
+}
+
+
+def run_figure(name: str, *, full: bool = False, random_state=0,
+               progress: bool = False) -> pd.DataFrame:
+    """Run the study ``name`` (a key of :data:`FIGURES`, e.g. ``"lacoste-fig3"``).
+
+    Raises
+    ------
+    InvalidInputError
+        Unknown name.
+
+    Examples
+    --------
+    >>> int(run_figure("lacoste-bimodal")["n_data_sets"].iloc[0])
+    14
+    """
+    check_choice(name, "name", tuple(FIGURES))
+    return FIGURES[name][0](full=full, random_state=random_state, progress=progress)
+
+
+def plot_figure(name: str, table: pd.DataFrame, *, ax=None):
+    """Draw the table of study ``name``; returns the Axes (two for demsar-replicability).
+
+    Raises
+    ------
+    InvalidInputError
+        Unknown name, or a table without the study's columns.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> ax = plot_figure("lacoste-bimodal", run_figure("lacoste-bimodal"))
+    >>> ax.get_ylabel()
+    'AUC'
+    """
+    check_choice(name, "name", tuple(FIGURES))
+    if not isinstance(table, pd.DataFrame):
+        raise InvalidInputError("table must be the DataFrame returned by run_figure(name).")
+    return FIGURES[name][1](table, ax=ax)

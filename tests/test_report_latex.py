@@ -1,0 +1,137 @@
+"""LaTeX report: escaping, booktabs tables, the CD diagram as PDF, compilation with pdflatex."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import unicodedata
+
+import pytest
+
+from _report_cases import CASES, DEMSAR_SENTENCES, NASTY, report
+from outperform.report.latex import latex_escape, render_latex
+
+PDFLATEX = shutil.which("pdflatex")
+needs_pdflatex = pytest.mark.skipif(PDFLATEX is None, reason="pdflatex is not installed "
+                                    "(apt-get install texlive-latex-recommended)")
+
+
+def _compile(folder, name="doc.tex"):
+    run = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", name],
+                         cwd=folder, capture_output=True, text=True, timeout=120)
+    log = (folder / name).with_suffix(".log").read_text(errors="replace")
+    assert run.returncode == 0, log[-3000:]
+    pdf = (folder / name).with_suffix(".pdf")
+    assert pdf.read_bytes().startswith(b"%PDF")
+    return log
+
+
+@pytest.mark.parametrize("char, expected", [
+    ("_", r"\_"), ("&", r"\&"), ("%", r"\%"), ("#", r"\#"), ("$", r"\$"), ("{", r"\{"),
+    ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\textasciicircum{}"),
+    ("\\", r"\textbackslash{}"), ("<", r"\textless{}"), (">", r"\textgreater{}"),
+    ("α", r"\ensuremath{\alpha}"), ("≥", r"\ensuremath{\geq}"), ("§", r"\S{}"), ("–", "--"),
+])
+def test_escape_each_special_character(char, expected):
+    assert latex_escape(f"x{char}y") == f"x{expected}y"
+
+
+def test_escape_leaves_plain_text_and_accents():
+    assert latex_escape("Demšar 2006, C4.5+m") == "Demšar 2006, C4.5+m"
+    assert latex_escape("a >= b <= c") == r"a \ensuremath{\geq} b \ensuremath{\leq} c"
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_tables_are_booktabs_with_consistent_columns(name):
+    tex = render_latex(report(name))
+    # The column specification is the rest of the \begin line: {@{}lrr...@{}}.
+    tables = re.findall(
+        r"^\\begin\{(tabularx?)\}(?:\{\\linewidth\})?\{([^\n]*)\}$\n(.*?)\\end\{\1\}",
+        tex, re.S | re.M)
+    assert tables, tex
+    assert tex.count(r"\toprule") == tex.count(r"\bottomrule") == len(tables)
+    assert tex.count(r"\midrule") == len(tables)
+    assert r"\hline" not in tex   # booktabs rules only
+    for _, spec, body in tables:
+        columns = re.sub(r">\{[^{}]*\}", "", spec.replace("@{}", ""))   # drop >{...} prefixes
+        assert set(columns) <= set("lrcX"), spec
+        ncol = len(columns)
+        rows = [r for r in body.split("\\\\\n") if "&" in r.replace(r"\&", "")]
+        for row in rows:
+            # Column separators, not escaped ampersands nor those of a nested heading tabular.
+            flat = re.sub(r"\\begin\{tabular\}.*?\\end\{tabular\}", "H", row, flags=re.S)
+            assert len(re.findall(r"(?<!\\)&", flat)) == ncol - 1, row
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_only_safe_characters_reach_pdflatex(name):
+    tex = render_latex(report(name), standalone=True)
+    for ch in set(tex):
+        if ord(ch) > 127:
+            assert unicodedata.category(ch).startswith("L") and ord(ch) < 0x180, repr(ch)
+
+
+@pytest.mark.parametrize("name", sorted(DEMSAR_SENTENCES))
+def test_demsar_table6_conclusions_as_in_the_paper(name):
+    tex = render_latex(report(name))
+    for sentence in DEMSAR_SENTENCES[name]:
+        assert latex_escape(sentence) in tex
+
+
+def test_hostile_names_are_escaped():
+    tex = render_latex(report("nasty"))
+    for name in NASTY:
+        assert latex_escape(name) in tex
+    assert "<script>" not in tex and "$d$" not in tex
+
+
+def test_recommended_row_is_bold_and_numbers_are_math():
+    tex = render_latex(report("table2_bayes"))
+    assert r"\textbf{Wilcoxon signed-rank test" in tex
+    assert "$-2.846$" in tex   # a negative statistic gets a true minus sign
+    assert r"\ensuremath{-}0.771" in tex   # and so does a negative number inside words
+
+
+def test_figure_is_written_as_pdf_and_included_by_name(tmp_path):
+    target = tmp_path / "figs" / "cd.pdf"
+    target.parent.mkdir()
+    tex = render_latex(report("table6_010"), figure_path=target)
+    pdf = target.read_bytes()
+    assert pdf.startswith(b"%PDF")
+    assert b"/FontFile2" in pdf and b"/Type3" not in pdf   # TrueType fonts, as publishers ask
+    assert r"\includegraphics{cd.pdf}" in tex
+    assert re.search(r"\\caption\{Critical-difference diagram, Nemenyi test at "
+                     r"\\ensuremath\{\\alpha\} = 0.1, CD = 1.118", tex)
+    assert r"\label{fig:outperform-cd-nemenyi}" in tex
+
+
+def test_no_figure_without_a_rank_posthoc(tmp_path):
+    tex = render_latex(report("q2_two"), figure_path=tmp_path / "cd.pdf")
+    assert not (tmp_path / "cd.pdf").exists() and r"\includegraphics" not in tex
+
+
+def test_fragment_and_standalone():
+    fragment = render_latex(report("table6_005"))
+    assert r"\documentclass" not in fragment and r"\begin{document}" not in fragment
+    doc = render_latex(report("table6_005"), standalone=True)
+    assert doc.startswith(r"\documentclass") and doc.rstrip().endswith(r"\end{document}")
+    assert fragment in doc
+
+
+@needs_pdflatex
+@pytest.mark.parametrize("name", ["table6_010", "table2_bayes", "q2_three", "q1_log", "nasty"])
+def test_standalone_compiles(tmp_path, name):
+    (tmp_path / "doc.tex").write_text(
+        render_latex(report(name), standalone=True, figure_path=tmp_path / "cd.pdf"),
+        encoding="utf-8")
+    log = _compile(tmp_path)
+    assert "Undefined control sequence" not in log and "Missing character" not in log
+
+
+@needs_pdflatex
+def test_fragment_compiles_inside_a_paper(tmp_path):
+    (tmp_path / "results.tex").write_text(render_latex(report("q2_two")), encoding="utf-8")
+    (tmp_path / "doc.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{booktabs,array,tabularx,graphicx}\n"
+        "\\begin{document}\n\\input{results}\n\\end{document}\n", encoding="utf-8")
+    _compile(tmp_path)
