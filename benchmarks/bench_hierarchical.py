@@ -54,18 +54,18 @@ def ess(chains: np.ndarray) -> float:
     return float(effective_sample_size(np.asarray(chains, dtype=float)))
 
 
-def run_outperform(args, hnb, nbc, names, started):
+def run_outperform(args, a, b, names, started):
+    a_name, b_name = args.pair
     from outperform.bayes.hierarchical_ttest import hierarchical_correlated_ttest
 
     t0 = time.perf_counter()
-    res = hierarchical_correlated_ttest(hnb, nbc, rho=0.1, rope=1.0, names=names,
+    res = hierarchical_correlated_ttest(a, b, rho=0.1, rope=1.0, names=names,
                                         n_chains=args.chains, n_samples=args.draws,
                                         n_warmup=args.warmup, random_state=args.seed,
                                         chain_method=args.chain_method)
     call = time.perf_counter() - t0
     total = time.perf_counter() - started
     post, d = res.posterior, res.details
-    right = (np.argmax(post.regions, axis=1) == 2).astype(float).reshape(post.delta0.shape)
     ess_d0, ess_pr = ess(post.delta0), ess(post.regions[:, 2].reshape(post.delta0.shape))
     print(f"outperform hierarchical_correlated_ttest ({args.chain_method}): "
           f"{args.chains} chains x ({args.warmup} warm-up + {args.draws}) draws")
@@ -78,9 +78,9 @@ def run_outperform(args, hnb, nbc, names, started):
           f"{d['divergent']} divergent")
     print(f"  delta0 {post.delta0.mean():.3f} (sd {post.delta0.std():.3f}), "
           f"sigma0 {post.std0.mean():.3f}, nu {post.nu.mean():.2f}")
-    print(f"  P(nbc better, rope, hnb better): argmax {np.round(d['p_regions_argmax'], 4)}, "
-          f"averaged {np.round(d['p_regions_averaged'], 4)}; "
-          f"share of draws with hnb most probable {right.mean():.4f}")
+    print(f"  P({b_name} better, rope, {a_name} better): argmax "
+          f"{np.round(d['p_regions_argmax'], 4)}, averaged "
+          f"{np.round(d['p_regions_averaged'], 4)}")
 
 
 def _stan_model(x, n, rho, bounds):
@@ -112,14 +112,14 @@ def _stan_model(x, n, rho, bounds):
     return model
 
 
-def run_reference(args, hnb, nbc, started):
+def run_reference(args, a, b, started):
     import jax
     import numpyro
     from numpyro.infer import MCMC, NUTS
     from scipy import stats
 
     numpyro.enable_x64()
-    x = hnb - nbc
+    x = a - b
     q, n = x.shape
     scale = np.mean(np.std(x, axis=1))          # baycomp's scaling
     xs = x / scale
@@ -137,8 +137,9 @@ def run_reference(args, hnb, nbc, started):
     right = stats.t.sf((1 - d0) / s0, nu)
     regions = np.stack([left, 1 - left - right, right], axis=-1).reshape(-1, 3)
     from numpyro.diagnostics import split_gelman_rubin
-    print(f"reference (NumPyro model of the Stan code, sigma_i sampled, float64): "
-          f"{args.chains} x ({args.warmup} + {args.draws}) draws, seed {args.seed}")
+    print(f"reference (NumPyro model of the Stan code, sigma_i sampled, float64), "
+          f"{args.pair[0]} - {args.pair[1]}: {args.chains} x ({args.warmup} + {args.draws}) "
+          f"draws, seed {args.seed}")
     print(f"  wall time {total:.0f} s, peak memory {peak_mb():.0f} MB")
     for name, v in (("delta0", d0), ("std0", s0), ("nu", nu)):
         print(f"  {name}: mean {v.mean():.4f} sd {v.std():.4f} ESS {ess(v):.0f} "
@@ -147,11 +148,11 @@ def run_reference(args, hnb, nbc, started):
           f"{np.round(np.bincount(regions.argmax(axis=1), minlength=3) / len(regions), 4)}")
 
 
-def run_baycomp(args, hnb, nbc, started):
+def run_baycomp(args, a, b, started):
     from baycomp import HierarchicalTest
 
-    # baycomp's differences are y - x: x = nbc, y = hnb, so its "right" is hnb better.
-    samples = HierarchicalTest.sample(nbc, hnb, rope=1.0, runs=10, chains=args.chains,
+    # baycomp's differences are y - x: x = B, y = A, so its "right" is A better.
+    samples = HierarchicalTest.sample(b, a, rope=1.0, runs=10, chains=args.chains,
                                       nsamples=args.draws)
     total = time.perf_counter() - started
     per_chain = samples[:, 2].reshape(args.chains, -1)
@@ -172,19 +173,21 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--chain-method", default="vectorized",
                         choices=("vectorized", "sequential"))
+    parser.add_argument("--pair", nargs=2, default=("hnb", "nbc"), metavar=("A", "B"),
+                        help="classifiers A and B (of nbc, aode, hnb, j48, j48gr)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--reference", action="store_true")
     mode.add_argument("--baycomp", action="store_true")
     args = parser.parse_args()
     uci = load_uci()
-    names, hnb = uci["hnb"]
-    nbc = uci["nbc"][1]
+    names, a = uci[args.pair[0]]
+    b = uci[args.pair[1]][1]
     if args.reference:
-        run_reference(args, hnb, nbc, started)
+        run_reference(args, a, b, started)
     elif args.baycomp:
-        run_baycomp(args, hnb, nbc, started)
+        run_baycomp(args, a, b, started)
     else:
-        run_outperform(args, hnb, nbc, names, started)
+        run_outperform(args, a, b, names, started)
 
 
 if __name__ == "__main__":

@@ -206,17 +206,18 @@ def report(
     rope: Optional[float] = typer.Option(None, help="ROPE half-width in metric units."),
     bayesian: bool = typer.Option(True, "--bayesian/--no-bayesian",
                                   help="Include the Bayesian tests over data sets."),
+    y_true: str = typer.Option("y_true", "--y-true", help="Per-example predictions (Q1): the "
+                               "column of true labels."),
+    loss: str = typer.Option("zero-one", help="Q1 loss: zero-one, log, squared, absolute, given."),
 ) -> None:
     """Write a publishable report (HTML, Markdown, LaTeX, JSON) with its figures."""
     from .compare import compare
     from .report.files import write_report
 
-    try:
+    with _exit_on_bad_input():
         result = compare(file, metric=metric, higher_is_better=False if lower_is_better else None,
-                         alpha=alpha, control=control, rope=rope, bayesian=bayesian)
-    except OutperformError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(1)
+                         alpha=alpha, control=control, rope=rope, bayesian=bayesian,
+                         y_true=y_true, loss=loss)
     paths = write_report(result, out, formats=tuple(f.strip() for f in formats.split(",")))
     _emit(result, Format.text)
     for path in (paths.values() if isinstance(paths, dict) else paths):

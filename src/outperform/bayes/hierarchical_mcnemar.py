@@ -38,8 +38,9 @@ A** (``a_better_side = "left"``, as in :func:`outperform.bayes.mcnemar.bayesian_
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 from scipy import optimize, special
@@ -325,16 +326,37 @@ class BetaBinomialHyperposterior:
         Posterior mode (u, v).
     quadrature_error : float
         Largest change of the monitored integrals at the last refinement.
+    log_posterior : callable, optional
+        ``log_posterior(u, v)``: the unnormalised log density at any points (for plots).
     """
 
-    u: np.ndarray
-    v: np.ndarray
-    weights: np.ndarray
-    log_density: np.ndarray
+    u: np.ndarray = field(repr=False)
+    v: np.ndarray = field(repr=False)
+    weights: np.ndarray = field(repr=False)
+    log_density: np.ndarray = field(repr=False)
     y: np.ndarray
     n: np.ndarray
     mode: np.ndarray
     quadrature_error: float
+    log_posterior: Callable | None = field(default=None, repr=False)
+
+    def density_ab(self, a, b) -> np.ndarray:
+        """Posterior density of (a, b) at the given points, relative to its value at the
+        mode (so 1 at the mode); includes the Jacobian 1 / (a b) of (u, v) -> (a, b)."""
+        a, b = np.asarray(a, float), np.asarray(b, float)
+        u, v = np.log(a / b), np.log(a + b)
+        top = self.log_posterior(*self.mode) - np.log(self.a_mode * self.b_mode)
+        return np.exp(self.log_posterior(u, v) - np.log(a * b) - top)
+
+    @property
+    def a_mode(self) -> float:
+        """a at the posterior mode of (u, v)."""
+        return float(np.exp(self.mode[1]) * special.expit(self.mode[0]))
+
+    @property
+    def b_mode(self) -> float:
+        """b at the posterior mode of (u, v)."""
+        return float(np.exp(self.mode[1]) * special.expit(-self.mode[0]))
 
     @property
     def a(self) -> np.ndarray:
@@ -472,7 +494,7 @@ class _Quadrature:
         w = np.exp(lp - lp.max()) * wu[:, None] * wv[None, :]
         return BetaBinomialHyperposterior(u=u, v=v, weights=w / w.sum(), log_density=lp,
                                           y=self.y, n=self.n, mode=self.mode,
-                                          quadrature_error=np.inf)
+                                          quadrature_error=np.inf, log_posterior=self.logp)
 
     @staticmethod
     def _monitored(post, cuts) -> tuple[np.ndarray, np.ndarray]:
@@ -504,9 +526,7 @@ class _Quadrature:
             err_u = float(np.max(np.abs(fine - coarse)))
             err_v = float(np.max(np.abs(fine - half_v)))
             if max(err_u, err_v) < tol:
-                return BetaBinomialHyperposterior(
-                    u=post.u, v=post.v, weights=post.weights, log_density=post.log_density,
-                    y=self.y, n=self.n, mode=self.mode, quadrature_error=max(err_u, err_v))
+                return dataclasses.replace(post, quadrature_error=max(err_u, err_v))
             if err_v >= tol:
                 n_v = 2 * n_v - 1
             if err_u >= tol:

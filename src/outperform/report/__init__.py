@@ -1,6 +1,10 @@
-"""Renderers of result objects: terminal (rich), Markdown, JSON."""
+"""Renderers of result objects: terminal (rich), Markdown, HTML, LaTeX, JSON, and report files."""
 import json
 
+from .files import write_report
+from .html import render_html
+from .json_schema import load_schema, validate_report
+from .latex import latex_escape, render_latex
 from .markdown import render_markdown
 from .text import render_text
 
@@ -10,4 +14,5 @@ def render_json(report) -> str:
     return json.dumps(report.to_dict(), indent=2, ensure_ascii=False)
 
 
-__all__ = ["render_json", "render_markdown", "render_text"]
+__all__ = ["latex_escape", "load_schema", "render_html", "render_json", "render_latex",
+           "render_markdown", "render_text", "validate_report", "write_report"]

@@ -35,6 +35,7 @@ from .study import seed_sequence
 
 __all__ = [
     "FIGURES",
+    "SIZES",
     "corani_fig2a",
     "corani_fig2b",
     "demsar_replicability",
@@ -48,12 +49,34 @@ __all__ = [
 
 _N_QUICK = (3, 5, 10, 20)
 _N_FULL = (2, 3, 5, 7, 10, 14, 20, 30, 50)
-_M_QUICK = 3000
-_M_FULL = 100_000
+
+#: Sizes of each study, quick (default) and the paper's (full=True). Tests and users may
+#: edit this dict to run other sizes through the same functions.
+SIZES = {
+    "lacoste-fig3": {"quick": {"n_data_sets": _N_QUICK, "n_repetitions": 3000},
+                     "full": {"n_data_sets": _N_FULL, "n_repetitions": 100_000}},
+    "lacoste-fig4": {"quick": {"n_data_sets": _N_QUICK, "n_repetitions": 3000},
+                     "full": {"n_data_sets": _N_FULL, "n_repetitions": 100_000}},
+    "lacoste-fig5": {"quick": {"n_test": (11, 101, 1001, 10001), "n_repetitions": 3000},
+                     "full": {"n_test": (11, 31, 101, 301, 1001, 3001, 10001, 30001, 100001),
+                              "n_repetitions": 100_000}},
+    "lacoste-bimodal": {"quick": {"n_data_sets": (14,), "n_repetitions": 5000},
+                        "full": {"n_data_sets": (5, 10, 14, 20, 30), "n_repetitions": 100_000}},
+    "corani-fig2a": {"quick": {"deltas": (0.0, 0.02, 0.04, 0.06, 0.08, 0.1),
+                               "n_repetitions": 300},
+                     "full": {"deltas": tuple(np.round(np.arange(11) * 0.01, 2)),
+                              "n_repetitions": 5000}},
+    "corani-fig2b": {"quick": {"deltas": (0.0, 0.01, 0.03, 0.05), "n_repetitions": 300},
+                     "full": {"deltas": tuple(np.round(np.arange(6) * 0.01, 2)),
+                              "n_repetitions": 5000}},
+    "demsar-replicability": {"quick": {"biases": (0, 10, 20, 40), "n_repetitions": 200},
+                             "full": {"biases": tuple(range(0, 55, 5)),
+                                      "n_repetitions": 1000}},
+}
 
 
-def _sizes(full: bool, quick, paper):
-    return paper if full else quick
+def _size(name: str, full: bool) -> dict:
+    return SIZES[name]["full" if full else "quick"]
 
 
 def lacoste_fig3(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
@@ -74,9 +97,10 @@ def lacoste_fig3(*, full: bool = False, random_state=0, progress: bool = False) 
     >>> sorted(t["test"].unique()), int(t["n_data_sets"].max())
     (['poisson_binomial', 'sign', 'wilcoxon'], 20)
     """
-    return lacoste_auc(single_dirichlet_context(), _sizes(full, _N_QUICK, _N_FULL),
-                       n_repetitions=_sizes(full, _M_QUICK, _M_FULL),
-                       random_state=random_state, progress=progress)
+    size = _size("lacoste-fig3", full)
+    return lacoste_auc(single_dirichlet_context(), size["n_data_sets"],
+                       n_repetitions=size["n_repetitions"], random_state=random_state,
+                       progress=progress)
 
 
 def lacoste_fig4(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
@@ -89,9 +113,10 @@ def lacoste_fig4(*, full: bool = False, random_state=0, progress: bool = False) 
     >>> lacoste_fig4()["context"].iloc[0]
     'multiple Dirichlet'
     """
-    return lacoste_auc(multiple_dirichlet_context(), _sizes(full, _N_QUICK, _N_FULL),
-                       n_repetitions=_sizes(full, _M_QUICK, _M_FULL),
-                       random_state=random_state, progress=progress)
+    size = _size("lacoste-fig4", full)
+    return lacoste_auc(multiple_dirichlet_context(), size["n_data_sets"],
+                       n_repetitions=size["n_repetitions"], random_state=random_state,
+                       progress=progress)
 
 
 def lacoste_fig5(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
@@ -105,14 +130,13 @@ def lacoste_fig5(*, full: bool = False, random_state=0, progress: bool = False) 
     >>> lacoste_fig5()["n_test"].tolist()[::3]
     [11, 101, 1001, 10001]
     """
-    sizes = _sizes(full, (11, 101, 1001, 10001),
-                   (11, 31, 101, 301, 1001, 3001, 10001, 30001, 100001))
-    m = _sizes(full, _M_QUICK, _M_FULL)
+    size = _size("lacoste-fig5", full)
     context = multiple_dirichlet_context()
-    seeds = seed_sequence(random_state).spawn(len(sizes))
-    return pd.concat([lacoste_auc(context.with_test_size(n), 21, n_repetitions=m,
-                                  random_state=seed, progress=progress)
-                      for n, seed in zip(sizes, seeds)], ignore_index=True)
+    seeds = seed_sequence(random_state).spawn(len(size["n_test"]))
+    return pd.concat([lacoste_auc(context.with_test_size(n), 21,
+                                  n_repetitions=size["n_repetitions"], random_state=seed,
+                                  progress=progress)
+                      for n, seed in zip(size["n_test"], seeds)], ignore_index=True)
 
 
 def lacoste_bimodal(*, full: bool = False, random_state=0,
@@ -128,9 +152,10 @@ def lacoste_bimodal(*, full: bool = False, random_state=0,
     >>> bool(t.loc["wilcoxon", "auc"] < 0.5 < 0.8 < t.loc["sign", "auc"])
     True
     """
-    return lacoste_auc(bimodal_context(), _sizes(full, (14,), (5, 10, 14, 20, 30)),
-                       n_repetitions=_sizes(full, 5000, _M_FULL),
-                       random_state=random_state, progress=progress)
+    size = _size("lacoste-bimodal", full)
+    return lacoste_auc(bimodal_context(), size["n_data_sets"],
+                       n_repetitions=size["n_repetitions"], random_state=random_state,
+                       progress=progress)
 
 
 def corani_fig2a(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
@@ -150,9 +175,10 @@ def corani_fig2a(*, full: bool = False, random_state=0, progress: bool = False) 
     >>> bool(t[t["delta_acc"] == 0]["rejection_rate"].max() <= 0.05)   # doctest: +SKIP
     True
     """
-    grid = _sizes(full, np.linspace(0, 0.1, 6), np.linspace(0, 0.1, 11)).round(3)
-    return corani_power(grid, distribution="fixed", n_repetitions=_sizes(full, 300, 5000),
-                        random_state=random_state, progress=progress)
+    size = _size("corani-fig2a", full)
+    return corani_power(size["deltas"], distribution="fixed",
+                        n_repetitions=size["n_repetitions"], random_state=random_state,
+                        progress=progress)
 
 
 def corani_fig2b(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
@@ -166,9 +192,10 @@ def corani_fig2b(*, full: bool = False, random_state=0, progress: bool = False) 
     >>> corani_fig2b()["distribution"].iloc[0]     # doctest: +SKIP
     'cauchy'
     """
-    grid = _sizes(full, np.array([0, 0.01, 0.03, 0.05]), np.linspace(0, 0.05, 6)).round(3)
-    return corani_power(grid, distribution="cauchy", n_repetitions=_sizes(full, 300, 5000),
-                        random_state=random_state, progress=progress)
+    size = _size("corani-fig2b", full)
+    return corani_power(size["deltas"], distribution="cauchy",
+                        n_repetitions=size["n_repetitions"], random_state=random_state,
+                        progress=progress)
 
 
 def demsar_replicability(*, full: bool = False, random_state=0, progress: bool = False,
@@ -198,9 +225,9 @@ def demsar_replicability(*, full: bool = False, random_state=0, progress: bool =
         from ..data import load_demsar_table6
 
         scores = load_demsar_table6().score_matrix()
-    biases = _sizes(full, (0, 10, 20, 40), tuple(range(0, 55, 5)))
-    return demsar_study(scores, pair=pair, biases=biases, n_selected=n_selected,
-                        n_repetitions=_sizes(full, 200, 1000), random_state=random_state,
+    size = _size("demsar-replicability", full)
+    return demsar_study(scores, pair=pair, biases=size["biases"], n_selected=n_selected,
+                        n_repetitions=size["n_repetitions"], random_state=random_state,
                         progress=progress)
 
 
