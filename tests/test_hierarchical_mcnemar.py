@@ -1,4 +1,4 @@
-"""Hierarchical beta-binomial model and hierarchical Bayesian McNemar test (Williams 2026 §5.5)."""
+"""Hierarchical beta-binomial model and hierarchical McNemar test (Williams 2026 §5.5)."""
 from __future__ import annotations
 
 import numpy as np
@@ -137,8 +137,22 @@ def test_region_probabilities_and_argmax_shares_sum_to_one(williams):
     d = williams.details
     assert sum(d["p_regions_averaged"]) == pytest.approx(1.0, abs=1e-12)
     assert sum(d["p_regions_argmax"]) == pytest.approx(1.0, abs=1e-12)
+    assert d["p_regions_averaged"] == (williams.p_left, williams.p_rope, williams.p_right)
     # Benavoli et al.'s rule: the ROPE is the most probable region for most (a, b) draws.
     assert d["p_regions_argmax"][1] > 0.9
+
+
+def test_argmax_rule_against_the_draws(williams):
+    # Benavoli et al.'s shares from 20,000 draws of (a, b), independently of the grid.
+    res = hierarchical_mcnemar(N01, N10, region_rule="argmax", n_samples=0)
+    assert (res.p_left, res.p_rope, res.p_right) == res.details["p_regions_argmax"]
+    ab = williams.posterior.hyperposterior.sample(20_000, random_state=3)
+    lo, hi = williams.rope
+    left = stats.beta.cdf(lo, ab[:, 0], ab[:, 1])
+    right = stats.beta.sf(hi, ab[:, 0], ab[:, 1])
+    regions = np.column_stack([left, 1 - left - right, right])
+    shares = np.bincount(regions.argmax(axis=1), minlength=3) / len(regions)
+    np.testing.assert_allclose(shares, res.details["p_regions_argmax"], atol=0.006)
 
 
 # --- properties -------------------------------------------------------------------------------
@@ -230,6 +244,8 @@ def test_bad_options():
         hierarchical_mcnemar([1, 2], [3, 4], names=["x"])
     with pytest.raises(InvalidInputError, match="threshold"):
         hierarchical_mcnemar([1, 2], [3, 4], threshold=1.5)
+    with pytest.raises(InvalidInputError, match="region_rule"):
+        hierarchical_mcnemar([1, 2], [3, 4], region_rule="max")
     with pytest.raises(InvalidInputError, match="cannot exceed"):
         beta_binomial_hyperposterior([5, 2], [3, 4])
     with pytest.raises(InvalidInputError, match="breakpoint"):

@@ -137,8 +137,13 @@ def _log_marginal(x, delta, rho, s_max):
     return np.log(val) - 40.0
 
 
-@pytest.mark.parametrize("sigma_scale", [1000.0, 1.5])
-def test_potential_matches_the_integrated_mvn_likelihood(sigma_scale):
+@pytest.mark.parametrize("sigma_scale, centre", [(1000.0, 1.0), (1000.0, 0.3), (1.5, 0.7)])
+def test_potential_matches_the_integrated_mvn_likelihood(sigma_scale, centre):
+    # The compiled potential, as a function of one data set's delta, against the exact
+    # likelihood: the n x n MVN density with M(rho), integrated over sigma ~ U(0, sigma_bar)
+    # by quadrature, times the Student prior of delta. Checks the sufficient statistics,
+    # the integration of sigma, the truncation term (sigma_bar = 1.5) and the partially
+    # centred coordinate z of delta (centre < 1).
     import jax.numpy as jnp
 
     rng = np.random.default_rng(7)
@@ -152,9 +157,10 @@ def test_potential_matches_the_integrated_mvn_likelihood(sigma_scale):
     bounds = np.array([5.0, 10.0, sigma_scale])
     truncate = ht._truncation_matters(q_ref, c, xbar, 5.0, n, sigma_scale)
     assert truncate == (sigma_scale < 10)
+    centres = np.full(3, centre)
     potential = ht._potential_gen(truncate)(
-        *(jnp.asarray(v, dtype=jnp.float32) for v in (xbar, c, q_ref, float(n), bounds,
-                                                       [1.0, 2.0, 0.01, 0.1])))
+        *(jnp.asarray(v, dtype=jnp.float32) for v in (xbar, c, q_ref, centres, float(n),
+                                                       bounds, [1.0, 2.0, 0.01, 0.1])))
     base = {"alpha": 0.3, "beta": -0.2, "log_nu_minus_one": 1.5, "delta0": 0.1, "std0": -3.0}
     nu, d0 = np.exp(1.5) + 1, 5.0 * (2 / (1 + np.exp(-0.1)) - 1)
     s0 = 10.0 / (1 + np.exp(3.0))
@@ -162,13 +168,22 @@ def test_potential_matches_the_integrated_mvn_likelihood(sigma_scale):
     values = []
     for delta_1 in (-0.5, 0.2, 1.1):
         delta = np.array([delta_1, 0.0, 0.4])
+        z = centre * d0 + (delta - d0) / s0 ** (1 - centre)
         params = {k: jnp.float32(v) for k, v in base.items()}
-        params["delta"] = jnp.asarray(delta, dtype=jnp.float32)
+        params["z"] = jnp.asarray(z, dtype=jnp.float32)
         expected = (_log_marginal(x0, delta_1, rho, sigma_scale)
                     + stats.t.logpdf(delta_1, nu, d0, s0))
         values.append((-float(potential(params)), expected))
     got, want = np.array(values).T
     np.testing.assert_allclose(got - got[0], want - want[0], atol=2e-4)
+
+
+def test_centredness_follows_the_information_per_data_set():
+    xbar = np.array([0.0, 1.0, 2.0, 3.0])
+    # Precise data sets (large c) get the centred form, vague ones the non-centred one.
+    w = ht._centredness(xbar, np.array([1e4, 1e4, 1e-2, 1e-2]), 100)
+    assert w[0] > 0.99 and w[2] < 0.5
+    assert np.all((w >= 0) & (w <= 1))
 
 
 def test_summaries_and_zero_variance_data_sets():

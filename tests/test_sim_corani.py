@@ -120,7 +120,7 @@ def test_signed_rank_batch_gives_no_evidence_for_all_zero_rows():
 @pytest.fixture(scope="module")
 def figure_2a_points():
     """Points of Corani's Figure 2a: q = 50, sizes 25..1000, 1 and 10 runs of 10-fold CV."""
-    n = 400
+    n = 300
     table = corani_power([0.0, 0.04, 0.06], n_repetitions=n, random_state=6)
     return table.set_index(["delta_acc", "n_runs", "test"])["rejection_rate"], n
 

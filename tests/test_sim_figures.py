@@ -67,7 +67,9 @@ def test_corani_and_demsar_figures_run_at_small_sizes(monkeypatch):
     d = figures.run_figure("demsar-replicability")
     assert set(d["k"]) == {0.0, 20.0} and "replicability_e" in d.columns
     for name, table in (("corani-fig2a", a), ("corani-fig2b", b), ("demsar-replicability", d)):
-        assert figures.plot_figure(name, table) is not None
+        ax = figures.plot(name, table)         # what the CLI calls before ax.figure.savefig
+        assert ax.figure is not None
+    assert len(figures.plot("demsar-replicability", d).figure.axes) == 4   # 2 panels + twins
 
 
 def test_full_sizes_are_the_papers(monkeypatch):

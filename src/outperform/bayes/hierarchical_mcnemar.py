@@ -46,7 +46,7 @@ import numpy as np
 from scipy import optimize, special
 
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_counts,
-                           check_probability)
+                           check_choice, check_probability)
 from ..results import BayesianResult
 from .mcnemar import default_phi_rope
 from .rope import decide
@@ -596,8 +596,9 @@ def beta_binomial_hyperposterior(y, n, *, breakpoints: Sequence[float] = (),
 
 
 def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
-                         threshold: float = 0.95, grid_size: int = 64,
-                         n_samples: int = 10_000, random_state=None) -> BayesianResult:
+                         threshold: float = 0.95, region_rule: str = "averaged",
+                         grid_size: int = 64, n_samples: int = 10_000,
+                         random_state=None) -> BayesianResult:
     """Hierarchical Bayesian McNemar test over several tasks (Williams 2026 §5.5, §6.2).
 
     Per task j, phi_j = theta01 / (theta01 + theta10) and n01_j ~ Binomial(n01_j + n10_j,
@@ -618,6 +619,11 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
         Task names (for ``details["tasks"]``).
     threshold : float
         Decision threshold of Williams (2026) §5.2.
+    region_rule : {"averaged", "argmax"}
+        Which probabilities go into ``p_left``, ``p_rope``, ``p_right`` (both are always in
+        ``details``): "averaged" (default, Williams 2026 footnote 15), the predictive
+        probabilities of the regions for phi_next; "argmax" (Benavoli et al. 2017 §4.3.2),
+        the posterior mass of the (a, b) for which each region is the most probable one.
     grid_size : int
         Minimum starting nodes per axis of the quadrature (refined until stable to 1e-8).
     n_samples : int
@@ -629,17 +635,19 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
     Returns
     -------
     BayesianResult
-        ``p_left``, ``p_rope``, ``p_right``: predictive probabilities of the regions of
-        phi_next, i.e. the Beta(a, b) region masses averaged over the posterior (Williams
-        2026 footnote 15), ROPE [0.5 - 0.1 s, 0.5 + 0.1 s] with s = sqrt(phi_bar (1 - phi_bar))
-        (Williams eq. 7). ``posterior_mean`` = phi_bar = E[a / (a + b) | D] (eq. 12);
+        ``p_left``, ``p_rope``, ``p_right``: by ``region_rule``, by default the predictive
+        probabilities of the regions of phi_next, i.e. the Beta(a, b) region masses averaged
+        over the posterior (Williams 2026 footnote 15); ROPE [0.5 - 0.1 s, 0.5 + 0.1 s] with
+        s = sqrt(phi_bar (1 - phi_bar)) (Williams eq. 7).
+        ``posterior_mean`` = phi_bar = E[a / (a + b) | D] (eq. 12);
         ``posterior`` is the predictive :class:`BetaMixture`, whose ``hyperposterior`` is the
         :class:`BetaBinomialHyperposterior` (grid and weights, for plots);
         ``credible_interval_95`` is its central 95% interval. ``details`` holds:
 
-        - ``p_regions_argmax``: the alternative of Benavoli et al. (2017 §4.3.2), the
-          posterior mass of (a, b) where each region is the most probable one (the mass of the
-          grid nodes; the region borders cut through cells, so ~1e-4 accurate);
+        - ``p_regions_averaged`` and ``p_regions_argmax`` (the latter, Benavoli et al.'s
+          rule, is the mass of the grid nodes where each region is the most probable one;
+          the region borders cut through cells, so it is accurate to ~1e-3 only);
+          ``region_rule``;
         - ``mean_fraction`` (E[a/(a+b)]), ``mean_log_concentration`` (E[log(a+b)]),
           ``mean_log_ratio`` (E[log(a/b)]), ``mode_log_ratio``, ``mode_log_concentration``;
         - ``tasks``, ``n01``, ``n10``, ``raw_phi`` (n01 / (n01 + n10)), ``shrunk_phi`` and
@@ -682,6 +690,7 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
             f"n01 and n10 must have one entry per task, got shapes {n01.shape} and {n10.shape}.")
     y, n = _check_counts(n01, n01 + n10, ("n01", "n01 + n10"))
     check_probability(threshold, "threshold")
+    check_choice(region_rule, "region_rule", ("averaged", "argmax"))
     if names is not None:
         names = [str(s) for s in names]
         if len(names) != y.size:
@@ -698,9 +707,10 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
     rope = default_phi_rope(quad.integrate(quad.n_panels, quad.n_v, []).mean_fraction)
     post = quad.refine([float(special.logit(r)) for r in rope], 1e-8)
     masses = post.region_masses(rope)
-    p_left, p_rope, p_right = (float(np.sum(post.weights * m)) for m in masses)
+    averaged = tuple(float(np.sum(post.weights * m)) for m in masses)
     winner = np.argmax(masses, axis=0)
     argmax = tuple(float(post.weights[winner == k].sum()) for k in range(3))
+    p_left, p_rope, p_right = averaged if region_rule == "averaged" else argmax
     predictive = post.predictive()
     ci = predictive.ppf([0.025, 0.975])
     shrunk, shrunk_sd = post.shrunk_means()
@@ -709,8 +719,9 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
     details = {
         "tasks": names if names is not None else [str(j) for j in range(y.size)],
         "n01": y, "n10": n - y, "raw_phi": raw, "shrunk_phi": shrunk,
-        "shrunk_phi_sd": shrunk_sd, "p_regions_averaged": (p_left, p_rope, p_right),
-        "p_regions_argmax": argmax, "mean_fraction": post.mean_fraction,
+        "shrunk_phi_sd": shrunk_sd, "p_regions_averaged": averaged,
+        "p_regions_argmax": argmax, "region_rule": region_rule,
+        "mean_fraction": post.mean_fraction,
         "mean_log_concentration": post.mean_log_concentration,
         "mean_log_ratio": post.mean_log_ratio,
         "mode_log_ratio": float(post.mode[0]), "mode_log_concentration": float(post.mode[1]),

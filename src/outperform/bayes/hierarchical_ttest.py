@@ -114,7 +114,8 @@ class HierarchicalPrior:
             lo, hi = (float(v) for v in getattr(self, name))
             if not (np.isfinite(lo) and np.isfinite(hi) and 0 < lo < hi):
                 raise InvalidInputError(
-                    f"{name} must be (low, high) with 0 < low < high, got {getattr(self, name)!r}.")
+                    f"{name} must be (low, high) with 0 < low < high, got "
+                    f"{getattr(self, name)!r}.")
             object.__setattr__(self, name, (lo, hi))
         if not (np.isfinite(self.sigma_scale) and self.sigma_scale > 1):
             raise InvalidInputError(
@@ -175,15 +176,37 @@ def _summaries(a, b, rope_width):
     return means, within, float(np.max(np.abs(d)))
 
 
+def _centredness(xbar, c, n):
+    """Per data set weight w_i in [0, 1] of the centred parameterisation of delta_i.
+
+    NUTS struggles with a centred hierarchy (delta_i sampled directly) when the data say
+    little about each delta_i compared with their spread sigma0 (a funnel), and with a
+    non-centred one (delta_i = delta0 + sigma0 z_i) in the opposite case. The optimal
+    partial centring of a normal hierarchy (Papaspiliopoulos, Roberts & Sköld 2007) is
+    w_i = tau^2 / (tau^2 + se_i^2); se_i^2 is the variance of delta_i's likelihood, tau^2 a
+    moment estimate of the spread of the delta_i.
+    """
+    se2 = 1.0 / (c * max(n - 2.0, 1.0))
+    tau2 = max(float(np.var(xbar) - np.mean(se2)), 0.01 * float(np.mean(se2)))
+    return tau2 / (tau2 + se2)
+
+
+def _delta_from(z, delta0, std0, centre):
+    """delta from its partially centred coordinate (NumPyro's LocScaleReparam)."""
+    return delta0 + std0 ** (1.0 - centre) * (z - centre * delta0)
+
+
 def _potential_gen(truncate):
     """Factory of the negative log posterior in unconstrained coordinates (jax).
 
     Parameters (a dict): ``alpha``, ``beta``, ``delta0``, ``std0`` map to their uniform
     priors' intervals by an affine logistic transform, ``log_nu_minus_one`` is log(nu - 1),
-    ``delta`` the q data-set means (standardised). Uniform priors are constant, so the
-    density is the Gamma prior of nu - 1, the Student prior of the delta_i, the likelihood
-    with sigma_i integrated out, -(n - 1)/2 sum_i log(1 + c_i (xbar_i - delta_i)^2), the
-    truncation term when it matters (module docstring) and the log-Jacobians.
+    ``z`` the q partially centred data-set means: delta_i = delta0 + std0^(1 - w_i)
+    (z_i - w_i delta0), so that z_i ~ t_nu(w_i delta0, std0^w_i) (:func:`_centredness`).
+    Uniform priors are constant, so the density is the Gamma prior of nu - 1, the Student
+    prior of the z_i, the likelihood with sigma_i integrated out,
+    -(n - 1)/2 sum_i log(1 + c_i (xbar_i - delta_i)^2), the truncation term when it matters
+    (module docstring) and the log-Jacobians.
     """
     import jax.numpy as jnp
     from jax.nn import log_sigmoid, sigmoid
@@ -192,7 +215,7 @@ def _potential_gen(truncate):
     def bounded(raw, low, high):
         return low + (high - low) * sigmoid(raw), log_sigmoid(raw) + log_sigmoid(-raw)
 
-    def potential_gen(xbar, c, q_ref, n, bounds, prior_bounds):
+    def potential_gen(xbar, c, q_ref, centre, n, bounds, prior_bounds):
         half = 0.5 * (n - 1.0)
 
         def potential(p):
@@ -200,18 +223,19 @@ def _potential_gen(truncate):
             beta, log_jb = bounded(p["beta"], prior_bounds[2], prior_bounds[3])
             delta0, log_jd = bounded(p["delta0"], -bounds[0], bounds[0])
             std0, log_js = bounded(p["std0"], 0.0, bounds[1])
-            log_g, delta = p["log_nu_minus_one"], p["delta"]
+            log_g, z = p["log_nu_minus_one"], p["z"]
             g = jnp.exp(log_g)
             nu = g + 1.0
             lp = log_ja + log_jb + log_jd + log_js
             # nu - 1 ~ Gamma(alpha, rate beta), as a density of log(nu - 1).
             lp += alpha * jnp.log(beta) - gammaln(alpha) + alpha * log_g - beta * g
-            # delta_i ~ t_nu(delta0, std0).
-            z = (delta - delta0) / std0
-            lp += delta.shape[0] * (gammaln(0.5 * (nu + 1.0)) - gammaln(0.5 * nu)
-                                    - 0.5 * jnp.log(nu) - jnp.log(std0))
-            lp -= 0.5 * (nu + 1.0) * jnp.sum(jnp.log1p(z * z / nu))
-            ratio = c * (xbar - delta) ** 2
+            # z_i ~ t_nu(w_i delta0, std0^w_i), i.e. delta_i ~ t_nu(delta0, std0).
+            log_scale = centre * jnp.log(std0)
+            t = (z - centre * delta0) * jnp.exp(-log_scale)
+            lp += z.shape[0] * (gammaln(0.5 * (nu + 1.0)) - gammaln(0.5 * nu)
+                                - 0.5 * jnp.log(nu))
+            lp -= jnp.sum(log_scale) + 0.5 * (nu + 1.0) * jnp.sum(jnp.log1p(t * t / nu))
+            ratio = c * (xbar - _delta_from(z, delta0, std0, centre)) ** 2
             lp -= half * jnp.sum(jnp.log1p(ratio))
             if truncate:
                 lp += jnp.sum(jnp.log(gammaincc(half, q_ref * (1.0 + ratio)
@@ -259,7 +283,7 @@ def _runners(truncate: bool, chain_method: str):
     return initialise, sample
 
 
-def _initial_values(xbar, within_sd, bounds, prior, n_chains, rng):
+def _initial_values(xbar, within_sd, centre, bounds, prior, n_chains, rng):
     """Dispersed starting points around the data (unconstrained), one per chain."""
     from scipy.special import logit
 
@@ -270,14 +294,15 @@ def _initial_values(xbar, within_sd, bounds, prior, n_chains, rng):
     d0 = np.clip(np.mean(xbar) + rng.uniform(-0.5, 0.5, n_chains) * spread,
                  -0.9 * delta_bound, 0.9 * delta_bound)
     s0 = np.minimum(spread * np.exp(rng.uniform(-0.5, 0.5, n_chains)), 0.5 * std0_hi)
+    delta = xbar[None, :] + 0.3 * within_sd[None, :] * rng.uniform(-1, 1, (n_chains, xbar.size))
+    z = centre * d0[:, None] + (delta - d0[:, None]) / s0[:, None] ** (1.0 - centre)
     return {
         "alpha": rng.uniform(-2, 2, n_chains),
         "beta": rng.uniform(-2, 2, n_chains),
         "log_nu_minus_one": np.log((lo_a + hi_a) / (lo_b + hi_b)) + rng.uniform(-1, 1, n_chains),
         "delta0": logit((d0 + delta_bound) / (2 * delta_bound)),
         "std0": logit(s0 / std0_hi),
-        "delta": xbar[None, :] + 0.3 * within_sd[None, :] * rng.uniform(-1, 1, (n_chains,
-                                                                               xbar.size)),
+        "z": z,
     }
 
 
@@ -296,18 +321,19 @@ def _run_nuts(args, init, n_chains, n_samples, n_warmup, seed, chain_method, tru
             int(np.sum(np.asarray(diverging))))
 
 
-def _constrained(draws, bounds, prior):
+def _constrained(draws, bounds, prior, centre):
     """The draws on their natural scale, still standardised (numpy)."""
     from scipy.special import expit
 
     (lo_a, hi_a), (lo_b, hi_b) = prior.alpha_bounds, prior.beta_bounds
+    delta0 = bounds[0] * (2.0 * expit(draws["delta0"]) - 1.0)
+    std0 = bounds[1] * expit(draws["std0"])
     return {
-        "delta0": bounds[0] * (2.0 * expit(draws["delta0"]) - 1.0),
-        "std0": bounds[1] * expit(draws["std0"]),
+        "delta0": delta0, "std0": std0,
         "nu": np.exp(draws["log_nu_minus_one"]) + 1.0,
         "alpha": lo_a + (hi_a - lo_a) * expit(draws["alpha"]),
         "beta": lo_b + (hi_b - lo_b) * expit(draws["beta"]),
-        "delta": draws["delta"],
+        "delta": _delta_from(draws["z"], delta0[..., None], std0[..., None], centre),
     }
 
 
@@ -405,7 +431,8 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
         ``samples``: per-draw (P(left), P(rope), P(right)), shape (n_chains * n_samples, 3),
         as baycomp returns them (for the simplex plot). ``posterior``: a
         :class:`HierarchicalPosterior` with the draws. ``details``: ``p_regions_argmax``
-        and ``p_regions_averaged`` (the two rules), ``region_rule``, ``p_delta0_regions`` (posterior of delta0 in the regions), ``delta0_mean``,
+        and ``p_regions_averaged`` (the two rules), ``region_rule``, ``p_delta0_regions``
+        (posterior of delta0 in the regions), ``delta0_mean``,
         ``delta0_ci95``, ``std0_mean``, ``nu_mean``, ``nu_median``, ``names``,
         ``raw_means`` and ``shrunk_means`` / ``shrunk_ci95`` (per data set delta_i),
         ``rhat_max``, ``ess_min`` (over delta0, sigma0, nu, alpha, beta and the delta_i),
@@ -495,9 +522,10 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
     seed = int(np.random.default_rng().integers(2**31)) if random_state is None \
         else int(random_state)
     truncate = _truncation_matters(q_ref, c, xbar, delta_bound, n, bounds[2])
-    init = _initial_values(xbar, within_sd / scale, bounds, prior, int(n_chains),
+    centre = _centredness(xbar, c, n)
+    init = _initial_values(xbar, within_sd / scale, centre, bounds, prior, int(n_chains),
                            np.random.default_rng(seed))
-    args = (xbar, c, q_ref, float(n), np.array(bounds),
+    args = (xbar, c, q_ref, centre, float(n), np.array(bounds),
             np.array(prior.alpha_bounds + prior.beta_bounds))
     started = time.perf_counter()
     if progress:
@@ -509,7 +537,7 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
     if progress:
         print(f"hierarchical t-test: sampled in {time.perf_counter() - started:.1f} s.",
               file=sys.stderr, flush=True)
-    draws = _constrained(raw, bounds, prior)
+    draws = _constrained(raw, bounds, prior, centre)
     delta0, std0, nu = draws["delta0"] * scale, draws["std0"] * scale, draws["nu"]
     delta = draws["delta"] * scale
     diag = _diagnostics({k: draws[k] for k in ("delta0", "std0", "nu", "alpha", "beta",
@@ -532,9 +560,10 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
     p_left, p_rope, p_right = (float(v) for v in chosen)
     top = int(np.argmax(chosen))
     per_draw = (winner == top).astype(float) if region_rule == "argmax" else regions[:, top]
-    ess_top = float(_diagnostics({"p": per_draw.reshape(delta0.shape)})["p"][1][0])
-    mcse = float(np.std(per_draw) / np.sqrt(max(ess_top, 1.0))) if np.std(per_draw) > 0 \
-        else 0.0
+    mcse = 0.0
+    if np.std(per_draw) > 0:
+        ess_top = float(_diagnostics({"p": per_draw.reshape(delta0.shape)})["p"][1][0])
+        mcse = float(np.std(per_draw) / np.sqrt(max(ess_top, 1.0)))
     delta_next = flat0 + flats * np.random.default_rng(seed).standard_t(flatnu)
     flat_delta = delta.reshape(-1, q)
     posterior = HierarchicalPosterior(
@@ -556,6 +585,7 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
         "ess_delta0": float(diag["delta0"][1][0]),
         "n_chains": int(n_chains), "n_samples": int(n_samples), "n_warmup": int(n_warmup),
         "seed": seed, "scale": scale, "rho": rho, "prior": prior,
+        "centredness": centre,
     }
     return BayesianResult(
         method=METHOD, parameter=PARAMETER, p_left=p_left, p_rope=p_rope, p_right=p_right,

@@ -39,7 +39,7 @@ from .._validation import DegenerateDataError, InvalidInputError, as_counts, che
 from ..bayes.poisson_binomial_test import task_probability_a_better
 from ..results import BayesianResult, FrequentistResult
 from ..stats.poisson_binomial import poisson_binomial_pmf
-from ._common import check_int
+from ._common import check_int, check_int_grid
 from .contexts import SyntheticContext, sample_experiments
 from .study import parallel_map, seed_sequence
 
@@ -394,6 +394,13 @@ def _chunks(context, n_data_sets, n_repetitions, random_state):
             for lo, seed in zip(starts, seeds)], coin
 
 
+def _check_answer(context: SyntheticContext) -> None:
+    if abs(context.prob_a_better - 0.5) <= 1e-12:
+        raise DegenerateDataError(
+            "in this context neither algorithm is better (q = 1/2): there is no true answer."
+        )
+
+
 def _size_label(context: SyntheticContext):
     return context.n_test[0] if len(context.n_test) == 1 else "|".join(map(str, context.n_test))
 
@@ -458,13 +465,9 @@ def lacoste_auc(context: SyntheticContext, n_data_sets, *, tests=LACOSTE_TESTS,
         (tests,) if isinstance(tests, str) else tests))
     if not isinstance(context, SyntheticContext):
         raise InvalidInputError("context must be a SyntheticContext.")
-    grid = (n_data_sets,) if isinstance(n_data_sets, (int, np.integer)) else tuple(n_data_sets)
-    grid = tuple(check_int(n, "n_data_sets") for n in grid)
+    grid = check_int_grid(n_data_sets, "n_data_sets")
     m = check_int(n_repetitions, "n_repetitions")
-    if context.prob_a_better == 0.5:
-        raise DegenerateDataError(
-            "in this context neither algorithm is better (q = 1/2): there is no true answer."
-        )
+    _check_answer(context)
     options = {"prior": prior, "beta_prior": beta_prior}
     seeds = seed_sequence(random_state).spawn(len(grid))
     tasks, weights, coins, counts = [], [], [], []
@@ -606,15 +609,13 @@ def auc_of_test(test: Callable, context: SyntheticContext, n_data_sets: int, *,
     ('sign', 0.86)
     """
     if not callable(test):
-        raise InvalidInputError("test must be a function test(errors_a_only, errors_b_only, n_test).")
+        raise InvalidInputError(
+            "test must be a function test(errors_a_only, errors_b_only, n_test).")
     if not isinstance(context, SyntheticContext):
         raise InvalidInputError("context must be a SyntheticContext.")
     n = check_int(n_data_sets, "n_data_sets")
     m = check_int(n_repetitions, "n_repetitions")
-    if context.prob_a_better == 0.5:
-        raise DegenerateDataError(
-            "in this context neither algorithm is better (q = 1/2): there is no true answer."
-        )
+    _check_answer(context)
     # The same streams as one value of N in lacoste_auc: the first spawned child.
     chunks, coin = _chunks(context, n, m, seed_sequence(random_state).spawn(1)[0])
     parts = parallel_map(_generic_chunk, [(*c, test) for c in chunks], [c[2] for c in chunks],

@@ -43,6 +43,7 @@ __all__ = [
     "lacoste_fig3",
     "lacoste_fig4",
     "lacoste_fig5",
+    "plot",
     "plot_figure",
     "run_figure",
 ]
@@ -60,7 +61,7 @@ SIZES = {
     "lacoste-fig5": {"quick": {"n_test": (11, 101, 1001, 10001), "n_repetitions": 3000},
                      "full": {"n_test": (11, 31, 101, 301, 1001, 3001, 10001, 30001, 100001),
                               "n_repetitions": 100_000}},
-    "lacoste-bimodal": {"quick": {"n_data_sets": (14,), "n_repetitions": 5000},
+    "lacoste-bimodal": {"quick": {"n_data_sets": (14,), "n_repetitions": 20_000},
                         "full": {"n_data_sets": (5, 10, 14, 20, 30), "n_repetitions": 100_000}},
     "corani-fig2a": {"quick": {"deltas": (0.0, 0.02, 0.04, 0.06, 0.08, 0.1),
                                "n_repetitions": 300},
@@ -143,7 +144,7 @@ def lacoste_bimodal(*, full: bool = False, random_state=0,
                     progress: bool = False) -> pd.DataFrame:
     """Lacoste §6.4 bimodal context, n = 100001: the Wilcoxon test's AUC falls below 0.5.
 
-    N = 14 with M = 5000 (quick); N in (5, 10, 14, 20, 30) with M = 10^5 (full). The paper,
+    N = 14 with M = 20000 (quick); N in (5, 10, 14, 20, 30) with M = 10^5 (full). The paper,
     at N = 14: Wilcoxon 0.334, sign and Poisson-binomial above 0.8.
 
     Examples
@@ -248,7 +249,8 @@ def _plot_power(table, ax=None):
 def _plot_replicability(table, ax=None):
     from ..plot.simulation import plot_replicability
 
-    return plot_replicability(table, kind="two classifiers", axes=ax)
+    # The left panel stands for the figure: its .figure holds both panels.
+    return plot_replicability(table, kind="two classifiers", axes=ax)[0]
 
 
 #: CLI name -> (study, plot function of its table).
@@ -282,7 +284,10 @@ def run_figure(name: str, *, full: bool = False, random_state=0,
 
 
 def plot_figure(name: str, table: pd.DataFrame, *, ax=None):
-    """Draw the table of study ``name``; returns the Axes (two for demsar-replicability).
+    """Draw the table of study ``name``; returns the Axes (``ax.figure`` to save it).
+
+    demsar-replicability draws two panels (pass ``ax`` as a pair of Axes) and returns the
+    left one.
 
     Raises
     ------
@@ -301,3 +306,7 @@ def plot_figure(name: str, table: pd.DataFrame, *, ax=None):
     if not isinstance(table, pd.DataFrame):
         raise InvalidInputError("table must be the DataFrame returned by run_figure(name).")
     return FIGURES[name][1](table, ax=ax)
+
+
+#: Short name used by the command line (``outperform simulate NAME --out PNG``).
+plot = plot_figure

@@ -199,7 +199,8 @@ def parallel_map(fn: Callable, tasks: Iterable[tuple], weights: Iterable[int], *
     """
     tasks, weights = list(tasks), list(weights)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
-        raise InvalidInputError(f"n_jobs must be a non-zero integer (-1: all cores), got {n_jobs!r}.")
+        raise InvalidInputError(
+            f"n_jobs must be a non-zero integer (-1: all cores), got {n_jobs!r}.")
     out = []
     with progress_bar(sum(weights), progress, description) as advance:
         if n_jobs == 1 and backend is None:

@@ -1,0 +1,87 @@
+"""Simulation studies at the papers' sizes: Lacoste Figure 3 and Corani & Benavoli Figure 2a.
+
+* Lacoste et al. (2012) Figure 3: AUC of the sign, Wilcoxon and Poisson-binomial tests on
+  the single-Dirichlet context (100, 110, 790), n = 1001, M = 10^5 repetitions per N.
+  Goal: under 60 s on a 2-core machine.
+* Corani & Benavoli (2015) Figure 2a: rejection rates of the Poisson and signed-rank tests,
+  5000 experiments per delta_acc, 11 values, q = 50 data sets, 1 and 10 runs of 10-fold CV.
+  Goal: under 10 minutes.
+
+Prints both tables (and saves the plots with --plots DIR). Options: --only lacoste|corani,
+--n-jobs for Corani's study (joblib processes), --repetitions to scale both down.
+
+Run:  python benchmarks/bench_simulations.py [--plots DIR] [--n-jobs 2]
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from outperform.simulate.auc import lacoste_auc
+from outperform.simulate.contexts import single_dirichlet_context
+from outperform.simulate.corani import corani_power
+from outperform.simulate.figures import SIZES
+
+
+def _lacoste(m: int, plots: Path | None) -> float:
+    grid = SIZES["lacoste-fig3"]["full"]["n_data_sets"]
+    t0 = time.perf_counter()
+    table = lacoste_auc(single_dirichlet_context(), grid, n_repetitions=m, random_state=0)
+    sec = time.perf_counter() - t0
+    wide = table.pivot(index="n_data_sets", columns="test", values="auc")
+    se = table["mc_se"].max()
+    print(f"Lacoste Figure 3: AUC, single Dirichlet (100, 110, 790), n = 1001, M = {m} "
+          f"per N (largest MC s.e. {se:.4f})")
+    print(wide[["sign", "wilcoxon", "poisson_binomial"]].round(4).to_string())
+    ok = bool(np.all(wide["poisson_binomial"] >= wide["sign"] - 2 * se))
+    print(f"  Poisson-binomial >= sign test for every N (within 2 s.e.): {ok}")
+    print(f"  time: {sec:.1f} s (goal < 60 s)\n")
+    if plots:
+        from outperform.plot.simulation import plot_auc_curves
+
+        plot_auc_curves(table).figure.savefig(plots / "lacoste_fig3.png", dpi=120)
+    return sec
+
+
+def _corani(m: int, n_jobs: int, plots: Path | None) -> float:
+    deltas = SIZES["corani-fig2a"]["full"]["deltas"]
+    t0 = time.perf_counter()
+    table = corani_power(deltas, n_repetitions=m, random_state=0, n_jobs=n_jobs)
+    sec = time.perf_counter() - t0
+    wide = table.pivot_table(index="delta_acc", columns=["n_runs", "test"],
+                             values="rejection_rate")
+    print(f"Corani & Benavoli Figure 2a: rejection rates, q = 50, {m} experiments per "
+          f"delta_acc (MC s.e. <= {0.5 / np.sqrt(m):.4f})")
+    print(wide.round(4).to_string())
+    print(f"  time: {sec:.1f} s (goal < 600 s)\n")
+    if plots:
+        from outperform.plot.simulation import plot_power_curves
+
+        plot_power_curves(table).figure.savefig(plots / "corani_fig2a.png", dpi=120)
+    return sec
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=("lacoste", "corani"))
+    parser.add_argument("--n-jobs", type=int, default=1)
+    parser.add_argument("--repetitions", type=float, default=1.0,
+                        help="fraction of the papers' repetitions (default 1)")
+    parser.add_argument("--plots", type=Path, help="folder for PNG figures")
+    args = parser.parse_args()
+    if args.plots:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        args.plots.mkdir(parents=True, exist_ok=True)
+    if args.only != "corani":
+        _lacoste(max(100, int(100_000 * args.repetitions)), args.plots)
+    if args.only != "lacoste":
+        _corani(max(100, int(5000 * args.repetitions)), args.n_jobs, args.plots)
+
+
+if __name__ == "__main__":
+    main()
