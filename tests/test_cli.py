@@ -91,3 +91,21 @@ def test_compare_predictions(tmp_path):
     assert payload["question"] == "Q1" and "bayesian_mcnemar" in payload["tests"]
     bad = runner.invoke(app, ["compare-predictions", str(path)])
     assert bad.exit_code == 1 and "y_true" in bad.output
+
+
+def test_simulate_writes_table_and_figure(tmp_path):
+    res = runner.invoke(app, ["simulate", "demsar-replicability", "--table", str(tmp_path / "t.csv"),
+                              "--out", str(tmp_path / "f.png")])
+    assert res.exit_code == 0, res.output
+    assert pd.read_csv(tmp_path / "t.csv").shape[0] > 0
+    assert (tmp_path / "f.png").stat().st_size > 1000
+    assert runner.invoke(app, ["simulate", "nonsense"]).exit_code == 1
+
+
+def test_report_writes_all_formats(tmp_path):
+    res = runner.invoke(app, ["report", str(_table6_csv(tmp_path)), "--out", str(tmp_path / "r"),
+                              "--alpha", "0.1"])
+    assert res.exit_code == 0, res.output
+    names = {p.name for p in (tmp_path / "r").iterdir()}
+    assert {"report.html", "report.md", "report.tex", "report.json"} <= names
+    assert "not sufficient" in (tmp_path / "r" / "report.md").read_text()

@@ -243,7 +243,7 @@ def simulate(
         err.print(f"[red]error:[/red] unknown study {name!r}; see `outperform simulate --help`.")
         raise typer.Exit(1)
     frame = fn(full=full, random_state=seed, progress=True)
-    Console().print(frame.to_string(index=False))
+    typer.echo(frame.to_string(index=False))
     if table is not None:
         frame.to_csv(table, index=False)
         err.print(f"table written to {table}")
