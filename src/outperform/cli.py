@@ -102,6 +102,9 @@ def compare_cmd(
                                   "signed-rank and sign tests and, with folds, the Poisson test."),
     prior: Optional[float] = typer.Option(None, "--prior", help="Strength of the Bayesian "
                                           "sign/signed-rank prior (default 0.5 / 1)."),
+    hierarchical: bool = typer.Option(False, "--hierarchical", help="Two models with per-fold "
+                                      "results on several data sets: add the hierarchical "
+                                      "correlated t-test (MCMC, needs the 'bayes' extra)."),
     fmt: Format = typer.Option(Format.text, "--format", help="Output format."),
     plot: Optional[Path] = typer.Option(None, help="Write the critical-difference diagram here "
                                         "(.png, .svg or .pdf)."),
@@ -117,7 +120,8 @@ def compare_cmd(
     with _exit_on_bad_input():
         report = compare(file, metric=metric, higher_is_better=False if lower_is_better else None,
                          alpha=alpha, control=control, posthoc=posthoc, rope=rope, rho=rho,
-                         threshold=threshold, bayesian=bayesian, prior_strength=prior)
+                         threshold=threshold, bayesian=bayesian, prior_strength=prior,
+                         hierarchical=hierarchical)
     _emit(report, fmt)
     if plot is not None:
         _plot(report, plot)

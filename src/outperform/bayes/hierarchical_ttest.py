@@ -23,9 +23,15 @@ sigma_i integrated out exactly. With sigma_i ~ U(0, S) and Q_i the quadratic for
     ∫_0^S sigma^-n exp(-Q / (2 sigma^2)) dsigma = 1/2 (Q/2)^(-(n-1)/2) Gamma((n-1)/2)
                                                  * GammaQ((n-1)/2, Q / (2 S^2)),
 
-(GammaQ the regularised upper incomplete gamma function), so the sampler only sees
-delta0, sigma0, nu, alpha, beta and the delta_i: the same posterior, in q + 5 dimensions
-instead of 2q + 5, which removes the sigma_i-delta_i correlations NUTS would otherwise fight.
+(GammaQ the regularised upper incomplete gamma function). As a function of delta_i this is
+(1 + c_i (xbar_i - delta_i)^2)^(-(n-1)/2), c_i = n (1 - rho) / ((1 + (n - 1) rho) W_i): a
+Student kernel, the correlated t-test's posterior (Corani & Benavoli 2015), times the
+GammaQ factor, which is 1 to double precision unless S is small (it is then kept). The
+sampler only sees delta0, sigma0, nu, alpha, beta and the delta_i: the same posterior in
+q + 5 dimensions instead of 2q + 5, without the sigma_i-delta_i funnels. The delta_i are
+partially centred (delta_i = delta0 + sigma0^(1-w_i) (z_i - w_i delta0), NumPyro's
+LocScaleReparam) with w_i = tau^2 / (tau^2 + se_i^2) (Papaspiliopoulos, Roberts & Sköld
+2007): centred for data sets that pin their delta_i down, non-centred for vague ones.
 
 Scale. As baycomp (and the R code of the paper) do, the differences are divided by
 s = mean_i sd(x_i) before sampling and the results multiplied back; the prior bounds are set

@@ -10,6 +10,7 @@ from .._validation import InvalidInputError
 from ..data.io import read_results, read_table
 from ..data.results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport
+from .hierarchical import add_hierarchical_ttest, compare_counts
 from .q1 import compare_predictions
 from .q2 import compare_one_task
 from .q3 import compare_many_tasks
@@ -37,7 +38,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
             aggregate: str = "mean", rope: float | None = None, rho: float | None = None,
             threshold: float = 0.95, bayesian: bool = False,
             prior_strength: float | None = None, random_state=0, y_true: str = "y_true",
-            loss: str = "zero-one", group: str | None = None) -> ComparisonReport:
+            loss: str = "zero-one", group: str | None = None,
+            hierarchical: bool = False) -> ComparisonReport:
     """Compare models or algorithms and report decisions, effect sizes and warnings.
 
     Parameters
@@ -71,6 +73,10 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         Q3 Bayesian: weight of the Dirichlet-process prior pseudo-observation.
     random_state : int or numpy Generator
         Seed of the Monte Carlo draws of the Bayesian tests.
+    hierarchical : bool
+        Q3 with per-fold results of two models: add the hierarchical correlated t-test
+        (Benavoli et al. 2017). A table of per-task ``n01``/``n10`` counts is always analysed
+        with the hierarchical McNemar model (Williams 2026 §5.5).
     y_true, loss, group :
         Q1 only, see :func:`outperform.compare.q1.compare_predictions` (``control`` is the
         reference model there).
@@ -98,6 +104,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     if question == "Q1" or (question == "auto" and _has_column(data, y_true)):
         return compare_predictions(data, y_true=y_true, loss=loss, reference=control, group=group,
                                    rope=rope, alpha=alpha, threshold=threshold)
+    if _has_column(data, "n01") and _has_column(data, "n10"):
+        return compare_counts(data, alpha=alpha, threshold=threshold)
     if isinstance(data, ScoreMatrix):
         scores = data
     else:
@@ -117,6 +125,12 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         report = add_bayesian_section(
             report, scores, None if isinstance(data, ScoreMatrix) else table, rope=rope,
             prior_strength=prior_strength, threshold=threshold, random_state=random_state)
+    if hierarchical:
+        if isinstance(data, ScoreMatrix):
+            raise InvalidInputError("the hierarchical t-test needs the per-fold results, not "
+                                    "one score per cell.")
+        report = add_hierarchical_ttest(report, table, rope=rope, threshold=threshold,
+                                        random_state=random_state)
     return report if isinstance(data, ScoreMatrix) else _with_assumed_direction(report, table)
 
 

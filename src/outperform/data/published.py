@@ -65,3 +65,19 @@ def load_demsar_table2() -> ResultsTable:
     """
     df = _read("demsar2006_table6.csv")[["task", "C4.5", "C4.5+m"]]
     return read_results(df, metric="auc", higher_is_better=True)
+
+
+def load_williams_table1() -> pd.DataFrame:
+    """Code-switching counts of 11 language pairs, GNN (model A) vs LLM (model B).
+
+    Williams (2026), Table 1: columns ``task``, ``n00`` (both wrong), ``n01`` (GNN wrong, LLM
+    right), ``n10`` (GNN right, LLM wrong), ``n11`` (both right) and ``n`` (examples). See
+    ``published/williams2026_table1.md``.
+
+    Examples
+    --------
+    >>> t = load_williams_table1()
+    >>> t.loc[t.task == "tr-en", ["n01", "n10"]].to_numpy().tolist()
+    [[64, 30]]
+    """
+    return _read("williams2026_table1.csv")

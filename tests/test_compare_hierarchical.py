@@ -1,0 +1,65 @@
+"""compare() routes per-task counts to the hierarchical McNemar model and adds the
+hierarchical t-test on per-fold results (Williams 2026 §5.5, §6.2; Benavoli et al. 2017)."""
+import warnings
+
+import pytest
+
+from outperform import InvalidInputError
+from outperform.compare import compare, compare_counts
+from outperform.data import load_williams_table1
+
+
+def test_williams_table1_through_compare(tmp_path):
+    path = tmp_path / "counts.csv"
+    load_williams_table1().to_csv(path, index=False)
+    rep = compare(path)
+    hier = rep.tests["hierarchical_mcnemar"]
+    # Williams (2026) §6.2: phi_bar = 0.521; P(GNN better, equivalent, LLM better) =
+    # 0.053 / 0.737 / 0.210 from sampling (within 0.01); Friedman chi2 = 0.818, p = 0.366.
+    assert round(hier.posterior_mean, 3) == 0.521
+    assert hier.p_a_better == pytest.approx(0.053, abs=0.01)
+    assert hier.p_rope == pytest.approx(0.737, abs=0.01)
+    assert hier.p_b_better == pytest.approx(0.210, abs=0.01)
+    assert round(rep.tests["friedman"].statistic, 3) == 0.818
+    per_task = {r["task"]: r for r in rep.details["per_task"]}
+    assert round(per_task["da-en"]["p_a_better"], 3) == 0.571
+
+
+def test_swapping_counts_mirrors():
+    t = load_williams_table1()
+    a = compare_counts(t, names=("GNN", "LLM")).tests["hierarchical_mcnemar"]
+    b = compare_counts(t.rename(columns={"n01": "n10", "n10": "n01"}),
+                       names=("LLM", "GNN")).tests["hierarchical_mcnemar"]
+    assert a.p_a_better == pytest.approx(b.p_b_better, abs=1e-6)
+
+
+def test_bad_counts():
+    t = load_williams_table1()
+    with pytest.raises(InvalidInputError, match="non-negative"):
+        compare_counts(t.assign(n01=-t.n01))
+    with pytest.raises(InvalidInputError, match="n01 and n10"):
+        compare_counts(t.drop(columns="n10"))
+
+
+@pytest.mark.slow
+def test_hierarchical_ttest_on_uci54_nbc_vs_hnb(shared_data):
+    from outperform.data.uci54 import load_uci54
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = load_uci54(shared_data / "uci54_10x10cv_accuracies.txt", as_fraction=True)
+        rep = compare(t[t.model.isin(["nbc", "hnb"])], hierarchical=True)
+    res = rep.tests["hierarchical"]
+    # Benavoli et al. (2017): hnb is better than nbc with high probability.
+    p_hnb = res.p_a_better if rep.models[0] == "hnb" else res.p_b_better
+    assert p_hnb > 0.9
+
+
+def test_hierarchical_needs_two_models(shared_data):
+    from outperform.data.uci54 import load_uci54
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = load_uci54(shared_data / "uci54_10x10cv_accuracies.txt", as_fraction=True)
+    with pytest.raises(InvalidInputError, match="two algorithms"):
+        compare(t[t.model.isin(["nbc", "hnb", "aode"])], hierarchical=True)
