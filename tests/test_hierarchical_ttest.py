@@ -82,6 +82,25 @@ def test_agrees_with_a_long_reference_run(hnb_vs_nbc):
     assert res.details["divergent"] == 0
 
 
+def test_zero_variance_data_sets_against_the_reference(uci):
+    # aode vs nbc: two data sets (hayes-roth, liver-disorders) have the same accuracy in all
+    # 100 folds. Reference as above (the two rows replaced by +-1/sqrt(3), the variance
+    # outperform gives them): 4 x 5,000 draws, R-hat 1.0006, ESS of delta0 6,902:
+    #   python benchmarks/bench_hierarchical.py --reference --draws 5000 --warmup 1000 \
+    #       --seed 1 --pair aode nbc
+    names, aode = uci["aode"]
+    res = hierarchical_correlated_ttest(aode, uci["nbc"][1], rho=0.1, rope=1.0, names=names,
+                                        random_state=5, **CONFIG)
+    post = res.posterior
+    assert post.delta0.mean() == pytest.approx(0.9672, abs=0.05)
+    assert post.std0.mean() == pytest.approx(1.2233, abs=0.08)
+    assert post.nu.mean() == pytest.approx(2.2466, abs=0.2)
+    np.testing.assert_allclose(res.details["p_regions_averaged"], (0.1260, 0.3978, 0.4762),
+                               atol=0.03)
+    assert res.details["p_regions_argmax"][1] == pytest.approx(0.3098, abs=0.06)
+    assert res.decision == "undecided"
+
+
 def test_shrinkage_pulls_data_set_means_towards_delta0(hnb_vs_nbc):
     d = hnb_vs_nbc.details
     raw, shrunk, centre = d["raw_means"], d["shrunk_means"], d["delta0_mean"]

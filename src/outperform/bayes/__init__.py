@@ -8,13 +8,18 @@ imported only by the functions that need them.
 from .correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
 from .dirichlet_process import (bayesian_sign_test, bayesian_signed_rank_test,
                                 pairwise_bayesian_sign_test, pairwise_bayesian_signed_rank_test)
+from .hierarchical_mcnemar import beta_binomial_hyperposterior, hierarchical_mcnemar
+from .hierarchical_ttest import HierarchicalPrior, hierarchical_correlated_ttest
 from .mcnemar import bayesian_mcnemar
+from .robust_ttest import robust_bayesian_ttest
 from .poisson_binomial_test import find_cycles, pairwise_poisson_binomial, poisson_binomial_test
 from .poisson_test import pairwise_poisson_test, poisson_test
 from .rope import decide
 from .ttest import bayesian_ttest
 
 __all__ = [
+    "HierarchicalPrior", "beta_binomial_hyperposterior", "hierarchical_correlated_ttest",
+    "hierarchical_mcnemar", "robust_bayesian_ttest",
     "NormalGammaPrior", "bayesian_mcnemar", "bayesian_sign_test", "bayesian_signed_rank_test",
     "bayesian_ttest", "correlated_bayesian_ttest", "decide", "find_cycles",
     "pairwise_bayesian_sign_test", "pairwise_bayesian_signed_rank_test",

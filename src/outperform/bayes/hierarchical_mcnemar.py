@@ -145,12 +145,12 @@ def _mode(logp: _LogPosterior, y, n) -> tuple[np.ndarray, float]:
     return fit.x, float(logp(*fit.x))
 
 
-def _conditional_sd(logp, box, axis, log_max) -> tuple[float, float]:
-    """Smallest and largest conditional sd along ``axis`` over lines across the box.
+def _conditional_sd(logp, box, axis, log_max) -> float:
+    """Smallest conditional sd along ``axis`` over lines across the box.
 
     Along 17 lines at fixed values of the other coordinate (those carrying mass), the
-    curvature at the line's maximum gives a local sd; the quadrature step is set from the
-    smallest, the starting box from the largest.
+    curvature at the line's maximum gives a local sd; the starting quadrature step is set
+    from the smallest, so that the narrowest part of the posterior is resolved.
     """
     along = np.linspace(*box[axis], 1025)
     across = np.linspace(*box[1 - axis], 17)
@@ -166,9 +166,7 @@ def _conditional_sd(logp, box, axis, log_max) -> tuple[float, float]:
         vals.append(logp(*pts))
     curv = (vals[0] - 2 * vals[1] + vals[2]) / h**2
     sd = 1.0 / np.sqrt(-curv[curv < 0])
-    if sd.size == 0:
-        return 0.1, 1.0
-    return float(sd.min()), float(sd.max())
+    return float(sd.min()) if sd.size else 0.1
 
 
 def _box(logp: _LogPosterior, mode, log_max) -> tuple[np.ndarray, np.ndarray]:
@@ -189,7 +187,7 @@ def _box(logp: _LogPosterior, mode, log_max) -> tuple[np.ndarray, np.ndarray]:
                     step[axis] *= 1.25
                     moved = True
         if not moved:
-            sds = np.array([_conditional_sd(logp, box, axis, log_max)[0] for axis in (0, 1)])
+            sds = np.array([_conditional_sd(logp, box, axis, log_max) for axis in (0, 1)])
             return box, sds
     raise DegenerateDataError(  # pragma: no cover - a proper posterior always fits in a box
         "could not bound the posterior of (a, b); it may be improper for these counts.")

@@ -66,9 +66,12 @@ def add_hierarchical_ttest(report: ComparisonReport, table: ResultsTable, *,
                                         names=list(table.tasks), threshold=threshold,
                                         random_state=random_state, progress=progress)
     a, b = table.models
-    words = (f"{res.method}: {verdict(a, b, res.decision)} on the next data set "
-             f"(P({a} better) = {res.p_a_better:.3f}, P(equivalent) = {res.p_rope:.3f}, "
-             f"P({b} better) = {res.p_b_better:.3f}).")
+    left, rope_p, right = res.details["p_regions_averaged"]
+    words = (f"{res.method}: {verdict(a, b, res.decision)} — share of posterior draws in which "
+             f"each is the most probable outcome for the next data set (Benavoli et al. 2017): "
+             f"{a} better {res.p_a_better:.3f}, equivalent {res.p_rope:.3f}, {b} better "
+             f"{res.p_b_better:.3f}; predictive probabilities for the next data set (Williams "
+             f"2026 fn. 15): {right:.3f} / {rope_p:.3f} / {left:.3f}.")
     tests = dict(report.tests, hierarchical=res)
     return replace(report, tests=tests, conclusions=report.conclusions + (words,))
 

@@ -39,7 +39,7 @@ def _hyperposterior(result):
 
 
 def plot_hierarchical_posterior(result, *, names=("A", "B"), n_points: int = 400,
-                                coverage: float = 0.995, ax=None):
+                                coverage: float = 0.95, ax=None):
     """Posterior of delta0 and the predictive density of the next data set's delta.
 
     Both are kernel density estimates of the draws of
@@ -67,6 +67,19 @@ def plot_hierarchical_posterior(result, *, names=("A", "B"), n_points: int = 400
     ------
     InvalidInputError
         ``result`` is not a hierarchical t-test result.
+
+    Examples
+    --------
+    >>> from outperform.bayes.hierarchical_ttest import hierarchical_correlated_ttest
+    >>> rng = np.random.default_rng(0)
+    >>> effect = rng.normal(1.0, 0.5, size=(54, 1))
+    >>> a = 80 + effect + rng.normal(0, 1, size=(54, 10))
+    >>> b = 80 + rng.normal(0, 1, size=(54, 10))
+    >>> res = hierarchical_correlated_ttest(a, b, rho=0.1, rope=0.5, n_chains=2,
+    ...                                     n_samples=1000, n_warmup=500)
+    >>> ax = plot_hierarchical_posterior(res, names=("new", "old"))
+    >>> ax.texts[2].get_text()
+    'P(new better) = 1'
     """
     post = _hierarchical_ttest_posterior(result)
     ax, new_figure = new_axes(ax)
@@ -93,7 +106,8 @@ def plot_hierarchical_posterior(result, *, names=("A", "B"), n_points: int = 400
     return ax
 
 
-def plot_shrinkage(result, *, task_names=None, max_tasks: int = 60, ax=None):
+def plot_shrinkage(result, *, names=("A", "B"), task_names=None, max_tasks: int = 60,
+                   ax=None):
     """Raw per-task estimates and the pooled ones of a hierarchical model, task by task.
 
     Each task is a row: an open circle at its raw estimate (mean fold difference, or
@@ -105,6 +119,8 @@ def plot_shrinkage(result, *, task_names=None, max_tasks: int = 60, ax=None):
     ----------
     result : BayesianResult
         Of ``hierarchical_correlated_ttest`` or ``hierarchical_mcnemar``.
+    names : (str, str)
+        Names of A and B, for the axis label.
     task_names : sequence of str, optional
         Labels (default: the names stored in the result).
     max_tasks : int
@@ -119,22 +135,39 @@ def plot_shrinkage(result, *, task_names=None, max_tasks: int = 60, ax=None):
     ------
     InvalidInputError
         ``result`` is neither hierarchical model.
+
+    Examples
+    --------
+    Williams (2026) Table 1 (A = GNN, B = LLM): tr-en, with the fewest discordant pairs and
+    the most extreme raw phi, moves most.
+
+    >>> from outperform.bayes.hierarchical_mcnemar import hierarchical_mcnemar
+    >>> res = hierarchical_mcnemar([63, 159, 175, 180, 202, 185, 195, 156, 64, 113, 44],
+    ...                            [66, 198, 149, 167, 167, 193, 176, 133, 30, 103, 46],
+    ...                            names=["de-en", "da-en", "es-en", "fr-en", "it-en", "id-en",
+    ...                                   "nl-en", "sv-en", "tr-en", "tr-de", "zh-en"],
+    ...                            n_samples=0)
+    >>> ax = plot_shrinkage(res, names=("GNN", "LLM"), max_tasks=1)
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['tr-en']
     """
     d = result.details
     if "shrunk_means" in d:
         raw, pooled = np.asarray(d["raw_means"]), np.asarray(d["shrunk_means"])
         low, high = np.asarray(d["shrunk_ci95"]).T
-        centre, names, what = d["delta0_mean"], d["names"], "mean difference A - B"
+        centre, labels = d["delta0_mean"], d["names"]
+        what = f"mean difference {names[0]} - {names[1]}"
     elif "shrunk_phi" in d:
         raw, pooled = np.asarray(d["raw_phi"], float), np.asarray(d["shrunk_phi"])
         sd = np.asarray(d["shrunk_phi_sd"])
         low, high = pooled - 2 * sd, pooled + 2 * sd
-        centre, names, what = result.posterior_mean, d["tasks"], "phi (A's share of errors)"
+        centre, labels = result.posterior_mean, d["tasks"]
+        what = f"phi ({names[0]}'s share of the discordant errors)"
     else:
         raise InvalidInputError(f"{result.method} has no per-task shrunk estimates to draw.")
-    names = list(task_names) if task_names is not None else list(names)
-    if len(names) != raw.size:
-        raise InvalidInputError(f"task_names has {len(names)} entries for {raw.size} tasks.")
+    labels = list(task_names) if task_names is not None else list(labels)
+    if len(labels) != raw.size:
+        raise InvalidInputError(f"task_names has {len(labels)} entries for {raw.size} tasks.")
     order = np.arange(raw.size)
     if raw.size > max_tasks:
         moved = np.abs(np.nan_to_num(raw, nan=centre) - pooled)
@@ -150,7 +183,7 @@ def plot_shrinkage(result, *, task_names=None, max_tasks: int = 60, ax=None):
             ax.annotate("", xy=(pooled[j], r), xytext=(raw[j], r),
                         arrowprops=dict(arrowstyle="->", color="0.5", lw=0.8))
     ax.axvline(centre, color="black", lw=1, ls="--", label="pooled centre")
-    ax.set_yticks(rows, [names[j] for j in order], fontsize="small")
+    ax.set_yticks(rows, [labels[j] for j in order], fontsize="small")
     ax.set_xlabel(what)
     ax.set_ylim(-0.7, order.size - 0.3)
     ax.legend(loc="lower right", fontsize="small")
@@ -187,6 +220,16 @@ def plot_ab_posterior(result, *, kind: str = "samples", n_samples: int = 10_000,
     ------
     InvalidInputError
         ``result`` is not a hierarchical McNemar result, or ``kind`` is unknown.
+
+    Examples
+    --------
+    >>> from outperform.bayes.hierarchical_mcnemar import hierarchical_mcnemar
+    >>> res = hierarchical_mcnemar([63, 159, 175, 180, 202, 185, 195, 156, 64, 113, 44],
+    ...                            [66, 198, 149, 167, 167, 193, 176, 133, 30, 103, 46],
+    ...                            n_samples=0)
+    >>> ax = plot_ab_posterior(res, n_samples=1000)
+    >>> ax.get_xlabel(), ax.get_ylabel(), len(ax.lines[0].get_xdata())
+    ('a', 'b', 1000)
     """
     hyper = _hyperposterior(result)
     if kind not in ("samples", "contour"):
