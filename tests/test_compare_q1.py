@@ -91,3 +91,12 @@ def test_identical_errors_are_a_clear_error():
     df = _from_counts(10, 0, 0, 30)
     with pytest.raises(DegenerateDataError, match="same examples"):
         compare_predictions(df)
+
+
+def test_warns_when_examples_look_clustered():
+    df = _from_counts(54, 159, 198, 589)
+    df["document"] = np.arange(len(df)) // 10
+    rep = compare_predictions(df)
+    assert any("cluster" in w and "document" in w for w in rep.warnings)
+    assert rep.models == ("GNN", "LLM")  # the id column is not taken for a model
+    assert not any("cluster id" in w for w in compare_predictions(df, group="document").warnings)

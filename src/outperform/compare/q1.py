@@ -38,6 +38,9 @@ from ._words import probability_summary, verdict
 LOSSES = ("zero-one", "log", "squared", "absolute", "given")
 EPS = 1e-15  # log loss of a probability 0 for the true class would be infinite
 NORMALITY_ALPHA = 0.01
+# Column names that usually identify clusters of examples (Williams 2026 §6.1).
+CLUSTER_HINTS = ("group", "cluster", "doc", "document", "doc_id", "speaker", "subject", "patient",
+                 "session", "video", "image_id", "user", "user_id")
 
 
 def _probabilities(pred: np.ndarray) -> bool:
@@ -82,7 +85,7 @@ def read_predictions(data, *, y_true: str | None = "y_true", models=None, group:
         raise InvalidInputError(
             f"no {y_true!r} column of true labels; columns are {list(df.columns)}. Name it with "
             "--y-true, or pass losses per example with --loss given.")
-    reserved = {y_true, group, "example", "id"}
+    reserved = {y_true, group, "example", "id"} | set(CLUSTER_HINTS)
     names = list(models) if models else [c for c in df.columns if c not in reserved]
     missing = [m for m in names if m not in df.columns]
     if missing:
@@ -154,14 +157,15 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     check_probability(alpha, "alpha")
     if loss != "given" and y_true is None:
         raise InvalidInputError(f"loss={loss!r} needs the true labels (y_true).")
+    data = data if isinstance(data, pd.DataFrame) else read_table(data)
     y, preds, groups = read_predictions(data, y_true=None if loss == "given" else y_true,
                                         models=models, group=group)
     names = tuple(preds)
+    warnings: list[str] = _cluster_warning(data, group)
     if reference is not None and reference not in names:
         raise InvalidInputError(f"reference {reference!r} is not one of the models {list(names)}.")
     losses = {m: (np.asarray(p, dtype=float) if loss == "given" else per_example_losses(y, p, loss))
               for m, p in preds.items()}
-    warnings: list[str] = []
     if groups is not None:
         codes, uniques = pd.factorize(groups)
         counts = np.bincount(codes)
@@ -179,6 +183,18 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
         return _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnings,
                          common)
     return _real_valued(losses, names, reference, rope, alpha, threshold, warnings, common)
+
+
+def _cluster_warning(data: pd.DataFrame, group) -> list[str]:
+    if group is not None:
+        return []
+    hints = [c for c in data.columns
+             if str(c).lower() in CLUSTER_HINTS and data[c].duplicated().any()]
+    if not hints:
+        return []
+    return [f"column {hints[0]!r} looks like a cluster id (several examples share a value): "
+            "examples of a cluster are not independent, so tests on examples are too confident; "
+            f"pass group={hints[0]!r} (--group) to test on cluster means (Williams 2026 §6.1)."]
 
 
 def _risk(loss, groups, v) -> dict:
