@@ -369,3 +369,19 @@ def test_plot_poisson_binomial_of_a_poisson_test_and_bad_input():
     with pytest.raises(InvalidInputError, match="wins_pmf"):
         plot_poisson_binomial(bayesian_sign_test([0.1], [0.0], n_samples=10))
     plt.close("all")
+
+
+def test_heatmap_marks_the_figure2_cycle():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.patches import Rectangle
+
+    from outperform.plot.pairwise_heatmap import plot_pairwise_heatmap
+
+    res = pairwise_poisson_binomial(certain_comparisons(FIGURE2_RISK), kind="probability",
+                                    names=["A", "B", "C"])
+    ax = plot_pairwise_heatmap(res, order=None)
+    outlined = {(round(p.get_y() + 0.5), round(p.get_x() + 0.5)) for p in ax.patches
+                if isinstance(p, Rectangle) and not p.get_fill()}
+    assert outlined == {(0, 1), (1, 2), (2, 0)}  # A > B, B > C, C > A

@@ -27,6 +27,22 @@ def _matrix(result, values: str) -> tuple[np.ndarray, str]:
     return np.asarray(matrix, dtype=float), labels[values]
 
 
+def _mark_cycles(ax, result, names: list[str]) -> None:
+    """Outline in red the cells (i beats j) of each non-transitive cycle (Lacoste et al. §5.1)."""
+    from matplotlib.patches import Rectangle
+
+    cycles = result.details.get("cycles") or []
+    position = {name: p for p, name in enumerate(names)}
+    for cycle in cycles:
+        members = [m if isinstance(m, str) else result.names[m] for m in cycle]
+        for winner, loser in zip(members, members[1:] + members[:1]):
+            i, j = position[winner], position[loser]
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="red", lw=2))
+    if cycles:
+        ax.text(0.0, -0.02, f"red: {len(cycles)} non-transitive cycle(s)", color="red",
+                fontsize="x-small", transform=ax.transAxes, va="top")
+
+
 def plot_pairwise_heatmap(result, *, values: str = "auto", order: str | None = "accuracy",
                           annotate: bool | None = None, cmap=None, ax=None):
     """Draw a k x k table of pairwise comparisons as a heatmap (row model vs column model).
@@ -37,7 +53,8 @@ def plot_pairwise_heatmap(result, *, values: str = "auto", order: str | None = "
         From ``all_pairs_bayesian_mcnemar``, ``all_pairs_mcnemar``, ``against_reference`` or
         a post-hoc test.
     values : {"auto", "statistic", "pvalue", "pvalue_adjusted", "cohens_g", "p_rope"}
-        Matrix to draw. ``"auto"``: P(row better than column) for a Bayesian table
+        Matrix to draw (cells of non-transitive cycles in ``details["cycles"]`` are outlined
+        in red). ``"auto"``: P(row better than column) for a Bayesian table
         (no p-values), the adjusted p-values otherwise. ``"cohens_g"`` and ``"p_rope"`` are
         read from ``details``.
     order : {"accuracy", None}
@@ -108,6 +125,7 @@ def plot_pairwise_heatmap(result, *, values: str = "auto", order: str | None = "
                     ink = "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
                     ax.text(j, i, f"{matrix[i, j]:.2g}{star}", ha="center", va="center",
                             fontsize="x-small", color=ink)
+    _mark_cycles(ax, result, names)
     ax.set_title(result.method, fontsize="medium")
     if new_figure:
         ax.figure.tight_layout()
