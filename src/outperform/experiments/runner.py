@@ -13,7 +13,6 @@ A rerun with the same ``out`` skips the fits already recorded and computes the r
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import time
@@ -22,10 +21,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed, parallel_config
+from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.metrics import check_scoring
 
+from .._parallel import joblib_backend, progress_bar
 from .._validation import InvalidInputError, TooFewError, check_choice
 from .datasets import load_datasets
 from .designs import Design, parse_design
@@ -132,7 +132,7 @@ def run_experiment(models, datasets, design, *, metrics=("accuracy",), n_jobs=1,
     sink = store.append if store else records.append
     fixed = {"design": design.name, "random_state": design.random_state}
     try:
-        with _backend(backend), _progress_bar(len(jobs), progress) as advance:
+        with joblib_backend(backend), progress_bar(len(jobs), progress, "fitting") as advance:
             results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
                 delayed(_fit_and_score)(models[name], *data[task], train, test, scorer,
                                         store_predictions, (task, name, run, fold))
@@ -235,53 +235,6 @@ def _select(df, data, models):
     df = df.sort_values(by, key=lambda s: s.map(order) if s.name in ("task", "model") else s,
                         kind="stable")
     return df.reset_index(drop=True)
-
-
-@contextlib.contextmanager
-def _progress_bar(total, enabled):
-    from rich.console import Console
-    from rich.progress import Progress
-
-    console = Console(stderr=True)
-    bar = Progress(console=console, transient=True,
-                   disable=not (enabled and total and console.is_terminal))
-    with bar:
-        task = bar.add_task("fitting", total=total)
-        yield lambda: bar.advance(task)
-
-
-def _backend(backend):
-    if backend is None:
-        return contextlib.nullcontext()
-    if isinstance(backend, str):
-        check_choice(backend, "backend", ("loky", "threading", "dask"))
-        if backend == "dask":
-            _client()  # fail early with a clear message
-        return parallel_config(backend=backend)
-    return parallel_config(backend="dask", client=_client(backend))
-
-
-def _client(client=None):
-    try:
-        from distributed import Client, get_client
-    except ImportError:
-        raise InvalidInputError(
-            "the Dask backend needs dask.distributed: pip install 'dask[distributed]'."
-        ) from None
-    if client is None:
-        try:
-            return get_client()
-        except ValueError:
-            raise InvalidInputError(
-                "backend='dask' needs a running dask.distributed Client; create one "
-                "(Client(...)) or pass it as backend=client."
-            ) from None
-    if not isinstance(client, Client):
-        raise InvalidInputError(
-            "backend must be None, 'loky', 'threading', 'dask' or a dask.distributed Client, "
-            f"got {type(client).__name__}."
-        )
-    return client
 
 
 class _Store:

@@ -18,7 +18,6 @@ itself from the cluster's threads, so ``n_jobs=-1`` uses all of them.
 """
 from __future__ import annotations
 
-import contextlib
 import math
 import numbers
 from collections.abc import Callable, Iterable, Mapping
@@ -26,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 import numpy as np
 import pandas as pd
 
+from .._parallel import joblib_backend, progress_bar
 from .._validation import InvalidInputError, OutperformError, check_choice, check_probability
 from ..results import BayesianResult, FrequentistResult
 from ._common import check_float_grid, check_int, proportion_se
@@ -140,56 +140,6 @@ def _run_chunk(tests, generator, effect, seeds, alpha, on_error):
     return pvalues, reject, failed
 
 
-@contextlib.contextmanager
-def progress_bar(total: int, enabled: bool, description: str = "simulating"):
-    """A rich progress bar on stderr (shown on a terminal only); yields ``advance(n)``."""
-    if not enabled:
-        yield lambda n=1: None
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    console = Console(stderr=True)
-    bar = Progress(console=console, transient=True, disable=not console.is_terminal)
-    with bar:
-        task = bar.add_task(description, total=total)
-        yield lambda n=1: bar.advance(task, n)
-
-
-def _joblib_backend(backend):
-    from joblib import parallel_config
-
-    if isinstance(backend, str):
-        check_choice(backend, "backend", ("loky", "threading", "dask"))
-        if backend == "dask":
-            _dask_client()  # fail early with a clear message
-        return parallel_config(backend=backend)
-    return parallel_config(backend="dask", client=_dask_client(backend))
-
-
-def _dask_client(client=None):
-    try:
-        from distributed import Client, get_client
-    except ImportError:
-        raise InvalidInputError(
-            "the Dask backend needs dask.distributed: pip install 'dask[distributed]'."
-        ) from None
-    if client is None:
-        try:
-            return get_client()
-        except ValueError:
-            raise InvalidInputError(
-                "backend='dask' needs a running dask.distributed Client; create one "
-                "(Client(...)) or pass it as backend=client."
-            ) from None
-    if not isinstance(client, Client):
-        raise InvalidInputError(
-            "backend must be None, 'loky', 'threading', 'dask' or a dask.distributed Client, "
-            f"got {type(client).__name__}."
-        )
-    return client
-
-
 def parallel_map(fn: Callable, tasks: Iterable[tuple], weights: Iterable[int], *, n_jobs=1,
                  backend=None, progress=False, description="simulating") -> list:
     """``[fn(*task) for task in tasks]``, in order, through joblib when asked.
@@ -214,7 +164,7 @@ def parallel_map(fn: Callable, tasks: Iterable[tuple], weights: Iterable[int], *
             raise InvalidInputError(
                 "parallel simulation needs joblib: pip install joblib (or use n_jobs=1)."
             ) from None
-        context = contextlib.nullcontext() if backend is None else _joblib_backend(backend)
+        context = joblib_backend(backend)
         with context:
             results = Parallel(n_jobs=n_jobs, return_as="generator")(
                 delayed(fn)(*task) for task in tasks)
