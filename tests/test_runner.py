@@ -8,7 +8,6 @@ import pandas as pd
 import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import load_iris
-from sklearn.dummy import DummyClassifier
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_validate
 from sklearn.naive_bayes import GaussianNB
 

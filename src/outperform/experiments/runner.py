@@ -26,7 +26,7 @@ from sklearn.base import clone
 from sklearn.metrics import check_scoring
 
 from .._parallel import joblib_backend, progress_bar
-from .._validation import InvalidInputError, TooFewError, check_choice
+from .._validation import InvalidInputError
 from .datasets import load_datasets
 from .designs import Design, parse_design
 from .models import get_models
