@@ -26,7 +26,9 @@ class BayesianResult:
         What the posterior is over, e.g. ``"mean difference A - B"`` or ``"phi = theta01 /
         (theta01 + theta10)"``.
     p_left, p_rope, p_right : float
-        Posterior probabilities of the three regions (they sum to 1).
+        Posterior probabilities of the three regions. They sum to 1, except for the Poisson
+        test, whose three "on a majority of data sets" probabilities leave the remainder
+        ``details["p_no_majority"]``.
     rope : tuple of float
     a_better_side : {"left", "right"}
     threshold : float
