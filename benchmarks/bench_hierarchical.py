@@ -25,23 +25,14 @@ from pathlib import Path
 
 import numpy as np
 
+from outperform.data.uci54 import load_uci54_arrays
+
 SHARED = Path(os.environ.get("OUTPERFORM_SHARED",
                              Path(__file__).resolve().parents[2] / "shared"))
 DATA = SHARED / "data" / "uci54_10x10cv_accuracies.txt"
 
 
-def load_uci(path=DATA):
-    """{classifier: (names, array (54, 100))} from the five blocks of the file."""
-    blocks, current = {}, None
-    for line in Path(path).read_text().splitlines():
-        fields = line.split()
-        if len(fields) == 1:
-            current = fields[0]
-            blocks[current] = ([], [])
-        elif fields:
-            blocks[current][0].append(fields[0])
-            blocks[current][1].append([float(v) for v in fields[1:]])
-    return {k: (names, np.array(rows)) for k, (names, rows) in blocks.items()}
+
 
 
 def peak_mb() -> float:
@@ -193,7 +184,7 @@ def main():
     mode.add_argument("--reference", action="store_true")
     mode.add_argument("--baycomp", action="store_true")
     args = parser.parse_args()
-    uci = load_uci()
+    uci = load_uci54_arrays(DATA, keep_duplicates=True)
     names, a = uci[args.pair[0]]
     b = uci[args.pair[1]][1]
     if args.reference:

@@ -17,18 +17,10 @@ from pathlib import Path
 import numpy as np
 
 from outperform.bayes.dirichlet_process import bayesian_sign_test, bayesian_signed_rank_test
+from outperform.data.uci54 import load_uci54_arrays
 
 
-def raw_means(path: Path) -> dict[str, np.ndarray]:
-    means, model = {}, None
-    for line in path.read_text().splitlines():
-        fields = line.split()
-        if len(fields) == 1:
-            model = fields[0]
-            means[model] = []
-        elif fields:
-            means[model].append(np.mean(np.array(fields[1:], dtype=float)) / 100)
-    return {m: np.array(v) for m, v in means.items()}
+
 
 
 def main() -> None:
@@ -39,7 +31,9 @@ def main() -> None:
                         default=Path(__file__).resolve().parents[2] / "shared" / "data")
     parser.add_argument("--samples", type=int, default=50000)
     args = parser.parse_args()
-    scores = raw_means(args.data / "uci54_10x10cv_accuracies.txt")
+    arrays = load_uci54_arrays(args.data / "uci54_10x10cv_accuracies.txt",
+                               keep_duplicates=True, as_fraction=True)
+    scores = {m: v.mean(axis=1) for m, (_, v) in arrays.items()}
     worst = 0.0
     tests = (("sign", baycomp.SignTest, bayesian_sign_test),
              ("signed-rank", baycomp.SignedRankTest, bayesian_signed_rank_test))

@@ -14,6 +14,7 @@ from outperform.bayes.dirichlet_process import (
     pairwise_bayesian_sign_test,
     pairwise_bayesian_signed_rank_test,
 )
+from outperform.data.uci54 import load_uci54_arrays
 
 # baycomp 1.0.3, x = first classifier, y = second, means of the 100 folds / 100, the raw file
 # with its 54 lines (credit twice):
@@ -35,22 +36,14 @@ BAYCOMP_SIGN = {
 }
 
 
-def raw_uci54_means(path):
-    """Mean accuracy / 100 per classifier and line of the file, duplicates kept (54 lines)."""
-    means, model = {}, None
-    for line in path.read_text().splitlines():
-        fields = line.split()
-        if len(fields) == 1:
-            model = fields[0]
-            means[model] = []
-        elif fields:
-            means[model].append(np.mean(np.array(fields[1:], dtype=float)) / 100)
-    return {m: np.array(v) for m, v in means.items()}
+
 
 
 @pytest.fixture(scope="module")
 def uci54(shared_data):
-    return raw_uci54_means(shared_data / "uci54_10x10cv_accuracies.txt")
+    arrays = load_uci54_arrays(shared_data / "uci54_10x10cv_accuracies.txt",
+                               keep_duplicates=True, as_fraction=True)
+    return {m: v.mean(axis=1) for m, (_, v) in arrays.items()}
 
 
 def within_mc_error(ours, theirs, se, n_se=4.5, n_samples=50000):

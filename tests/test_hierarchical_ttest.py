@@ -13,27 +13,17 @@ from scipy import integrate, stats
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
 from outperform.bayes import hierarchical_ttest as ht
 from outperform.bayes.hierarchical_ttest import HierarchicalPrior, hierarchical_correlated_ttest
+from outperform.data.uci54 import load_uci54_arrays
 
 CONFIG = dict(n_chains=2, n_samples=1000, n_warmup=500)
 
 
-def _load_uci(path):
-    """The five blocks of the UCI file as {classifier: (names, array (54, 100))}."""
-    blocks, current = {}, None
-    for line in path.read_text().splitlines():
-        fields = line.split()
-        if len(fields) == 1:
-            current = fields[0]
-            blocks[current] = ([], [])
-        elif fields:
-            blocks[current][0].append(fields[0])
-            blocks[current][1].append([float(v) for v in fields[1:]])
-    return {k: (names, np.array(rows)) for k, (names, rows) in blocks.items()}
+
 
 
 @pytest.fixture(scope="module")
 def uci(shared_data):
-    return _load_uci(shared_data / "uci54_10x10cv_accuracies.txt")
+    return load_uci54_arrays(shared_data / "uci54_10x10cv_accuracies.txt", keep_duplicates=True)
 
 
 @pytest.fixture(scope="module")

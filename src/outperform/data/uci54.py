@@ -20,9 +20,11 @@ N_RUNS = 10
 N_FOLDS = 10
 
 
-def _parse_blocks(lines: list[str], path) -> tuple[dict[str, dict[str, np.ndarray]], list[str]]:
-    """Scores by classifier and data set, and the exact duplicate lines that were dropped."""
-    blocks: dict[str, dict[str, np.ndarray]] = {}
+def _parse_blocks(lines: list[str], path
+                  ) -> tuple[dict[str, list[tuple[str, np.ndarray]]], list[str]]:
+    """Lines (data set, scores) by classifier in file order, and which lines repeat an
+    earlier line of the same classifier exactly."""
+    blocks: dict[str, list[tuple[str, np.ndarray]]] = {}
     duplicates: list[str] = []
     model = None
     for lineno, line in enumerate(lines, start=1):
@@ -35,7 +37,7 @@ def _parse_blocks(lines: list[str], path) -> tuple[dict[str, dict[str, np.ndarra
                 raise InvalidInputError(
                     f"{path}:{lineno}: classifier block {model!r} appears twice."
                 )
-            blocks[model] = {}
+            blocks[model] = []
             continue
         if model is None:
             raise InvalidInputError(
@@ -51,7 +53,7 @@ def _parse_blocks(lines: list[str], path) -> tuple[dict[str, dict[str, np.ndarra
             scores = np.array(values, dtype=float)
         except ValueError:
             raise InvalidInputError(f"{path}:{lineno}: non-numeric accuracy on {task!r}.") from None
-        previous = blocks[model].get(task)
+        previous = dict(blocks[model]).get(task)
         if previous is not None:
             if not np.array_equal(previous, scores):
                 raise InvalidInputError(
@@ -59,9 +61,42 @@ def _parse_blocks(lines: list[str], path) -> tuple[dict[str, dict[str, np.ndarra
                     "with different values; cannot tell which one is right."
                 )
             duplicates.append(f"{task} ({model}, line {lineno})")
-            continue
-        blocks[model][task] = scores
+        blocks[model].append((task, scores))
     return blocks, duplicates
+
+
+def load_uci54_arrays(path, *, keep_duplicates: bool = False, as_fraction: bool = False
+                      ) -> dict[str, tuple[list[str], np.ndarray]]:
+    """The file's blocks as ``{classifier: (data set names, scores of shape (q, 100))}``.
+
+    Parameters
+    ----------
+    path : str or Path
+    keep_duplicates : bool
+        Keep the exact duplicate lines (the published ``credit`` line, so q = 54): the
+        numbers published with baycomp were computed on all 54 lines. By default they are
+        dropped with a ``UserWarning`` (q = 53).
+    as_fraction : bool
+        Divide the accuracies (percent) by 100.
+
+    Raises
+    ------
+    InvalidInputError
+        Malformed file (see :func:`load_uci54`).
+    """
+    path = Path(path)
+    blocks, duplicates = _parse_blocks(path.read_text().splitlines(), path)
+    if not blocks:
+        raise InvalidInputError(f"{path}: no classifier block found.")
+    if duplicates and not keep_duplicates:
+        warnings.warn(
+            f"{path}: dropped {len(duplicates)} line(s) that exactly repeat an earlier line of "
+            f"the same classifier: {', '.join(duplicates)}. The published file lists the "
+            "'credit' data set twice.", UserWarning, stacklevel=3)
+        blocks = {m: list(dict(rows).items()) for m, rows in blocks.items()}
+    divisor = 100.0 if as_fraction else 1.0
+    return {m: ([t for t, _ in rows], np.stack([v for _, v in rows]) / divisor)
+            for m, rows in blocks.items()}
 
 
 def load_uci54(path, *, as_fraction: bool = False) -> pd.DataFrame:
@@ -106,26 +141,18 @@ def load_uci54(path, *, as_fraction: bool = False) -> pd.DataFrame:
     ((200, 5), {'m1': 0.9, 'm2': 0.8})
     """
     path = Path(path)
-    blocks, duplicates = _parse_blocks(path.read_text().splitlines(), path)
-    if duplicates:
-        warnings.warn(
-            f"{path}: dropped {len(duplicates)} line(s) that exactly repeat an earlier line of "
-            f"the same classifier: {', '.join(duplicates)}. The published file lists the "
-            "'credit' data set twice.", UserWarning, stacklevel=2)
-    if not blocks:
-        raise InvalidInputError(f"{path}: no classifier block found.")
-    tasks = list(next(iter(blocks.values())))
-    for model, rows in blocks.items():
-        if set(rows) != set(tasks):
-            missing = sorted(set(tasks) ^ set(rows))
+    arrays = load_uci54_arrays(path, as_fraction=as_fraction)
+    tasks = next(iter(arrays.values()))[0]
+    for model, (names, _) in arrays.items():
+        if set(names) != set(tasks):
+            missing = sorted(set(tasks) ^ set(names))
             raise InvalidInputError(
                 f"{path}: classifier {model!r} does not cover the same data sets as the "
                 f"others (differs on {missing[:5]}); the scores would not be paired."
             )
-    divisor = 100.0 if as_fraction else 1.0
     frames = []
-    for model, rows in blocks.items():
-        scores = np.stack([rows[t] for t in tasks]) / divisor
+    for model, (names, values) in arrays.items():
+        scores = values[[names.index(t) for t in tasks]]
         frames.append(pd.DataFrame({
             "task": np.repeat(tasks, N_RUNS * N_FOLDS),
             "model": model,
