@@ -69,12 +69,6 @@ def _stirling_tail(z):
     return 1.0 / (12.0 * z) - 1.0 / (360.0 * z * z2) + 1.0 / (1260.0 * z * z2 * z2)
 
 
-def _log_rising_excess(x, k):
-    """R(x, k) = lgamma(x + k) - lgamma(x) - k log x, without cancellation for large x."""
-    x = np.asarray(x, float)
-    return _sum_rising_excess(x, np.atleast_1d(np.asarray(k, float)), np.ones(np.size(k)))
-
-
 def _sum_rising_excess(x, ks, mult):
     """sum_i mult_i R(x, ks_i) for an array x and a few distinct counts ks_i."""
     x = np.asarray(x, float)

@@ -16,10 +16,9 @@ from ..bayes.poisson_test import pairwise_poisson_test, poisson_test
 from ..data.results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport, PairwiseResult
 from ._words import probability_summary, verdict
-from .q2 import _rho
+from .q2 import ROPE_SD_FRACTION, _rho
 
 ACCURACY_ROPE = 0.01  # Benavoli et al. (2017): 1 point of accuracy is practically nothing
-ROPE_SD_FRACTION = 0.1  # Williams (2026) §5.2
 
 
 def default_rope(scores: ScoreMatrix) -> tuple[float, str]:

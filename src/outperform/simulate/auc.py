@@ -57,8 +57,6 @@ __all__ = [
 ]
 
 LACOSTE_TESTS = ("sign", "wilcoxon", "poisson_binomial")
-TEST_LABELS = {"sign": "sign test", "wilcoxon": "Wilcoxon signed-rank",
-               "poisson_binomial": "Poisson-binomial"}
 # Experiments simulated at once: bounds memory at a few hundred MB for (M, N) int arrays.
 _CELLS_PER_CHUNK = 2_000_000
 
