@@ -19,8 +19,8 @@ import tracemalloc
 
 import numpy as np
 
-from outperform.stats.leaderboard import (all_pairs_bayesian_mcnemar, all_pairs_mcnemar,
-                                          pairwise_discordance)
+from outperform.stats.leaderboard import (pairwise_bayesian_mcnemar, pairwise_discordance,
+                                          pairwise_mcnemar)
 
 
 def make_correct(k: int, n: int, seed: int = 0) -> np.ndarray:
@@ -58,8 +58,8 @@ def main() -> None:
     print(f"{k} models x {n:,} examples, input {correct.nbytes / 2**20:.0f} MiB (bool), "
           f"{k * (k - 1) // 2:,} pairs")
     counts, t_counts = timed("discordance counts (bit-packed)", pairwise_discordance, correct)
-    _, t_freq = timed("exact McNemar + Holm, all pairs", all_pairs_mcnemar, counts)
-    _, t_bayes = timed("Bayesian McNemar (ROPE), all pairs", all_pairs_bayesian_mcnemar, counts)
+    _, t_freq = timed("exact McNemar + Holm, all pairs", pairwise_mcnemar, counts)
+    _, t_bayes = timed("Bayesian McNemar (ROPE), all pairs", pairwise_bayesian_mcnemar, counts)
     print(f"{'total (counts once, both analyses)':<38s} {t_counts + t_freq + t_bayes:7.3f} s")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10  # KiB on Linux
     print(f"process peak resident memory (input and interpreter included): {rss:.0f} MiB")

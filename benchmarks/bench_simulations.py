@@ -56,6 +56,13 @@ def _corani(m: int, n_jobs: int, plots: Path | None) -> float:
     print(f"Corani & Benavoli Figure 2a: rejection rates, q = 50, {m} experiments per "
           f"delta_acc (MC s.e. <= {0.5 / np.sqrt(m):.4f})")
     print(wide.round(4).to_string())
+    se = 2 * np.sqrt(0.25 * 2 / m)      # two standard errors of a difference, at worst
+    for runs in (1, 10):
+        gap = wide[(runs, "Poisson")] - wide[(runs, "signed-rank")]
+        more = [f"{d:g}" for d, g in gap.items() if d > 0 and g > se]
+        less = [f"{d:g}" for d, g in gap.items() if d > 0 and g < -se]
+        print(f"  {runs:>2} run(s): Poisson more powerful at delta_acc {more or '-'}, less at "
+              f"{less or '-'} (paper: {'more' if runs == 10 else 'less'} for delta_acc > 0)")
     print(f"  time: {sec:.1f} s (goal < 600 s)\n")
     if plots:
         from outperform.plot.simulation import plot_power_curves

@@ -3,16 +3,20 @@ hierarchical t-test on per-fold results (Williams 2026 §5.5, §6.2; Benavoli et
 import warnings
 
 import pytest
+from typer.testing import CliRunner
 
 from outperform import InvalidInputError
+from outperform.cli import app
 from outperform.compare import compare, compare_counts
 from outperform.data import load_williams_table1
+from outperform.report import render_markdown
 
 
 def test_williams_table1_through_compare(tmp_path):
     path = tmp_path / "counts.csv"
     load_williams_table1().to_csv(path, index=False)
     rep = compare(path)
+    assert rep.models == ("A", "B")   # no model_a/model_b columns, no names
     hier = rep.tests["hierarchical_mcnemar"]
     # Williams (2026) §6.2: phi_bar = 0.521; P(GNN better, equivalent, LLM better) =
     # 0.053 / 0.737 / 0.210 from sampling (within 0.01); Friedman chi2 = 0.818, p = 0.366.
@@ -39,6 +43,50 @@ def test_bad_counts():
         compare_counts(t.assign(n01=-t.n01))
     with pytest.raises(InvalidInputError, match="n01 and n10"):
         compare_counts(t.drop(columns="n10"))
+
+
+def test_model_names_from_columns_reach_the_command_line_report(tmp_path):
+    path = tmp_path / "counts.csv"
+    load_williams_table1().assign(model_a="GNN", model_b="LLM").to_csv(path, index=False)
+    res = CliRunner().invoke(app, ["compare", str(path), "--format", "markdown"])
+    assert res.exit_code == 0, res.output
+    # Williams (2026) §6.2: GNN (A) against LLM (B), no decision for the next task.
+    assert "no decision between GNN and LLM" in res.output
+    assert "P(GNN better)" in res.output and "P(LLM better)" in res.output
+    assert "| GNN | 1536 |" in res.output   # A's unshared errors = sum of n01
+    assert "between A and B" not in res.output and "P(A better)" not in res.output
+
+
+def test_explicit_names_override_the_columns():
+    t = load_williams_table1().assign(model_a="GNN", model_b="LLM")
+    rep = compare_counts(t, names=("graph net", "language model"))
+    assert rep.models == ("graph net", "language model")
+    # Summary best first: the LLM has fewer unshared errors (1428 against 1536).
+    assert [(row["model"], row["unshared_errors"]) for row in rep.summary] == [
+        ("language model", 1428), ("graph net", 1536)]
+    per_task = {r["task"]: r for r in rep.details["per_task"]}
+    assert per_task["tr-en"]["decision"].startswith("language model")   # Williams: LLM on tr-en
+    text = render_markdown(rep)
+    assert "P(graph net better)" in text and "GNN" not in text
+
+
+@pytest.mark.parametrize("columns, message", [
+    ({"model_a": ["GNN"] * 10 + ["CNN"], "model_b": "LLM"},
+     r"'model_a' must hold one model name on every row, got \['CNN', 'GNN'\].*split it"),
+    ({"model_a": "GNN", "model_b": ["LLM"] * 10 + [None]}, "'model_b' has missing values"),
+    ({"model_a": "GNN", "model_b": "GNN"}, "both named 'GNN'"),
+    ({"model_a": "B"}, "both named 'B'"),
+])
+def test_bad_name_columns(columns, message):
+    with pytest.raises(InvalidInputError, match=message):
+        compare_counts(load_williams_table1().assign(**columns))
+
+
+@pytest.mark.parametrize("names, message", [
+    (("GNN",), "2 distinct names"), (("GNN", "GNN"), "unique"), ("GNN", "not one string")])
+def test_bad_explicit_names(names, message):
+    with pytest.raises(InvalidInputError, match=message):
+        compare_counts(load_williams_table1(), names=names)
 
 
 @pytest.mark.slow

@@ -243,13 +243,14 @@ def test_fold_order_does_not_matter():
 # --- Zero variance -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("diff, rope, expected, decision", [
-    (0.0, 0.0, (0.0, 1.0, 0.0), "practically equivalent"),
+    (0.0, 0.0, (0.5, 0.0, 0.5), "undecided"),
+    (0.0, 0.01, (0.0, 1.0, 0.0), "practically equivalent"),
     (0.02, 0.0, (0.0, 0.0, 1.0), "A better"),
     (-0.02, 0.0, (1.0, 0.0, 0.0), "B better"),
     (0.005, 0.01, (0.0, 1.0, 0.0), "practically equivalent"),
     (0.02, 0.01, (0.0, 0.0, 1.0), "A better"),
 ])
-def test_equal_differences_give_a_point_mass(diff, rope, expected, decision):
+def test_equal_differences_give_the_limit_regions(diff, rope, expected, decision):
     b = np.linspace(0.7, 0.9, 10)
     res = correlated_bayesian_ttest(b + diff, b, rho=0.1, rope=rope)
     assert (res.p_left, res.p_rope, res.p_right) == pytest.approx(expected)
@@ -258,12 +259,26 @@ def test_equal_differences_give_a_point_mass(diff, rope, expected, decision):
     assert res.credible_interval_95 == pytest.approx((diff, diff))
 
 
-def test_point_mass_is_the_limit_of_vanishing_variance():
-    b = np.full(10, 0.8)
+@pytest.mark.parametrize("diff, rope", [(0.02, 0.01), (0.0, 0.0), (0.0, 0.01), (0.01, 0.01),
+                                        (-0.01, 0.01)])
+def test_degenerate_regions_are_the_limit_of_vanishing_variance(diff, rope):
+    # Symmetric noise keeps the mean at diff exactly, so the Student posterior stays centred
+    # on diff while its scale shrinks: a centre on a ROPE bound keeps half its mass each side.
+    b = np.zeros(10)              # so that a - b is diff exactly, with no rounding
     noise = np.tile([1.0, -1.0], 5)
-    near = correlated_bayesian_ttest(b + 0.02 + 1e-9 * noise, b, rho=0.1, rope=0.01)
-    exact = correlated_bayesian_ttest(b + 0.02, b, rho=0.1, rope=0.01)
-    assert near.p_right == pytest.approx(exact.p_right, abs=1e-9)
+    exact = correlated_bayesian_ttest(b + diff, b, rho=0.1, rope=rope)
+    for eps in (1e-6, 1e-9):
+        near = correlated_bayesian_ttest(b + diff + eps * noise, b, rho=0.1, rope=rope)
+        assert (near.p_left, near.p_rope, near.p_right) == pytest.approx(
+            (exact.p_left, exact.p_rope, exact.p_right), abs=1e-6)
+
+
+def test_degenerate_result_mirrors_when_a_and_b_swap():
+    b = np.linspace(0.7, 0.9, 10)
+    for diff in (0.0, 0.01, 0.03):
+        ab = correlated_bayesian_ttest(b + diff, b, rho=0.1, rope=0.01)
+        ba = correlated_bayesian_ttest(b, b + diff, rho=0.1, rope=0.01)
+        assert (ab.p_left, ab.p_rope, ab.p_right) == (ba.p_right, ba.p_rope, ba.p_left)
 
 
 def test_zero_variance_can_raise():

@@ -10,8 +10,8 @@ from statsmodels.stats.multitest import multipletests
 from outperform._validation import InvalidInputError, TooFewError
 from outperform.bayes.mcnemar import bayesian_mcnemar
 from outperform.stats import leaderboard
-from outperform.stats.leaderboard import (against_reference, all_pairs_bayesian_mcnemar,
-                                          all_pairs_mcnemar, pairwise_discordance)
+from outperform.stats.leaderboard import (against_reference, pairwise_bayesian_mcnemar,
+                                          pairwise_discordance, pairwise_mcnemar)
 from outperform.stats.mcnemar import discordance_counts, mcnemar
 
 
@@ -54,9 +54,9 @@ def test_dtypes_give_the_same_counts():
         assert np.array_equal(pairwise_discordance(x.astype(dtype)).n01, ref)
 
 
-def test_all_pairs_mcnemar_matches_single_tests_and_holm():
+def test_pairwise_mcnemar_matches_single_tests_and_holm():
     x = random_correct(5, 400, 2)
-    res = all_pairs_mcnemar(x, names=list("abcde"))
+    res = pairwise_mcnemar(x, names=list("abcde"))
     iu = np.triu_indices(5, 1)
     for i, j in zip(*iu, strict=True):
         c = discordance_counts(x[i], x[j])
@@ -76,7 +76,7 @@ def test_all_pairs_mcnemar_matches_single_tests_and_holm():
 def test_precomputed_counts_give_the_same_results():
     x = random_correct(4, 300, 9)
     counts = pairwise_discordance(x)
-    for fn in (all_pairs_mcnemar, all_pairs_bayesian_mcnemar):
+    for fn in (pairwise_mcnemar, pairwise_bayesian_mcnemar):
         a, b = fn(x), fn(counts)
         assert np.allclose(a.statistic, b.statistic, equal_nan=True)
         assert np.allclose(a.details["accuracy"], b.details["accuracy"])
@@ -87,7 +87,7 @@ def test_precomputed_counts_give_the_same_results():
 def test_identical_models_get_p_one():
     x = random_correct(3, 200, 3)
     x = np.vstack([x, x[0]])
-    res = all_pairs_mcnemar(x)
+    res = pairwise_mcnemar(x)
     assert res.pvalue[0, 3] == 1.0
     assert np.isnan(res.details["cohens_g"][0, 3])
     assert res.details["n_identical_pairs"] == 1
@@ -95,7 +95,7 @@ def test_identical_models_get_p_one():
 
 def test_all_pairs_bayesian_matches_single_tests():
     x = random_correct(4, 300, 4)
-    res = all_pairs_bayesian_mcnemar(x, threshold=0.9)
+    res = pairwise_bayesian_mcnemar(x, threshold=0.9)
     for i in range(4):
         for j in range(4):
             if i == j:
@@ -115,17 +115,17 @@ def test_williams_da_en_through_a_correctness_matrix():
     n00, n01, n10, n11 = 54, 159, 198, 589
     gnn = np.r_[np.zeros(n00), np.zeros(n01), np.ones(n10), np.ones(n11)].astype(bool)
     llm = np.r_[np.zeros(n00), np.ones(n01), np.zeros(n10), np.ones(n11)].astype(bool)
-    res = all_pairs_bayesian_mcnemar([gnn, llm], names=["GNN", "LLM"])
+    res = pairwise_bayesian_mcnemar([gnn, llm], names=["GNN", "LLM"])
     assert res.statistic[0, 1] == pytest.approx(0.571, abs=5e-4)
     assert res.details["p_rope"][0, 1] == pytest.approx(0.429, abs=5e-4)
     assert res.statistic[1, 0] == pytest.approx(0.00004, abs=5e-6)
-    freq = all_pairs_mcnemar([gnn, llm])
+    freq = pairwise_mcnemar([gnn, llm])
     assert freq.statistic[0, 1] == 159
 
 
 def test_user_rope_and_prior_are_used():
     x = random_correct(3, 300, 5)
-    res = all_pairs_bayesian_mcnemar(x, rope=0.05, prior=(0.5, 0.5))
+    res = pairwise_bayesian_mcnemar(x, rope=0.05, prior=(0.5, 0.5))
     c = discordance_counts(x[0], x[1])
     single = bayesian_mcnemar(c.n01, c.n10, rope=0.05, prior=(0.5, 0.5))
     assert res.statistic[0, 1] == pytest.approx(single.p_a_better)
@@ -138,13 +138,13 @@ def test_reordering_models_permutes_results(seed):
     x = random_correct(5, 250, seed)
     perm = np.random.default_rng(seed).permutation(5)
     names = [f"m{i}" for i in range(5)]
-    ref = all_pairs_mcnemar(x, names=names)
-    moved = all_pairs_mcnemar(x[perm], names=[names[i] for i in perm])
+    ref = pairwise_mcnemar(x, names=names)
+    moved = pairwise_mcnemar(x[perm], names=[names[i] for i in perm])
     ix = np.ix_(perm, perm)
     assert np.array_equal(moved.statistic, ref.statistic[ix])
     assert np.allclose(moved.pvalue_adjusted, ref.pvalue_adjusted[ix], equal_nan=True)
-    bayes_ref = all_pairs_bayesian_mcnemar(x)
-    bayes_moved = all_pairs_bayesian_mcnemar(x[perm])
+    bayes_ref = pairwise_bayesian_mcnemar(x)
+    bayes_moved = pairwise_bayesian_mcnemar(x[perm])
     assert np.allclose(bayes_moved.statistic, bayes_ref.statistic[ix], equal_nan=True)
 
 
@@ -154,7 +154,7 @@ def test_against_reference():
     res = against_reference(x, "ref", names=names, adjustment="bonferroni")
     assert res.control == "ref"
     assert res.pairs() == [(0, 1), (0, 2), (0, 3), (0, 4)]
-    full = all_pairs_mcnemar(x, names=names)
+    full = pairwise_mcnemar(x, names=names)
     assert res.pvalue[0, 1:] == pytest.approx(full.pvalue[0, 1:])
     assert res.pvalue_adjusted[0, 1:] == pytest.approx(np.minimum(1, 4 * full.pvalue[0, 1:]))
     assert np.isnan(res.pvalue[1:, 1:]).all()
@@ -175,7 +175,7 @@ def test_against_reference():
 ])
 def test_bad_input(correct, kwargs, error, match):
     with pytest.raises(error, match=match):
-        all_pairs_mcnemar(correct, **kwargs)
+        pairwise_mcnemar(correct, **kwargs)
 
 
 def test_bad_reference_and_bayesian_options():
@@ -185,6 +185,6 @@ def test_bad_reference_and_bayesian_options():
     with pytest.raises(InvalidInputError, match="out of range"):
         against_reference(x, 3)
     with pytest.raises(InvalidInputError, match="prior"):
-        all_pairs_bayesian_mcnemar(x, prior=(0, 1))
+        pairwise_bayesian_mcnemar(x, prior=(0, 1))
     with pytest.raises(InvalidInputError, match="threshold"):
-        all_pairs_bayesian_mcnemar(x, threshold=0)
+        pairwise_bayesian_mcnemar(x, threshold=0)

@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 
 from outperform import InvalidInputError, TooFewError
+from outperform.bayes.cycles import find_cycles
 from outperform.bayes.mcnemar import bayesian_mcnemar
 from outperform.bayes.poisson_binomial_test import (
     BetaMixture,
-    find_cycles,
-    pairwise_poisson_binomial,
+    pairwise_poisson_binomial_test,
     poisson_binomial_test,
     task_probability_a_better,
 )
@@ -49,8 +49,8 @@ def brute_force_context_probability(p, beta=1.0):
 # --- Lacoste Figure 2 and Table 1 ---------------------------------------------------------
 
 def test_figure2_yields_the_cycle_a_b_c():
-    res = pairwise_poisson_binomial(certain_comparisons(FIGURE2_RISK), kind="probability",
-                                    names=["A", "B", "C"])
+    res = pairwise_poisson_binomial_test(certain_comparisons(FIGURE2_RISK), kind="probability",
+                                         names=["A", "B", "C"])
     assert res.statistic[0, 1] == pytest.approx(FIGURE2_P, abs=1e-12)   # A > B
     assert res.statistic[1, 2] == pytest.approx(FIGURE2_P, abs=1e-12)   # B > C
     assert res.statistic[2, 0] == pytest.approx(FIGURE2_P, abs=1e-12)   # C > A
@@ -231,9 +231,10 @@ def test_pairwise_kinds_agree_and_match_single_tests():
     rng = np.random.default_rng(3)
     accuracy = [0.9, 0.8, 0.75, 0.85]
     correct = [np.array([rng.random(n) < acc for acc in accuracy]) for n in (40, 70, 25, 90, 60)]
-    res = pairwise_poisson_binomial(correct, names=["w", "x", "y", "z"])
+    res = pairwise_poisson_binomial_test(correct, names=["w", "x", "y", "z"])
     counts = np.stack([(~c).astype(int) @ c.T.astype(int) for c in correct])
-    res_counts = pairwise_poisson_binomial(counts, kind="discordant", names=["w", "x", "y", "z"])
+    res_counts = pairwise_poisson_binomial_test(counts, kind="discordant",
+                                                names=["w", "x", "y", "z"])
     np.testing.assert_array_equal(res.statistic, res_counts.statistic)
     for i, j in itertools.permutations(range(4), 2):
         single = poisson_binomial_test([c[i] for c in correct], [c[j] for c in correct],
@@ -252,7 +253,7 @@ def test_pairwise_decisions_and_reject():
     counts[:, 1, 0] = counts[:, 2, 0] = 20     # 1 and 2 err where 0 is right
     counts[:, 0, 1] = counts[:, 0, 2] = 2
     counts[:, 1, 2] = counts[:, 2, 1] = 5
-    res = pairwise_poisson_binomial(counts, kind="discordant")
+    res = pairwise_poisson_binomial_test(counts, kind="discordant")
     assert res.details["decision"][0, 1] == "A better"
     assert res.details["decision"][1, 0] == "B better"
     assert res.details["decision"][1, 2] == "undecided"
@@ -319,12 +320,12 @@ def test_find_cycles_returns_real_cycles_and_finds_one_if_any(values):
      "same test examples"),
     (lambda: poisson_binomial_test([[1, 0]], [[1, 1], [0, 0]], kind="correct"),
      InvalidInputError, "one correctness array per data set"),
-    (lambda: pairwise_poisson_binomial(np.full((2, 3, 3), 0.7), kind="probability"),
+    (lambda: pairwise_poisson_binomial_test(np.full((2, 3, 3), 0.7), kind="probability"),
      InvalidInputError, "complementary"),
-    (lambda: pairwise_poisson_binomial(np.ones((2, 3)), kind="discordant"), InvalidInputError,
+    (lambda: pairwise_poisson_binomial_test(np.ones((2, 3)), kind="discordant"), InvalidInputError,
      "\\(q, k, k\\)"),
-    (lambda: pairwise_poisson_binomial([np.ones((1, 5))]), TooFewError, "at least 2 models"),
-    (lambda: pairwise_poisson_binomial([np.ones((2, 5)), np.ones((3, 5))]), InvalidInputError,
+    (lambda: pairwise_poisson_binomial_test([np.ones((1, 5))]), TooFewError, "at least 2 models"),
+    (lambda: pairwise_poisson_binomial_test([np.ones((2, 5)), np.ones((3, 5))]), InvalidInputError,
      "same number of models"),
     (lambda: find_cycles(np.ones((2, 3))), InvalidInputError, "square"),
 ])
@@ -379,8 +380,8 @@ def test_heatmap_marks_the_figure2_cycle():
 
     from outperform.plot.pairwise_heatmap import plot_pairwise_heatmap
 
-    res = pairwise_poisson_binomial(certain_comparisons(FIGURE2_RISK), kind="probability",
-                                    names=["A", "B", "C"])
+    res = pairwise_poisson_binomial_test(certain_comparisons(FIGURE2_RISK), kind="probability",
+                                         names=["A", "B", "C"])
     ax = plot_pairwise_heatmap(res, order=None)
     outlined = {(round(p.get_y() + 0.5), round(p.get_x() + 0.5)) for p in ax.patches
                 if isinstance(p, Rectangle) and not p.get_fill()}

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from outperform import InvalidInputError, TooFewError
+from outperform import DegenerateDataError, InvalidInputError, TooFewError
 from outperform.bayes.poisson_test import pairwise_poisson_test, poisson_test
 
 
@@ -161,3 +161,18 @@ def test_pairwise_matches_single_tests():
 def test_bad_input(call, exc, message):
     with pytest.raises(exc, match=message):
         call()
+
+
+def test_data_set_with_identical_folds_is_half_a_win_each_without_rope():
+    # Two learners that predict alike on a tiny data set score the same on every fold; the
+    # limit of the Student posterior centred at 0 gives each side probability 1/2, so the
+    # test does not count the data set as a loss for whichever model is passed as A.
+    rng = np.random.default_rng(3)
+    a, b = correlated_folds(rng, 9, 10, mean=np.full(9, 0.01))
+    a, b = list(a) + [np.full(10, 0.7)], list(b) + [np.full(10, 0.7)]
+    ab, ba = poisson_test(a, b, rho=0.1), poisson_test(b, a, rho=0.1)
+    np.testing.assert_array_equal(ab.details["p_data_sets"][-1], [0.5, 0.0, 0.5])
+    assert ab.p_right == pytest.approx(ba.p_left, abs=1e-12)
+    assert ab.p_left == pytest.approx(ba.p_right, abs=1e-12)
+    with pytest.raises(DegenerateDataError, match="data set 9: .*point mass"):
+        poisson_test(a, b, rho=0.1, on_zero_variance="raise")

@@ -11,8 +11,8 @@ from outperform.bayes.ttest import bayesian_ttest
 from outperform.plot.pairwise_heatmap import plot_pairwise_heatmap
 from outperform.plot.posterior import plot_differences, plot_posterior
 from outperform.results import BayesianResult
-from outperform.stats.leaderboard import (against_reference, all_pairs_bayesian_mcnemar,
-                                          all_pairs_mcnemar)
+from outperform.stats.leaderboard import (against_reference, pairwise_bayesian_mcnemar,
+                                          pairwise_mcnemar)
 
 
 @pytest.fixture(autouse=True)
@@ -88,7 +88,7 @@ def correct_matrix():
 
 
 def test_bayesian_heatmap_sorted_by_accuracy():
-    res = all_pairs_bayesian_mcnemar(correct_matrix(), names=["c", "a", "b", "d"])
+    res = pairwise_bayesian_mcnemar(correct_matrix(), names=["c", "a", "b", "d"])
     ax = plot_pairwise_heatmap(res)
     assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b", "c", "d"]
     data = ax.images[0].get_array()
@@ -100,7 +100,7 @@ def test_bayesian_heatmap_sorted_by_accuracy():
 
 
 def test_frequentist_heatmap_marks_rejections():
-    res = all_pairs_mcnemar(correct_matrix(), names=list("wxyz"))
+    res = pairwise_mcnemar(correct_matrix(), names=list("wxyz"))
     ax = plot_pairwise_heatmap(res, order=None)
     starred = sum(t.get_text().endswith("*") for t in ax.texts)
     assert starred == int(res.reject.sum())

@@ -40,7 +40,7 @@ def test_demsar_table2_example_counts():
     res = sign_test(C45M, C45)
     assert res.statistic == 11
     assert res.details == {"wins": 10, "losses": 2, "ties": 2, "ties_credited": 1, "n": 14,
-                           "ties_handling": "split"}
+                           "ties_handling": "split", "tie_tolerance": None}
     assert res.estimate == pytest.approx(11 / 14)
     assert res.effect_size == pytest.approx(11 / 14 - 0.5)
 

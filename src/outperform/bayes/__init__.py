@@ -6,13 +6,15 @@ probabilities of a ROPE and the decision of Williams (2026) §5.2. MCMC backends
 imported only by the functions that need them.
 """
 from .correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
+from .cycles import find_cycles
 from .dirichlet_process import (bayesian_sign_test, bayesian_signed_rank_test,
                                 pairwise_bayesian_sign_test, pairwise_bayesian_signed_rank_test)
 from .hierarchical_mcnemar import beta_binomial_hyperposterior, hierarchical_mcnemar
 from .hierarchical_ttest import HierarchicalPrior, hierarchical_correlated_ttest
 from .mcnemar import bayesian_mcnemar
 from .robust_ttest import robust_bayesian_ttest
-from .poisson_binomial_test import find_cycles, pairwise_poisson_binomial, poisson_binomial_test
+from .poisson_binomial_test import (pairwise_poisson_binomial_test,
+                                    poisson_binomial_test)
 from .poisson_test import pairwise_poisson_test, poisson_test
 from .rope import decide
 from .ttest import bayesian_ttest
@@ -23,5 +25,6 @@ __all__ = [
     "NormalGammaPrior", "bayesian_mcnemar", "bayesian_sign_test", "bayesian_signed_rank_test",
     "bayesian_ttest", "correlated_bayesian_ttest", "decide", "find_cycles",
     "pairwise_bayesian_sign_test", "pairwise_bayesian_signed_rank_test",
-    "pairwise_poisson_binomial", "pairwise_poisson_test", "poisson_binomial_test", "poisson_test",
+    "pairwise_poisson_binomial_test", "pairwise_poisson_test", "poisson_binomial_test",
+    "poisson_test",
 ]

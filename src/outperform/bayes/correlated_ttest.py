@@ -46,6 +46,8 @@ from .rope import decide, region_probabilities
 
 METHOD = "correlated Bayesian t-test (Corani & Benavoli 2015)"
 PARAMETER = "mean difference A - B"
+#: Policies for all-equal fold differences under a prior with b = 0.
+ZERO_VARIANCE = ("limit", "raise")
 
 
 @dataclass(frozen=True)
@@ -96,14 +98,22 @@ class NormalGammaPrior:
             raise InvalidInputError(f"b (Gamma rate) must be >= 0, got {self.b}.")
 
 
-def _point_mass_regions(value: float, rope: tuple[float, float]) -> tuple[float, float, float]:
+def _limit_regions(value: float, rope: tuple[float, float]) -> tuple[float, float, float]:
+    """Region probabilities of a Student posterior centred at ``value`` as its scale -> 0.
+
+    A posterior centred exactly on a ROPE bound keeps half its mass on each side however
+    narrow it is, so the limit gives 1/2 to each neighbouring region (left and right for the
+    point ROPE [0, 0]); elsewhere the region holding ``value`` gets 1.
+    """
     low, high = rope
-    return (float(value < low), float(low <= value <= high), float(value > high))
+    left = 1.0 if value < low else 0.5 if value == low else 0.0
+    right = 1.0 if value > high else 0.5 if value == high else 0.0
+    return left, 1.0 - left - right, right
 
 
 def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | None = None,
                               threshold: float = 0.95,
-                              on_zero_variance: str = "point-mass") -> BayesianResult:
+                              on_zero_variance: str = "limit") -> BayesianResult:
     """Correlated Bayesian t-test on cross-validation fold scores (Corani & Benavoli 2015).
 
     Posterior of the mean score difference mu = E[a - b] under the correlated normal model
@@ -125,17 +135,17 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
         Normal-Gamma prior (mu0, k0, a, b); default the matching prior of Corollary 1.
     threshold : float
         Decision threshold of Williams (2026) §5.2.
-    on_zero_variance : {"point-mass", "raise"}
+    on_zero_variance : {"limit", "raise"}
         What to do when the posterior scale is 0, which happens when all fold differences
-        are equal (common on easy data sets, e.g. two learners with identical predictions)
-        and the prior adds no variance (b = 0, as in the matching prior). ``"point-mass"``
-        (default) returns the limit of the posterior as the sample variance tends to 0: a
-        point mass at mean(a - b), so each region probability is 0 or 1; identical
-        scores (difference 0) give P(rope) = 1 even for ``rope=0``, whose ROPE is the
-        point [0, 0]. ``posterior`` is then None and ``details`` has
-        ``degenerate=True``. baycomp (``single.py``) also uses a point mass but, for
-        rope = 0 and a zero difference, splits it 0.5 / 0.5 between left and right.
-        ``"raise"`` raises ``DegenerateDataError``.
+        are equal (common on easy or tiny data sets, e.g. two learners with identical
+        predictions) and the prior adds no variance (b = 0, as in the matching prior).
+        ``"limit"`` (default) returns the limit of the region probabilities as the sample
+        variance tends to 0: the region holding mean(a - b) gets probability 1, except that
+        a mean exactly on a ROPE bound splits 1/2 - 1/2 between the two regions it
+        separates, because a Student posterior centred there keeps half its mass on each side
+        at any scale. So identical scores give P(rope) = 1 for a ROPE [-r, r] with r > 0, and
+        P(left) = P(right) = 1/2 for ``rope=0`` (as baycomp). ``posterior`` is then None and
+        ``details`` has ``degenerate=True``. ``"raise"`` raises ``DegenerateDataError``.
 
     Returns
     -------
@@ -178,7 +188,7 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
         )
     rope = check_rope(rope)
     check_probability(threshold, "threshold")
-    check_choice(on_zero_variance, "on_zero_variance", ("point-mass", "raise"))
+    check_choice(on_zero_variance, "on_zero_variance", ZERO_VARIANCE)
     prior = NormalGammaPrior() if prior is None else prior
     if not isinstance(prior, NormalGammaPrior):
         raise InvalidInputError(f"prior must be a NormalGammaPrior or None, got {prior!r}.")
@@ -209,10 +219,10 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
             raise DegenerateDataError(
                 f"all {n} fold differences equal {mu_hat:g} and the prior adds no variance "
                 "(b = 0), so the posterior of the mean difference is a point mass. Use "
-                "on_zero_variance='point-mass' or a prior with b > 0."
+                "on_zero_variance='limit' or a prior with b > 0."
             )
         posterior, ci = None, (mu_n, mu_n)
-        p_left, p_rope, p_right = _point_mass_regions(mu_n, rope)
+        p_left, p_rope, p_right = _limit_regions(mu_n, rope)
     else:
         posterior = stats.t(df, loc=mu_n, scale=details["scale"])
         ci = tuple(float(v) for v in posterior.interval(0.95))

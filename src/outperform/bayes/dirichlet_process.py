@@ -41,7 +41,7 @@ from .._validation import (
 )
 from ..results import BayesianResult, PairwiseResult
 from ..stats._names import model_names
-from .poisson_binomial_test import pairwise_table
+from ._pairwise import bayesian_pairwise_result
 from .rope import decide
 
 __all__ = [
@@ -464,7 +464,8 @@ def _pairwise(test: str, scores, names, rope, prior_strength, prior_place, n_sam
     details = {"n_data_sets": q, "rope": rope, "prior_strength": float(prior_strength),
                "prior_place": prior_place, "n_samples": int(n_samples),
                "mc_standard_error": se}
-    return pairwise_table(method, labels, better, p_rope, threshold, cycle_threshold, details)
+    return bayesian_pairwise_result(method, labels, better, p_rope, threshold, cycle_threshold,
+                                    details)
 
 
 def pairwise_bayesian_sign_test(scores, *, names=None, rope=0.0, prior_strength: float = 1.0,

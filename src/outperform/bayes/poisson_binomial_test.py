@@ -40,12 +40,12 @@ from .._validation import (
 from ..results import BayesianResult, PairwiseResult
 from ..stats._names import model_names
 from ..stats.poisson_binomial import poisson_binomial_pmf
+from ._pairwise import bayesian_pairwise_result
 from .rope import decide
 
 __all__ = [
     "BetaMixture",
-    "find_cycles",
-    "pairwise_poisson_binomial",
+    "pairwise_poisson_binomial_test",
     "poisson_binomial_test",
     "task_probability_a_better",
 ]
@@ -326,123 +326,6 @@ def poisson_binomial_test(a, b=None, *, kind: str = "discordant", prior: float =
     return _test_from_probabilities(p, beta_prior, threshold, details)
 
 
-# --- all pairs and cycles -----------------------------------------------------------------
-
-def find_cycles(prob, threshold: float = 0.5, *, names: Sequence[str] | None = None
-                ) -> list[tuple]:
-    """Cycles of the relation "row better than column" in a pairwise probability table.
-
-    Model i is taken to beat model j when ``prob[i, j] > threshold``. Lacoste et al. (2012,
-    §5.1) show that "better in a context" is not transitive, so a table can hold
-    A > B > C > A, and such models cannot be ranked.
-
-    The number of cycles can grow exponentially with the number of models, so this returns,
-    for every model that lies on a cycle, one shortest cycle through it (breadth-first
-    search, ties broken by model order), without repeats. A table has a cycle exactly when
-    this list is non-empty.
-
-    Parameters
-    ----------
-    prob : array_like, shape (k, k)
-        ``prob[i, j]`` = P(model i better than model j); the diagonal is ignored.
-    threshold : float
-        An edge i -> j exists when ``prob[i, j] > threshold``.
-    names : sequence of str, optional
-        Model names; by default cycles are given as indices.
-
-    Returns
-    -------
-    list of tuple
-        Each cycle (m_1, m_2, ..., m_L) means m_1 > m_2 > ... > m_L > m_1; it starts at its
-        first model in table order; shortest cycles first.
-
-    Raises
-    ------
-    InvalidInputError
-        Non-square or non-finite table (the diagonal may be NaN), bad names.
-
-    Examples
-    --------
-    Lacoste et al. (2012) Figure 2:
-
-    >>> p = [[np.nan, 0.69, 0.31], [0.31, np.nan, 0.69], [0.69, 0.31, np.nan]]
-    >>> find_cycles(p, names=["A", "B", "C"])
-    [('A', 'B', 'C')]
-    >>> find_cycles([[0.5, 0.9], [0.1, 0.5]])
-    []
-    """
-    arr = np.array(prob, dtype=float)
-    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
-        raise InvalidInputError(f"prob must be a square (k, k) table, got shape {arr.shape}.")
-    k = arr.shape[0]
-    np.fill_diagonal(arr, 0.0)
-    as_float_array(arr, "prob")
-    labels = None if names is None else model_names(names, k)
-    edges = arr > threshold
-    np.fill_diagonal(edges, False)
-    from scipy.sparse.csgraph import connected_components
-
-    _, component = connected_components(edges, directed=True, connection="strong")
-    sizes = np.bincount(component)
-    found = set()
-    for start in range(k):
-        if sizes[component[start]] < 2:
-            continue
-        parent = {start: None}
-        frontier, last = [start], None
-        while frontier and last is None:
-            nxt = []
-            for v in frontier:
-                if edges[v, start]:
-                    last = v
-                    break
-                for w in np.flatnonzero(edges[v]):
-                    if w not in parent and component[w] == component[start]:
-                        parent[int(w)] = v
-                        nxt.append(int(w))
-            frontier = nxt
-        path = []
-        while last is not None:
-            path.append(last)
-            last = parent[last]
-        cycle = path[::-1]
-        first = int(np.argmin(cycle))
-        found.add(tuple(cycle[first:] + cycle[:first]))
-    cycles = sorted(found, key=lambda c: (len(c), c))
-    if labels is not None:
-        return [tuple(labels[i] for i in c) for c in cycles]
-    return [tuple(int(i) for i in c) for c in cycles]
-
-
-def pairwise_table(method: str, names: tuple[str, ...], p_better: np.ndarray,
-                   p_rope: np.ndarray, threshold: float, cycle_threshold: float,
-                   details: dict) -> PairwiseResult:
-    """PairwiseResult of a Bayesian all-pairs comparison, with decisions and cycles.
-
-    ``p_better[i, j]`` = P(model i practically better than model j), ``p_rope`` symmetric.
-    Same layout as the other Bayesian all-pairs results: no p-values (NaN),
-    ``adjustment="none"``, ``alpha = 1 - threshold``, ``reject[i, j]`` True when a
-    difference was decided in either direction.
-    """
-    k = len(names)
-    eye = np.eye(k, dtype=bool)
-    p_better = np.where(eye, np.nan, p_better)
-    p_rope = np.where(eye, np.nan, p_rope)
-    decision = np.full((k, k), "", dtype=object)
-    for i in range(k):
-        for j in range(k):
-            if i != j:
-                decision[i, j] = decide(p_better[i, j], p_rope[i, j], p_better[j, i], threshold)
-    cycles = find_cycles(p_better, cycle_threshold, names=names)
-    details = dict(details, p_rope=p_rope, decision=decision, threshold=threshold,
-                   cycle_threshold=cycle_threshold, cycles=[list(c) for c in cycles])
-    nan = np.full((k, k), np.nan)
-    return PairwiseResult(
-        method=method, names=names, statistic=p_better, pvalue=nan, pvalue_adjusted=nan.copy(),
-        reject=(decision == "A better") | (decision == "B better"),
-        alpha=round(1.0 - threshold, 12), adjustment="none", details=details)
-
-
 def _check_stacked_tables(arr: np.ndarray, kind: str, layout: str) -> None:
     if arr.ndim != 3 or arr.shape[1] != arr.shape[2]:
         raise InvalidInputError(
@@ -478,10 +361,10 @@ def _pairwise_probabilities(data, kind: str, prior: float) -> tuple[np.ndarray, 
     return p, counts.shape[1]
 
 
-def pairwise_poisson_binomial(data, *, kind: str = "correct", names: Sequence[str] | None = None,
-                              prior: float = 1.0, beta_prior: float = 1.0,
-                              threshold: float = 0.95, cycle_threshold: float = 0.5
-                              ) -> PairwiseResult:
+def pairwise_poisson_binomial_test(data, *, kind: str = "correct",
+                                   names: Sequence[str] | None = None, prior: float = 1.0,
+                                   beta_prior: float = 1.0, threshold: float = 0.95,
+                                   cycle_threshold: float = 0.5) -> PairwiseResult:
     """Poisson-binomial test for every pair of k models: the table P(row better than column).
 
     Parameters
@@ -532,7 +415,7 @@ def pairwise_poisson_binomial(data, *, kind: str = "correct", names: Sequence[st
 
     >>> risk = np.array([[0.1, 0.2, 0.3], [0.3, 0.1, 0.2], [0.2, 0.3, 0.1]])
     >>> p = (risk[:, :, None] < risk[:, None, :]) + 0.5 * (risk[:, :, None] == risk[:, None, :])
-    >>> res = pairwise_poisson_binomial(p, kind="probability", names=["A", "B", "C"])
+    >>> res = pairwise_poisson_binomial_test(p, kind="probability", names=["A", "B", "C"])
     >>> res.statistic.round(4)
     array([[   nan, 0.6875, 0.3125],
            [0.3125,    nan, 0.6875],
@@ -560,5 +443,5 @@ def pairwise_poisson_binomial(data, *, kind: str = "correct", names: Sequence[st
     np.fill_diagonal(wins, np.nan)
     details = {"kind": kind, "n_data_sets": int(p.shape[0]), "expected_wins": wins,
                "prior": prior, "beta_prior": beta_prior}
-    return pairwise_table(f"{METHOD}, all pairs", labels, better, np.zeros((k, k)), threshold,
-                          cycle_threshold, details)
+    return bayesian_pairwise_result(f"{METHOD}, all pairs", labels, better, np.zeros((k, k)),
+                                    threshold, cycle_threshold, details)

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._validation import (
+    DegenerateDataError,
     InvalidInputError,
     TooFewError,
     as_float_array,
@@ -37,7 +38,7 @@ from ..results import BayesianResult, PairwiseResult
 from ..stats._names import model_names
 from ..stats.poisson_binomial import PoissonBinomial, poisson_multinomial_pmf
 from .correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
-from .poisson_binomial_test import pairwise_table
+from ._pairwise import bayesian_pairwise_result
 from .rope import decide
 
 __all__ = ["pairwise_poisson_test", "poisson_test"]
@@ -84,7 +85,7 @@ def _data_set_probabilities(a, b, rho, rope, prior, on_zero_variance) -> np.ndar
         try:
             res = correlated_bayesian_ttest(x, y, rho=r, rope=rope, prior=prior,
                                             on_zero_variance=on_zero_variance)
-        except InvalidInputError as exc:
+        except (InvalidInputError, DegenerateDataError) as exc:
             raise type(exc)(f"data set {d}: {exc}") from None
         probs[d] = res.p_left, res.p_rope, res.p_right
     return probs
@@ -98,7 +99,7 @@ def _majorities(probs: np.ndarray) -> tuple[np.ndarray, PoissonBinomial]:
 
 
 def poisson_test(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | None = None,
-                 threshold: float = 0.95, on_zero_variance: str = "point-mass"
+                 threshold: float = 0.95, on_zero_variance: str = "limit"
                  ) -> BayesianResult:
     """Poisson test: is A better than B on most of q data sets, from their cross-validation?
 
@@ -117,8 +118,12 @@ def poisson_test(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | None = None,
     threshold : float
         1 - alpha: a region is decided when the probability that it holds on more than half
         of the data sets reaches it (Corani & Benavoli use alpha = 0.05, one-sided).
-    on_zero_variance : {"point-mass", "raise"}
-        Passed to the t-test for data sets whose fold differences are all equal.
+    on_zero_variance : {"limit", "raise"}
+        Passed to the t-test for data sets whose fold differences are all equal. With
+        ``"limit"`` a data set where A and B score the same on every fold counts as half a
+        win for each when ``rope=0`` (and as equivalent with a ROPE), so the test stays
+        symmetric in A and B and is not biased by small data sets where both learners
+        predict alike.
 
     Returns
     -------
@@ -191,7 +196,7 @@ def poisson_test(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | None = None,
 def pairwise_poisson_test(scores, *, rho, names: Sequence[str] | None = None, rope=0.0,
                           prior: NormalGammaPrior | None = None, threshold: float = 0.95,
                           cycle_threshold: float = 0.5,
-                          on_zero_variance: str = "point-mass") -> PairwiseResult:
+                          on_zero_variance: str = "limit") -> PairwiseResult:
     """Poisson test for every pair of k models.
 
     Parameters
@@ -248,5 +253,5 @@ def pairwise_poisson_test(scores, *, rho, names: Sequence[str] | None = None, ro
             p_rope[i, j] = p_rope[j, i] = equal
             expected[i, j], expected[j, i] = probs[:, 2].sum(), probs[:, 0].sum()
     details = {"n_data_sets": len(mats), "rope": rope, "expected_wins": expected}
-    return pairwise_table(f"{METHOD}, all pairs", labels, better, p_rope, threshold,
-                          cycle_threshold, details)
+    return bayesian_pairwise_result(f"{METHOD}, all pairs", labels, better, p_rope, threshold,
+                                    cycle_threshold, details)

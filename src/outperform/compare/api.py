@@ -76,7 +76,9 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     hierarchical : bool
         Q3 with per-fold results of two models: add the hierarchical correlated t-test
         (Benavoli et al. 2017). A table of per-task ``n01``/``n10`` counts is always analysed
-        with the hierarchical McNemar model (Williams 2026 §5.5).
+        with the hierarchical McNemar model (Williams 2026 §5.5); its optional ``model_a`` and
+        ``model_b`` columns name the two models (see
+        :func:`outperform.compare.hierarchical.compare_counts`).
     y_true, loss, group :
         Q1 only, see :func:`outperform.compare.q1.compare_predictions` (``control`` is the
         reference model there).

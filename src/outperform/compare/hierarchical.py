@@ -19,6 +19,7 @@ from ..bayes.mcnemar import bayesian_mcnemar
 from ..data.io import read_table
 from ..data.results_table import ResultsTable
 from ..results import ComparisonReport
+from ..stats._names import model_names
 from ..stats.friedman import friedman
 from ._words import verdict
 from .q3_bayes import default_rope, fold_scores
@@ -76,7 +77,7 @@ def add_hierarchical_ttest(report: ComparisonReport, table: ResultsTable, *,
     return replace(report, tests=tests, conclusions=report.conclusions + (words,))
 
 
-def compare_counts(data, *, names: tuple[str, str] = ("A", "B"), alpha: float = 0.05,
+def compare_counts(data, *, names: tuple[str, str] | None = None, alpha: float = 0.05,
                    threshold: float = 0.95) -> ComparisonReport:
     """Compare two classifiers over tasks from per-task discordance counts (Williams §6.2).
 
@@ -84,9 +85,13 @@ def compare_counts(data, *, names: tuple[str, str] = ("A", "B"), alpha: float = 
     ----------
     data : str, Path or DataFrame
         One row per task with columns ``task`` (optional), ``n01`` (A wrong, B right) and
-        ``n10`` (A right, B wrong); other columns are ignored.
-    names : (str, str)
-        Names of model A and model B.
+        ``n10`` (A right, B wrong), and optionally ``model_a`` and ``model_b``: the names of
+        models A and B, the same on every row. Other columns are ignored. The columns are the
+        way to name the models from the command line (``outperform compare counts.csv``) and
+        through :func:`outperform.compare.compare`.
+    names : (str, str), optional
+        Names of model A and model B; they take precedence over the ``model_a``/``model_b``
+        columns. Default: those columns, else ``"A"`` and ``"B"``.
     alpha, threshold : float
 
     Returns
@@ -99,7 +104,9 @@ def compare_counts(data, *, names: tuple[str, str] = ("A", "B"), alpha: float = 
     Raises
     ------
     InvalidInputError
-        Missing columns, negative or non-integer counts.
+        Missing columns, negative or non-integer counts; ``model_a`` or ``model_b`` not the
+        same on every row (one table holds one pair of models); ``names`` not two distinct
+        names.
     TooFewError
         Fewer than 2 tasks.
 
@@ -109,6 +116,11 @@ def compare_counts(data, *, names: tuple[str, str] = ("A", "B"), alpha: float = 
     >>> rep = compare_counts(load_williams_table1(), names=("GNN", "LLM"))
     >>> round(rep.tests["friedman"].statistic, 3), round(rep.tests["friedman"].pvalue, 3)
     (0.818, 0.366)
+
+    The same names from the table itself:
+
+    >>> compare_counts(load_williams_table1().assign(model_a="GNN", model_b="LLM")).models
+    ('GNN', 'LLM')
     """
     df = read_table(data) if not isinstance(data, pd.DataFrame) else data
     missing = [c for c in ("n01", "n10") if c not in df.columns]
@@ -118,7 +130,7 @@ def compare_counts(data, *, names: tuple[str, str] = ("A", "B"), alpha: float = 
     if n01.size < 2:
         raise TooFewError(f"{n01.size} task: the hierarchical model needs at least 2.")
     tasks = [str(t) for t in (df["task"] if "task" in df.columns else range(n01.size))]
-    a, b = names
+    a, b = _pair_names(df, names)
     hier = hierarchical_mcnemar(n01, n10, names=tasks, threshold=threshold)
     # Friedman on who wins each task: A's score is minus its unshared errors (Williams §6.2).
     fr = friedman(np.column_stack([-n01, -n10]).astype(float), tie_correction=True)
@@ -136,9 +148,11 @@ def compare_counts(data, *, names: tuple[str, str] = ("A", "B"), alpha: float = 
         f"Friedman on the counts: χ² = {fr.statistic:.3f}, p = {fr.pvalue:.3g}; {a} has fewer "
         f"unshared errors on {wins} of {n01.size} tasks.",
     )
-    summary = ({"model": a, "unshared_errors": int(n01.sum()), "tasks_won": wins},
-               {"model": b, "unshared_errors": int(n10.sum()),
-                "tasks_won": int(np.sum(n10 < n01))})
+    # Reports print the summary as "best first": fewer unshared errors, then more tasks won.
+    summary = tuple(sorted(
+        ({"model": a, "unshared_errors": int(n01.sum()), "tasks_won": wins},
+         {"model": b, "unshared_errors": int(n10.sum()), "tasks_won": int(np.sum(n10 < n01))}),
+        key=lambda row: (row["unshared_errors"], -row["tasks_won"])))
     return ComparisonReport(
         question="Q3", metric="0/1 loss (discordant counts)", higher_is_better=False,
         models=(a, b), n_tasks=int(n01.size), alpha=alpha, summary=summary,
@@ -147,3 +161,28 @@ def compare_counts(data, *, names: tuple[str, str] = ("A", "B"), alpha: float = 
                   "beta-binomial McNemar model pools the tasks and predicts the next one "
                   "(Williams 2026 §5.5); the Friedman test only counts wins (§6.2).",
         conclusions=conclusions, details={"per_task": per_task})
+
+
+def _pair_names(df: pd.DataFrame, names) -> tuple[str, str]:
+    """Names of models A and B: ``names``, else the ``model_a``/``model_b`` columns, else A/B."""
+    if names is not None:
+        return model_names(names, 2)
+    found = []
+    for column, default in (("model_a", "A"), ("model_b", "B")):
+        if column not in df.columns:
+            found.append(default)
+            continue
+        values = df[column]
+        if values.isna().any():
+            raise InvalidInputError(f"column {column!r} has missing values: give the model's "
+                                    "name on every row.")
+        distinct = sorted({str(v) for v in values})
+        if len(distinct) != 1:
+            raise InvalidInputError(
+                f"column {column!r} must hold one model name on every row, got {distinct}: a "
+                "counts table compares one pair of models; split it by pair.")
+        found.append(distinct[0])
+    if found[0] == found[1]:
+        raise InvalidInputError(f"models A and B are both named {found[0]!r} (columns model_a "
+                                "and model_b): give the two models different names.")
+    return found[0], found[1]

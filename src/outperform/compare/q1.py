@@ -26,8 +26,8 @@ from ..bayes.ttest import bayesian_ttest
 from ..data.io import read_table
 from ..results import ComparisonReport, PairwiseResult
 from ..stats.delong import delong_test
-from ..stats.leaderboard import (against_reference, all_pairs_bayesian_mcnemar,
-                                 all_pairs_mcnemar)
+from ..stats.leaderboard import (against_reference, pairwise_bayesian_mcnemar,
+                                 pairwise_mcnemar)
 from ..stats.mcnemar import cochrans_q, discordance_counts, mcnemar
 from ..stats.multipletests import adjust_pvalues
 from ..stats.risk_bounds import beta_risk_bound
@@ -238,9 +238,9 @@ def _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnin
     tests = {"cochran_q": cochrans_q(correct, names=names)}
     post = {"mcnemar_holm": (against_reference(correct, reference, names, adjustment="holm",
                                                alpha=alpha) if reference else
-                             all_pairs_mcnemar(correct, names, adjustment="holm", alpha=alpha)),
-            "bayesian_mcnemar": all_pairs_bayesian_mcnemar(correct, names, threshold=threshold,
-                                                           rope=rope)}
+                             pairwise_mcnemar(correct, names, adjustment="holm", alpha=alpha)),
+            "bayesian_mcnemar": pairwise_bayesian_mcnemar(correct, names, threshold=threshold,
+                                                          rope=rope)}
     conclusions = [_omnibus_words(tests["cochran_q"], alpha)] + _pair_words(post["mcnemar_holm"])
     return ComparisonReport(tests=tests, recommended="cochran_q", rationale=rationale,
                             posthoc=post, conclusions=tuple(conclusions),

@@ -16,8 +16,8 @@ def plot_student_posterior(result, *, names=("A", "B"), n_points: int = 400, ax=
     ----------
     result : BayesianResult
         With a scipy frozen continuous ``posterior`` (e.g. a Student t from
-        ``correlated_bayesian_ttest``), or the point-mass result of that test on folds with
-        identical differences (``details["degenerate"]``), drawn as a vertical arrow.
+        ``correlated_bayesian_ttest``), or the degenerate result of that test on folds
+        with identical differences (``details["degenerate"]``), drawn as a vertical arrow.
     names : (str, str)
         Names of A and B in the probability labels.
     n_points : int

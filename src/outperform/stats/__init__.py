@@ -13,8 +13,8 @@ from .delong import delong_test
 from .effect_size import cohens_d, cohens_g, effect_size_label, rank_biserial
 from .five_by_two import alpaydin_5x2cv_ftest, dietterich_5x2cv_ttest
 from .friedman import friedman, iman_davenport
-from .leaderboard import (against_reference, all_pairs_bayesian_mcnemar, all_pairs_mcnemar,
-                          pairwise_discordance)
+from .leaderboard import (against_reference, pairwise_bayesian_mcnemar, pairwise_discordance,
+                          pairwise_mcnemar)
 from .mcnemar import cochrans_q, discordance_counts, mcnemar, mcnemar_table
 from .multipletests import adjust_pvalues
 from .poisson_binomial import PoissonBinomial, poisson_binomial_pmf, poisson_multinomial_pmf
@@ -27,7 +27,7 @@ from .ttest import paired_ttest
 from .wilcoxon import wilcoxon
 
 __all__ = [
-    "PoissonBinomial", "against_reference", "all_pairs_bayesian_mcnemar", "all_pairs_mcnemar",
+    "PoissonBinomial", "against_reference", "pairwise_bayesian_mcnemar", "pairwise_mcnemar",
     "beta_risk_bound", "cochrans_q", "delong_test", "discordance_counts",
     "langford_test_set_bound", "mcnemar", "mcnemar_table", "paired_bootstrap",
     "pairwise_discordance", "poisson_binomial_pmf", "poisson_multinomial_pmf",

@@ -27,8 +27,8 @@ from .effect_size import cohens_g
 from .mcnemar import exact_pvalues
 from .multipletests import ADJUSTMENTS, adjust_pvalues
 
-__all__ = ["PairwiseCounts", "against_reference", "all_pairs_bayesian_mcnemar", "all_pairs_mcnemar",
-           "pairwise_discordance"]
+__all__ = ["PairwiseCounts", "against_reference", "pairwise_bayesian_mcnemar",
+           "pairwise_discordance", "pairwise_mcnemar"]
 
 _BYTE_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
 
@@ -124,7 +124,7 @@ def pairwise_discordance(correct) -> PairwiseCounts:
     PairwiseCounts
         ``n01[i, j]`` = number of examples model i gets wrong and model j gets right; the
         opposite count is ``n01[j, i]`` (``n10 = n01.T``). Pass the result instead of the
-        matrix to :func:`all_pairs_mcnemar`, :func:`all_pairs_bayesian_mcnemar` or
+        matrix to :func:`pairwise_mcnemar`, :func:`pairwise_bayesian_mcnemar` or
         :func:`against_reference` to count only once.
 
     Raises
@@ -185,8 +185,8 @@ def _mcnemar_matrices(n01: np.ndarray):
     return n01, p, g
 
 
-def all_pairs_mcnemar(correct, names=None, *, adjustment: str = "holm",
-                      alpha: float = 0.05) -> PairwiseResult:
+def pairwise_mcnemar(correct, names=None, *, adjustment: str = "holm",
+                     alpha: float = 0.05) -> PairwiseResult:
     """Exact McNemar test for every pair of models on one test set, adjusted for multiplicity.
 
     Parameters
@@ -229,7 +229,7 @@ def all_pairs_mcnemar(correct, names=None, *, adjustment: str = "holm",
 
     >>> rng = np.random.default_rng(0)
     >>> correct = rng.random((3, 2000)) < np.array([[0.80], [0.79], [0.70]])
-    >>> res = all_pairs_mcnemar(correct, names=["a", "b", "c"])
+    >>> res = pairwise_mcnemar(correct, names=["a", "b", "c"])
     >>> res.reject.astype(int)
     array([[0, 0, 1],
            [0, 0, 1],
@@ -268,7 +268,7 @@ def against_reference(correct, reference, names=None, *, adjustment: str = "holm
     PairwiseResult
         ``control`` = the reference's name; ``statistic[r, j]`` = n01 (reference wrong, j
         right), ``statistic[j, r]`` = n10; ``details["cohens_g"]`` as in
-        :func:`all_pairs_mcnemar` (its reference column is positive where a model beats the
+        :func:`pairwise_mcnemar` (its reference column is positive where a model beats the
         reference).
 
     Raises
@@ -311,8 +311,8 @@ def against_reference(correct, reference, names=None, *, adjustment: str = "holm
                          adjustment, alpha, details, control=control)
 
 
-def all_pairs_bayesian_mcnemar(correct, names=None, *, prior=(1.0, 1.0), rope=None,
-                               threshold: float = 0.95) -> PairwiseResult:
+def pairwise_bayesian_mcnemar(correct, names=None, *, prior=(1.0, 1.0), rope=None,
+                              threshold: float = 0.95) -> PairwiseResult:
     """Bayesian McNemar test (Beta posterior of phi with a ROPE) for every pair of models.
 
     Pair (i, j) has phi_ij ~ Beta(alpha01 + n01[i, j], alpha10 + n10[i, j]) as in
@@ -354,7 +354,7 @@ def all_pairs_bayesian_mcnemar(correct, names=None, *, prior=(1.0, 1.0), rope=No
     Examples
     --------
     >>> correct = np.array([[1] * 90 + [0] * 10, [1] * 60 + [0] * 40])
-    >>> res = all_pairs_bayesian_mcnemar(correct, names=["good", "poor"])
+    >>> res = pairwise_bayesian_mcnemar(correct, names=["good", "poor"])
     >>> res.statistic.round(3)
     array([[nan,  1.],
            [ 0., nan]])

@@ -301,7 +301,8 @@ def rank_posthoc(scores, *, control=None, adjustment: str = "holm", alpha: float
 
 def pairwise_wilcoxon(scores, *, adjustment: str = "holm", alpha: float = 0.05,
                       higher_is_better: bool = True, names: Sequence[str] | None = None,
-                      zero_method: str = "demsar") -> PairwiseResult:
+                      zero_method: str = "demsar",
+                      tie_tolerance: float | None = None) -> PairwiseResult:
     """Wilcoxon signed-rank tests between all pairs of models, p-values adjusted (Holm).
 
     Parameters
@@ -319,6 +320,10 @@ def pairwise_wilcoxon(scores, *, adjustment: str = "holm", alpha: float = 0.05,
     zero_method : {"demsar", "zsplit", "wilcox", "pratt"}
         Treatment of data sets where two models tie, see
         :func:`~outperform.stats.wilcoxon.wilcoxon`.
+    tie_tolerance : float >= 0 or None
+        Scores (and differences) equal within it are ties; default: up to rounding errors
+        relative to the scores, 0: exact as scipy. See
+        :func:`~outperform.stats.wilcoxon.wilcoxon`.
 
     Returns
     -------
@@ -330,12 +335,13 @@ def pairwise_wilcoxon(scores, *, adjustment: str = "holm", alpha: float = 0.05,
         ``average_ranks`` Friedman average ranks (1 = best), to place the models on a
         critical-difference diagram. ``details``: ``rank_biserial`` (k x k matrix of
         effect sizes, positive: row better) and ``identical_pairs``, the pairs of models
-        with equal scores on every data set, given p = 1 and z = 0.
+        with equal scores (within ``tie_tolerance``) on every data set, given p = 1 and
+        z = 0.
 
     Raises
     ------
     InvalidInputError
-        Bad values, unknown adjustment or zero_method, wrong names.
+        Bad values, unknown adjustment or zero_method, wrong names, bad tie_tolerance.
     TooFewError
         Fewer than 2 data sets or 2 models.
 
@@ -369,7 +375,8 @@ def pairwise_wilcoxon(scores, *, adjustment: str = "holm", alpha: float = 0.05,
     identical = []
     for t, (i, j) in enumerate(zip(rows, cols)):
         try:
-            res = wilcoxon(oriented[:, i], oriented[:, j], zero_method=zero_method)
+            res = wilcoxon(oriented[:, i], oriented[:, j], zero_method=zero_method,
+                           tie_tolerance=tie_tolerance)
         except DegenerateDataError:
             identical.append((labels[i], labels[j]))
             continue
@@ -382,4 +389,5 @@ def pairwise_wilcoxon(scores, *, adjustment: str = "holm", alpha: float = 0.05,
         average_ranks=average_ranks(x, higher_is_better=higher_is_better),
         details={"rank_biserial": _symmetric(k, rows, cols, effect, antisymmetric=True).tolist(),
                  "identical_pairs": identical, "zero_method": zero_method,
+                 "tie_tolerance": None if tie_tolerance is None else float(tie_tolerance),
                  "n_datasets": n, "higher_is_better": higher_is_better})

@@ -1,14 +1,21 @@
 """Ranks of k models on each of N data sets (Demšar 2006, §3.2.2).
 
 Rank 1 is the best model on a data set; tied scores share the average of the ranks they
-span ("midranks"), as in Demšar's Table 6.
+span ("midranks"), as in Demšar's Table 6. Also: ranking with a tolerance for values equal
+up to rounding, and the default tolerance of near-ties in paired differences.
 """
 from __future__ import annotations
+
+from numbers import Real
 
 import numpy as np
 from scipy.stats import rankdata
 
-from .._validation import as_score_matrix
+from .._validation import InvalidInputError, as_score_matrix
+
+#: Default tolerance of near-ties in paired differences, relative to the magnitude of the
+#: scores, see :func:`paired_tie_tolerance`.
+RELATIVE_TIE_TOLERANCE = 1e-10
 
 
 def rank_scores(scores, *, higher_is_better: bool = True) -> np.ndarray:
@@ -80,19 +87,28 @@ def average_ranks(scores, *, higher_is_better: bool = True) -> np.ndarray:
     return rank_scores(scores, higher_is_better=higher_is_better).mean(axis=0)
 
 
-def rank_with_tolerance(values, *, atol: float = 0.0) -> np.ndarray:
+def rank_with_tolerance(values, *, atol=0.0) -> np.ndarray:
     """Ascending midranks of a 1-D array, treating values closer than ``atol`` as ties.
 
-    Computed quantities such as aligned scores (score minus the data set's mean) or ranges
-    (best minus worst score) can differ by a rounding error where they are mathematically
-    equal (0.3 - 0.1 != 0.4 - 0.2 in floating point), which would break ties arbitrarily.
-    Sorted values whose gap to the previous one is at most ``atol`` join its tie group.
+    Computed quantities such as aligned scores (score minus the data set's mean), ranges
+    (best minus worst score) or paired differences can differ by a rounding error where they
+    are mathematically equal (0.3 - 0.1 != 0.4 - 0.2 in floating point), which would break
+    ties arbitrarily.
+
+    Rule: sorted values whose gap to the previous one is at most ``atol`` (the larger of the
+    two values' tolerances) join its tie group, *as long as the whole group spans at most
+    ``atol``* (the largest tolerance in it). Rounding errors are far smaller than the
+    tolerance, so a group of true near-ties is much narrower; a chain such as 0.1,
+    0.1 + atol/2, 0.1 + atol, 0.1 + 3 atol/2, ... that spans more than ``atol`` is made of
+    genuinely different values, and its values are compared exactly instead of being merged
+    into one ever-wider tie. The rule is symmetric: ranking ``-values`` reverses the ranks.
 
     Parameters
     ----------
     values : ndarray, shape (m,)
-    atol : float, default 0.0
-        Largest gap between consecutive sorted values that still counts as a tie.
+    atol : float or ndarray of shape (m,), default 0.0
+        Largest gap that still counts as a tie; per value if an array (a gap uses the larger
+        tolerance of its two ends). 0 compares exactly, as :func:`scipy.stats.rankdata`.
 
     Returns
     -------
@@ -103,10 +119,76 @@ def rank_with_tolerance(values, *, atol: float = 0.0) -> np.ndarray:
     --------
     >>> rank_with_tolerance(np.array([0.3 - 0.1, 0.4 - 0.2, 0.1]), atol=1e-12)
     array([2.5, 2.5, 1. ])
+    >>> rank_with_tolerance(np.array([0.0, 0.5, 1.0, 1.5]), atol=0.6)  # a chain: not merged
+    array([1., 2., 3., 4.])
     """
     values = np.asarray(values, dtype=float)
+    if values.size == 0:
+        return np.empty(0)
     order = np.argsort(values, kind="stable")
-    new_group = np.diff(values[order]) > atol
+    v = values[order]
+    tol = np.broadcast_to(np.asarray(atol, dtype=float), values.shape)[order]
+    gaps = np.diff(v)
+    joined = gaps <= np.maximum(tol[:-1], tol[1:])
+    starts = np.flatnonzero(np.concatenate(([True], ~joined)))
+    ends = np.concatenate((starts[1:], [v.size])) - 1
+    too_wide = v[ends] - v[starts] > np.maximum.reduceat(tol, starts)
+    group_of_gap = np.cumsum(~joined)  # group of the upper end of each gap
+    # Inside a chain wider than its tolerance, every nonzero gap separates values.
+    new_group = ~joined | ((gaps > 0) & too_wide[group_of_gap])
     groups = np.empty(values.size, dtype=np.int64)
     groups[order] = np.concatenate(([0], np.cumsum(new_group)))
     return rankdata(groups)
+
+
+def paired_tie_tolerance(x: np.ndarray, y: np.ndarray, tie_tolerance=None) -> np.ndarray:
+    """Per pair, the largest difference ``x_i - y_i`` that is a rounding error, not a win.
+
+    Parameters
+    ----------
+    x, y : ndarray, shape (n,)
+        Paired measurements (already validated).
+    tie_tolerance : float >= 0 or None
+        ``None``: ``RELATIVE_TIE_TOLERANCE * max(|x_i|, |y_i|)`` (scale-free; see Notes).
+        A number: that absolute tolerance, in the units of the measurements, for every pair.
+        0 compares exactly.
+
+    Returns
+    -------
+    ndarray, shape (n,)
+
+    Raises
+    ------
+    InvalidInputError
+        ``tie_tolerance`` negative, NaN, infinite or not a number.
+
+    Notes
+    -----
+    Scores stored as decimals (0.1, 0.3, ...) are the nearest doubles, off by up to half an
+    ulp, about 1.1e-16 of their magnitude; a difference of two of them inherits that error
+    (0.3 - 0.1 = 0.19999999999999998, 0.1 + 0.2 - 0.3 = 5.6e-17). Scores computed by sums or
+    means carry a few more ulps. The default, 1e-10 of the larger magnitude of the pair,
+    leaves a margin of about 10**5 over those errors, yet is below the difference of any two
+    distinct scores written with up to 9 significant digits (at least 1e-9 of their
+    magnitude). Being relative, it does not change when the scores are rescaled (accuracy in
+    % or as a fraction). The aligned-ranks and Quade tests use the same relative tolerance.
+    Differences genuinely smaller than 1e-10 of the scores count as ties: pass
+    ``tie_tolerance=0`` for exact comparison.
+
+    Examples
+    --------
+    >>> x, y = np.array([0.1 + 0.2, 30.0]), np.array([0.3, 10.0])
+    >>> bool((x - y)[0] != 0), bool(abs(x - y)[0] <= paired_tie_tolerance(x, y)[0])
+    (True, True)
+    >>> paired_tie_tolerance(x, y, 0.001)
+    array([0.001, 0.001])
+    """
+    if tie_tolerance is None:
+        return RELATIVE_TIE_TOLERANCE * np.maximum(np.abs(x), np.abs(y))
+    if (isinstance(tie_tolerance, (bool, np.bool_)) or not isinstance(tie_tolerance, Real)
+            or not np.isfinite(tie_tolerance) or tie_tolerance < 0):
+        raise InvalidInputError(
+            f"tie_tolerance must be a finite number >= 0 (the largest difference, in the units "
+            f"of the scores, counted as a tie; 0 compares exactly as scipy does) or None for "
+            f"the default relative tolerance, got {tie_tolerance!r}.")
+    return np.full(x.shape, float(tie_tolerance))

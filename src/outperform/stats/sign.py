@@ -4,6 +4,9 @@ Demšar (2006, §3.1.4) counts the data sets on which each algorithm wins and sp
 evenly between the two (ignoring one tie if their number is odd), because ties support the
 null hypothesis. Lacoste et al. (2012, §6.1) drop ties instead. Under the null hypothesis the
 number of wins of A is Binomial(n, 1/2).
+
+Unlike a plain ``a > b``, scores equal up to a rounding error (0.1 + 0.2 versus 0.3) are a
+tie, not a win (see ``tie_tolerance``).
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from .._validation import (DegenerateDataError, TooFewError, as_paired, check_al
                            check_choice)
 from ..results import FrequentistResult
 from .effect_size import cohens_g
+from .ranks import paired_tie_tolerance
 
 _NORMAL_P = {
     "two-sided": lambda z: 2 * stats.norm.sf(abs(z)),
@@ -23,10 +27,12 @@ _NORMAL_P = {
 
 
 def sign_test(a, b, *, ties: str = "split", method: str = "auto",
-              alternative: str = "two-sided") -> FrequentistResult:
+              alternative: str = "two-sided",
+              tie_tolerance: float | None = None) -> FrequentistResult:
     """Sign test of whether A wins on more paired measurements (data sets) than B.
 
-    A wins where ``a > b`` (scores, higher is better; for losses pass ``b, a`` instead).
+    A wins where ``a > b`` beyond the tie tolerance (scores, higher is better; for losses
+    pass ``b, a`` instead).
 
     Parameters
     ----------
@@ -42,6 +48,13 @@ def sign_test(a, b, *, ties: str = "split", method: str = "auto",
         correction. ``"auto"`` is ``"exact"``.
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: A wins more often than B.
+    tie_tolerance : float >= 0 or None
+        A pair with ``|a_i - b_i|`` at most this tolerance is a tie. ``None`` (default):
+        1e-10 times ``max(|a_i|, |b_i|)``, a rounding error of scores stored as decimals
+        (0.1 + 0.2 = 0.30000000000000004 ties with 0.3), scale-free, see
+        :func:`~outperform.stats.ranks.paired_tie_tolerance`. A number: an absolute
+        tolerance in the units of the scores. ``0``: exact comparison, as counting
+        ``a > b`` (e.g. with :func:`scipy.stats.binomtest`) would do.
 
     Returns
     -------
@@ -51,12 +64,14 @@ def sign_test(a, b, *, ties: str = "split", method: str = "auto",
         Clopper-Pearson ``confidence_interval`` (one-sided for one-sided alternatives);
         ``effect_size``: Cohen's g = estimate - 1/2 (Cohen 1988, ch. 5), positive favours A;
         ``details``: ``wins``, ``losses``, ``ties`` (raw counts), ``ties_credited`` (ties
-        added to each side), ``n`` (trials used), ``z`` (normal method only).
+        added to each side), ``n`` (trials used), ``tie_tolerance`` (as given), ``z``
+        (normal method only).
 
     Raises
     ------
     InvalidInputError
-        NaN, non-numeric values, different lengths, or an unknown option.
+        NaN, non-numeric values, different lengths, an unknown option, or a negative, NaN
+        or infinite ``tie_tolerance``.
     TooFewError
         Fewer than 2 pairs.
     DegenerateDataError
@@ -83,6 +98,13 @@ def sign_test(a, b, *, ties: str = "split", method: str = "auto",
     (11, 14, 0.0325)
     >>> round(sign_test(c45m, c45, alternative="greater").pvalue, 4)
     0.0287
+
+    0.1 + 0.2 versus 0.3 is a tie, not a win of A, unless comparing exactly:
+
+    >>> sign_test([0.1 + 0.2, 0.9, 0.8], [0.3, 0.5, 0.7]).details["ties"]
+    1
+    >>> sign_test([0.1 + 0.2, 0.9, 0.8], [0.3, 0.5, 0.7], tie_tolerance=0).details["ties"]
+    0
     """
     check_choice(ties, "ties", ("split", "drop"))
     check_choice(method, "method", ("auto", "exact", "normal"))
@@ -91,18 +113,20 @@ def sign_test(a, b, *, ties: str = "split", method: str = "auto",
     if x.size < 2:
         raise TooFewError(f"the sign test needs at least 2 paired values, got {x.size}.")
 
-    wins, losses = int(np.sum(x > y)), int(np.sum(x < y))
+    d, tol = x - y, paired_tie_tolerance(x, y, tie_tolerance)
+    wins, losses = int(np.sum(d > tol)), int(np.sum(d < -tol))
     n_ties = x.size - wins - losses
     credited = n_ties // 2 if ties == "split" else 0
     if wins + losses == 0:
         raise DegenerateDataError(
-            f"all {n_ties} pairs are ties: the two models scored identically, so there is no "
-            "win or loss to test.")
+            f"all {n_ties} pairs are ties: the two models scored identically (up to rounding "
+            "errors, see tie_tolerance), so there is no win or loss to test.")
     k, n = wins + credited, wins + losses + 2 * credited
 
     binom = stats.binomtest(k, n, 0.5, alternative=alternative)
     details = {"wins": wins, "losses": losses, "ties": n_ties, "ties_credited": credited,
-               "n": n, "ties_handling": ties}
+               "n": n, "ties_handling": ties,
+               "tie_tolerance": None if tie_tolerance is None else float(tie_tolerance)}
     if method == "normal":
         z = (k - n / 2) / (np.sqrt(n) / 2)
         pvalue, details["z"], label = float(_NORMAL_P[alternative](z)), float(z), "normal"

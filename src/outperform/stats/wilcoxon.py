@@ -10,6 +10,9 @@ better, R- where B is better. Zero differences are handled in one of four ways:
 * ``"wilcox"``: zeros dropped before ranking (Wilcoxon 1945; Lacoste et al. 2012, §6.2;
   R's ``wilcox.test``).
 * ``"pratt"``: zeros ranked with the others, then dropped (Pratt 1959).
+
+Unlike scipy, differences equal up to a rounding error are ties and a difference within
+rounding error of 0 is a zero (see ``tie_tolerance``).
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from .._validation import (DegenerateDataError, TooFewError, as_paired, check_al
                            check_choice)
 from ..results import FrequentistResult
 from .effect_size import rank_biserial
+from .ranks import paired_tie_tolerance, rank_with_tolerance
 
 ZERO_METHODS = ("demsar", "wilcox", "pratt", "zsplit")
 #: Above this many pairs, ``method="auto"`` uses the normal approximation (as scipy does).
@@ -27,7 +31,8 @@ EXACT_MAX_N = 50
 
 
 def wilcoxon(a, b, *, zero_method: str = "demsar", correction: bool = False,
-             method: str = "auto", alternative: str = "two-sided") -> FrequentistResult:
+             method: str = "auto", alternative: str = "two-sided",
+             tie_tolerance: float | None = None) -> FrequentistResult:
     """Wilcoxon signed-rank test of whether A's paired scores tend to exceed B's.
 
     Differences are ``d = a - b`` (scores, higher is better; for losses pass ``b, a``), so a
@@ -54,6 +59,22 @@ def wilcoxon(a, b, *, zero_method: str = "demsar", correction: bool = False,
         14 <= n <= 50 (scipy switches to the normal approximation there).
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: A better (differences shifted above zero).
+    tie_tolerance : float >= 0 or None
+        Differences whose absolute values agree within this tolerance are ties, and a
+        difference within it of 0 is a zero. ``None`` (default): 1e-10 times the larger of
+        ``|a_i|, |b_i|`` for pair i (for two differences, the larger of their two
+        tolerances), so that scores stored as decimals behave as the decimals they stand for:
+        0.3 - 0.1 and 0.4 - 0.2 tie, 0.1 + 0.2 versus 0.3 is a zero. This is scale-free
+        (multiplying all scores by 1000 changes nothing) and far below any real difference
+        between reported scores, see :func:`~outperform.stats.ranks.paired_tie_tolerance`.
+        A number: an absolute tolerance in the units of the scores. ``0``: exact comparison,
+        as :func:`scipy.stats.wilcoxon`, which ranks the floating-point differences as they
+        are and so turns such near-ties into distinct ranks and tiny nonzero differences,
+        changing R+, the tie correction, the zero handling (and whether scipy's "auto"
+        method is exact). Tie
+        groups are bounded: a chain of values each within the tolerance of the next but
+        spanning more than it is ranked exactly, see
+        :func:`~outperform.stats.ranks.rank_with_tolerance`.
 
     Returns
     -------
@@ -64,16 +85,17 @@ def wilcoxon(a, b, *, zero_method: str = "demsar", correction: bool = False,
         ``n_zero`` (zero differences in the data), ``zeros_dropped``, ``ties`` (whether
         ranked values tie, zeros included), ``z`` (standardised R+, with the continuity
         correction if requested; positive favours A; Demšar's z of T is ``-abs(z)``),
-        ``method`` ("exact" or "normal"), ``zero_method``.
+        ``method`` ("exact" or "normal"), ``zero_method``, ``tie_tolerance`` (as given).
 
     Raises
     ------
     InvalidInputError
-        NaN, non-numeric values, different lengths, or an unknown option.
+        NaN, non-numeric values, different lengths, an unknown option, or a negative, NaN
+        or infinite ``tie_tolerance``.
     TooFewError
         Fewer than 2 pairs.
     DegenerateDataError
-        All differences are zero.
+        All differences are zero (within ``tie_tolerance``).
 
     Notes
     -----
@@ -94,6 +116,15 @@ def wilcoxon(a, b, *, zero_method: str = "demsar", correction: bool = False,
     (93.0, 12.0, 12.0)
     >>> round(res.pvalue, 4), round(res.effect_size, 3)
     (0.0078, 0.771)
+
+    Scores stored as decimals: |0.3 - 0.1| and |0.2 - 0.4| tie, as |3 - 1| and |2 - 4| do;
+    comparing exactly, as scipy does, ranks 0.19999999999999998 below 0.2.
+
+    >>> a, b = [0.3, 0.2, 0.9, 0.5], [0.1, 0.4, 0.4, 0.6]
+    >>> wilcoxon(a, b).details["R_plus"], wilcoxon([3, 2, 9, 5], [1, 4, 4, 6]).details["R_plus"]
+    (6.5, 6.5)
+    >>> wilcoxon(a, b, tie_tolerance=0).details["R_plus"]
+    6.0
     """
     check_choice(zero_method, "zero_method", ZERO_METHODS)
     check_choice(method, "method", ("auto", "exact", "normal"))
@@ -101,20 +132,24 @@ def wilcoxon(a, b, *, zero_method: str = "demsar", correction: bool = False,
     x, y = as_paired(a, b)
     if x.size < 2:
         raise TooFewError(f"the Wilcoxon test needs at least 2 paired values, got {x.size}.")
+    tol = paired_tie_tolerance(x, y, tie_tolerance)
     d = x - y
+    d[np.abs(d) <= tol] = 0.0  # rounding errors of a zero difference
     n_zero = int(np.sum(d == 0))
     if n_zero == d.size:
         raise DegenerateDataError(
-            "all differences are zero: the two models scored identically, there is nothing "
-            "to rank.")
+            "all differences are zero: the two models scored identically (up to rounding "
+            "errors, see tie_tolerance), there is nothing to rank.")
 
     dropped = 0
     if zero_method == "wilcox":
-        d, dropped = d[d != 0], n_zero
+        d, tol, dropped = d[d != 0], tol[d != 0], n_zero
     elif zero_method == "demsar" and n_zero % 2:
-        d, dropped = np.delete(d, np.flatnonzero(d == 0)[0]), 1
+        first_zero = np.flatnonzero(d == 0)[0]
+        d, tol, dropped = np.delete(d, first_zero), np.delete(tol, first_zero), 1
     zero = d == 0
-    ranks = stats.rankdata(np.abs(d))
+    # Zeros get tolerance 0, so they tie with each other only, below every nonzero |d|.
+    ranks = rank_with_tolerance(np.abs(d), atol=np.where(zero, 0.0, tol))
     split = zero_method in ("zsplit", "demsar")
     # Zeros add half their rank to each side ("split") or nothing; either way, a constant.
     shift = ranks[zero].sum() / 2 if split else 0.0
@@ -153,7 +188,8 @@ def wilcoxon(a, b, *, zero_method: str = "demsar", correction: bool = False,
         effect_size_name="matched-pairs rank-biserial correlation",
         details={"R_plus": float(r_plus), "R_minus": float(r_minus), "n": int(ranks.size),
                  "n_zero": n_zero, "zeros_dropped": dropped, "ties": ties, "z": float(z),
-                 "method": method, "zero_method": zero_method, "correction": bool(correction)},
+                 "method": method, "zero_method": zero_method, "correction": bool(correction),
+                 "tie_tolerance": None if tie_tolerance is None else float(tie_tolerance)},
     )
 
 
