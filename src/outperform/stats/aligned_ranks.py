@@ -6,7 +6,7 @@ from scipy.stats import chi2
 
 from .._validation import DegenerateDataError, as_score_matrix
 from ..results import FrequentistResult
-from .ranks import rank_with_tolerance
+from .ranks import RELATIVE_TIE_TOLERANCE, rank_with_tolerance
 
 
 def friedman_aligned_ranks(scores, *, higher_is_better: bool = True) -> FrequentistResult:
@@ -66,7 +66,7 @@ def friedman_aligned_ranks(scores, *, higher_is_better: bool = True) -> Frequent
     n, k = x.shape
     aligned = x - x.mean(axis=1, keepdims=True)
     # Aligned values equal up to rounding (from different data sets) are ties.
-    atol = 1e-10 * max(np.max(np.abs(x)), np.finfo(float).tiny)
+    atol = RELATIVE_TIE_TOLERANCE * max(np.max(np.abs(x)), np.finfo(float).tiny)
     ranks = rank_with_tolerance((-aligned if higher_is_better else aligned).ravel(),
                                 atol=atol).reshape(n, k)
     col_totals = ranks.sum(axis=0)

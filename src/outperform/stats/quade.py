@@ -7,7 +7,7 @@ from scipy.stats import f as f_dist
 from .._validation import DegenerateDataError, as_score_matrix
 from ..results import FrequentistResult
 from .friedman import _identical_rankings_pvalue
-from .ranks import rank_scores, rank_with_tolerance
+from .ranks import RELATIVE_TIE_TOLERANCE, rank_scores, rank_with_tolerance
 
 
 def quade(scores, *, higher_is_better: bool = True) -> FrequentistResult:
@@ -71,7 +71,7 @@ def quade(scores, *, higher_is_better: bool = True) -> FrequentistResult:
     n, k = x.shape
     ranks = rank_scores(x, higher_is_better=higher_is_better)
     # Ranges equal up to rounding (0.3 - 0.1 vs 0.4 - 0.2) are ties.
-    atol = 1e-10 * max(np.max(np.abs(x)), np.finfo(float).tiny)
+    atol = RELATIVE_TIE_TOLERANCE * max(np.max(np.abs(x)), np.finfo(float).tiny)
     weights = rank_with_tolerance(x.max(axis=1) - x.min(axis=1), atol=atol)
     s = weights[:, None] * (ranks - (k + 1) / 2.0)
     a = np.sum(s ** 2)
