@@ -1,6 +1,7 @@
 """Paired bootstrap of a metric difference (outperform.stats.bootstrap)."""
 from __future__ import annotations
 
+import json
 import warnings
 
 import numpy as np
@@ -49,7 +50,7 @@ def test_swapping_a_and_b_negates(labels):
         ab = paired_bootstrap(y, a, b, accuracy, n_resamples=400, random_state=3, method=method)
         ba = paired_bootstrap(y, b, a, accuracy, n_resamples=400, random_state=3, method=method)
         assert ab.statistic == -ba.statistic
-        assert np.array_equal(ab.details["distribution"], -ba.details["distribution"])
+        assert np.array_equal(ab.samples, -ba.samples)
         lo, hi = ab.confidence_interval()
         assert (-hi, -lo) == pytest.approx(ba.confidence_interval(), abs=1e-12)
         assert ab.details["p_a_better"] == ba.details["p_b_better"]
@@ -63,12 +64,12 @@ def test_seed_reproducible_and_levels(labels):
     y, a, b = labels
     r1 = paired_bootstrap(y, a, b, accuracy, n_resamples=300, random_state=7)
     r2 = paired_bootstrap(y, a, b, accuracy, n_resamples=300, random_state=7)
-    assert np.array_equal(r1.details["distribution"], r2.details["distribution"])
+    assert np.array_equal(r1.samples, r2.samples)
     lo90, hi90 = r1.confidence_interval(0.90)
     lo95, hi95 = r1.confidence_interval(0.95)
     assert lo95 <= lo90 <= hi90 <= hi95
     # The percentile interval is the empirical quantiles of the distribution.
-    dist = r1.details["distribution"]
+    dist = r1.samples
     assert (lo90, hi90) == pytest.approx(tuple(np.percentile(dist, [5, 95])), abs=1e-12)
 
 
@@ -83,7 +84,7 @@ def test_pvalue_definition(labels):
     y, a, b = labels
     res = paired_bootstrap(y, a, b, accuracy, n_resamples=500, random_state=4,
                            alternative="greater")
-    dist = res.details["distribution"]
+    dist = res.samples
     assert res.pvalue == pytest.approx((1 + np.sum(dist <= 0)) / 501)
 
 
@@ -147,3 +148,13 @@ def test_bad_input(labels):
         paired_bootstrap(y, a, b, lambda y, p: np.nan)
     with pytest.raises(InvalidInputError, match="at least 2"):
         paired_bootstrap([1], [1], [0], accuracy)
+
+
+def test_resamples_stay_out_of_the_json(labels):
+    # The B resampled differences are for plots and checks; a report must not carry them.
+    y, a, b = labels
+    res = paired_bootstrap(y, a, b, accuracy, n_resamples=2000, random_state=5)
+    assert res.samples.shape == (2000,)
+    out = res.to_dict()
+    assert "samples" not in out and "distribution" not in out["details"]
+    assert len(json.dumps(out)) < 2000

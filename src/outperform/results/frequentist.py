@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping
 
+import numpy as np
+
 from ._serialize import jsonable
 
 
@@ -33,6 +35,9 @@ class FrequentistResult:
     effect_size_name : str, optional
     details : mapping
         Method-specific extra values (counts, rank sums, sample sizes ...), JSON-safe.
+    samples : ndarray, optional
+        Resampling distribution of the statistic when the method draws one (the paired
+        bootstrap's differences); left out of ``to_dict`` and of reports.
     """
 
     statistic: float
@@ -44,6 +49,7 @@ class FrequentistResult:
     effect_size: float | None = None
     effect_size_name: str | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
+    samples: np.ndarray | None = field(default=None, repr=False, compare=False)
     _interval: Callable[[float], tuple[float, float]] | None = field(
         default=None, repr=False, compare=False)
 

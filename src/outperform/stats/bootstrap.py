@@ -70,7 +70,7 @@ def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
         (1 + #{d* >= 0}) / (1 + B) for "less", twice the smaller (capped at 1) for two-sided;
         two-sided ``confidence_interval(level)`` from the same resamples. ``details``: ``metric_a``,
         ``metric_b``, ``standard_error``, ``p_a_better`` = share of resamples with d* > 0,
-        ``p_b_better`` (d* < 0), ``p_tie`` (d* = 0), and ``distribution`` (the B values d*).
+        ``p_b_better`` (d* < 0), ``p_tie`` (d* = 0); ``samples`` holds the B values d*.
         Identical predictions give the degenerate distribution at 0 (CI (0, 0), p = 1)
         without resampling.
 
@@ -124,10 +124,10 @@ def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
                "higher_is_better": higher_is_better}
     if a.shape == b.shape and np.array_equal(a, b):
         details.update(standard_error=0.0, p_a_better=0.0, p_b_better=0.0, p_tie=1.0,
-                       distribution=np.zeros(int(n_resamples)),
                        note="identical predictions: the difference is 0 on every resample")
         return FrequentistResult(statistic=0.0, pvalue=1.0, method="paired bootstrap",
                                  alternative=alternative, estimate=0.0, details=details,
+                                 samples=np.zeros(int(n_resamples)),
                                  _interval=lambda level: (0.0, 0.0))
 
     def run(level, previous=None, resamples=int(n_resamples)):
@@ -147,7 +147,7 @@ def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
               "two-sided": min(1.0, 2 * min(p_greater, p_less))}[alternative]
     details.update(standard_error=float(boot.standard_error),
                    p_a_better=float(np.mean(dist > 0)), p_b_better=float(np.mean(dist < 0)),
-                   p_tie=float(np.mean(dist == 0)), distribution=dist)
+                   p_tie=float(np.mean(dist == 0)))
 
     def interval(level: float) -> tuple[float, float]:
         if np.ptp(dist) == 0:  # constant distribution: every method degenerates to a point
@@ -158,4 +158,4 @@ def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
     return FrequentistResult(statistic=observed, pvalue=float(pvalue),
                              method=f"paired bootstrap ({method} interval)",
                              alternative=alternative, estimate=observed, details=details,
-                             _interval=interval)
+                             samples=dist, _interval=interval)
