@@ -96,9 +96,11 @@ def test_poisson_binomial_confidence_matches_the_kernel(prior, beta_prior):
     k_b = RNG.integers(0, 40, (60, 11))
     direction, confidence = poisson_binomial_confidence(k_a, k_b, prior=prior,
                                                         beta_prior=beta_prior)
+    # One kernel: the batch equals the loop over the public test bit for bit, so the AUC's
+    # midranks see the same ties either way.
     for i in range(60):
         res = poisson_binomial_test(k_a[i], k_b[i], prior=prior, beta_prior=beta_prior)
-        assert confidence[i] == pytest.approx(max(res.p_right, res.p_left), abs=1e-12)
+        assert confidence[i] == max(res.p_right, res.p_left)
         assert direction[i] == np.sign(res.p_right - res.p_left)
 
 
@@ -214,7 +216,7 @@ def test_auc_of_the_poisson_binomial_kernel_equals_the_batch():
     generic = auc_of_test(pb, ctx, 5, n_repetitions=150, random_state=4, name="PB")
     batch = lacoste_auc(ctx, 5, tests=("poisson_binomial",), n_repetitions=150, random_state=4)
     assert generic.loc[0, "test"] == "PB"
-    assert generic.loc[0, "auc"] == pytest.approx(batch.loc[0, "auc"], abs=1e-12)
+    assert generic.loc[0, "auc"] == batch.loc[0, "auc"]
 
 
 def test_auc_of_test_runs_in_parallel_with_the_same_answer():

@@ -39,12 +39,13 @@ from .._validation import (
 )
 from ..results import BayesianResult, PairwiseResult
 from ..stats._names import model_names
-from ..stats.poisson_binomial import poisson_binomial_pmf
+from ..stats.poisson_binomial import AUTO_RECURSION_MAX_N, poisson_binomial_pmf
 from ._pairwise import bayesian_pairwise_result
 from .rope import decide
 
 __all__ = [
     "BetaMixture",
+    "context_posterior",
     "pairwise_poisson_binomial_test",
     "poisson_binomial_test",
     "task_probability_a_better",
@@ -144,16 +145,47 @@ def _probabilities(p, name: str) -> np.ndarray:
     return arr
 
 
-def _context_posterior(p: np.ndarray, beta_prior: float):
-    """P(A better in W), P(B better in W), pmf of the wins, for each row of p (B, N)."""
+# Rows of a batch computed at once: bounds the (rows, N + 1) pmf at a few hundred MB.
+_CELLS_PER_BLOCK = 2_000_000
+
+
+def context_posterior(p, *, beta_prior: float = 1.0):
+    """P(A better in W), P(B better in W) and the pmf of the wins, for a batch of experiments.
+
+    The one kernel behind :func:`poisson_binomial_test`, :func:`pairwise_poisson_binomial_test`
+    and the simulation studies (Lacoste et al. 2012, §5, eq. 5): each row's numbers do not
+    depend on how many rows are computed with it (the method is chosen from N alone and the
+    sums run along each row), so a batch equals a loop over single rows bit for bit.
+
+    Parameters
+    ----------
+    p : ndarray, shape (B, N)
+        Per data set, P(A better than B on that data set) (Theorem 4.1), for B experiments.
+    beta_prior : float
+        beta > 0 of the Beta(beta, beta) prior on r.
+
+    Returns
+    -------
+    p_right, p_left : ndarray, shape (B,)
+        P(r > 1/2) (A better in the context) and P(r < 1/2) (B better).
+    pmf : ndarray, shape (B, N + 1)
+        Poisson-binomial pmf of the number of data sets A wins.
+    """
     n = p.shape[-1]
-    pmf = poisson_binomial_pmf(p)
+    # The O(N^2) recursion keeps tail precision; the convolution only for very many data sets.
+    method = "recursion" if n <= AUTO_RECURSION_MAX_N else "convolution"
     kappa = np.arange(n + 1)
     # P(r > 1/2 | kappa) and P(r < 1/2 | kappa) for r ~ Beta(kappa + beta, N - kappa + beta),
     # both evaluated as lower tails so that small values keep their precision.
     above = special.betainc(n - kappa + beta_prior, kappa + beta_prior, 0.5)
     below = special.betainc(kappa + beta_prior, n - kappa + beta_prior, 0.5)
-    return pmf @ above, pmf @ below, pmf
+    pmf = np.empty((p.shape[0], n + 1))
+    block = max(1, _CELLS_PER_BLOCK // (n + 1))
+    for lo in range(0, p.shape[0], block):
+        pmf[lo:lo + block] = poisson_binomial_pmf(p[lo:lo + block], method=method)
+    # Row sums, not a matrix product: BLAS rounds a (B, N) @ (N,) product differently for
+    # different B, and the simulations rank confidences that tie to the last bit.
+    return (pmf * above).sum(axis=-1), (pmf * below).sum(axis=-1), pmf
 
 
 class BetaMixture:
@@ -220,7 +252,7 @@ class BetaMixture:
 def _test_from_probabilities(p: np.ndarray, beta_prior: float, threshold: float,
                              details: dict) -> BayesianResult:
     n = p.size
-    p_right, p_left, pmf = _context_posterior(p[None, :], beta_prior)
+    p_right, p_left, pmf = context_posterior(p[None, :], beta_prior=beta_prior)
     p_right, p_left, pmf = float(p_right[0]), float(p_left[0]), pmf[0]
     kappa = np.arange(n + 1)
     posterior = BetaMixture(pmf, kappa + beta_prior, n - kappa + beta_prior)
@@ -436,7 +468,7 @@ def pairwise_poisson_binomial_test(data, *, kind: str = "correct",
     labels = model_names(names, k)
     iu, ju = np.triu_indices(k, 1)
     # All pairs at once: one batch of Poisson-binomial distributions over the q data sets.
-    p_right, p_left, _ = _context_posterior(p[:, iu, ju].T, beta_prior)
+    p_right, p_left, _ = context_posterior(p[:, iu, ju].T, beta_prior=beta_prior)
     better = np.zeros((k, k))
     better[iu, ju], better[ju, iu] = p_right, p_left
     wins = p.sum(axis=0)

@@ -21,7 +21,8 @@ Confidence levels of §6.3, computed here for whole batches of experiments at on
   {0, 1} would make it sum to 2); answer A when c+ > c-.
 * Poisson-binomial test (§5): gamma = max(P(A better in W), P(B better in W)), from
   :func:`outperform.bayes.poisson_binomial_test.task_probability_a_better` (Theorem 4.1) and
-  the batched :func:`outperform.stats.poisson_binomial.poisson_binomial_pmf` (eq. 5).
+  :func:`outperform.bayes.poisson_binomial_test.context_posterior` (eq. 5), the kernels of
+  the test itself.
 
 A test that cannot tell (kappa+ = kappa-, c+ = c-, P(A) = P(B), or no information at all)
 gets a random answer, as a user flipping a coin would; its confidence is then its lowest.
@@ -33,12 +34,11 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
+from scipy import stats
 
 from .._validation import DegenerateDataError, InvalidInputError, as_counts, check_choice
-from ..bayes.poisson_binomial_test import task_probability_a_better
+from ..bayes.poisson_binomial_test import context_posterior, task_probability_a_better
 from ..results import BayesianResult, FrequentistResult
-from ..stats.poisson_binomial import poisson_binomial_pmf
 from ._common import check_int, check_int_grid
 from .contexts import SyntheticContext, sample_experiments
 from .study import parallel_map, seed_sequence
@@ -209,19 +209,8 @@ def poisson_binomial_confidence(errors_a_only, errors_b_only, *, prior: float = 
     k_a, k_b, single = _counts(errors_a_only, errors_b_only)
     if not (np.isfinite(beta_prior) and beta_prior > 0):
         raise InvalidInputError(f"beta_prior must be a positive number, got {beta_prior!r}.")
-    n = k_a.shape[-1]
     p = task_probability_a_better(k_a, k_b, prior=prior)
-    kappa = np.arange(n + 1)
-    # P(r > 1/2 | kappa) and P(r < 1/2 | kappa), r ~ Beta(kappa + beta, N - kappa + beta).
-    above = special.betainc(n - kappa + beta_prior, kappa + beta_prior, 0.5)
-    below = special.betainc(kappa + beta_prior, n - kappa + beta_prior, 0.5)
-    # The O(N^2) recursion keeps tail precision; rows in blocks keep its memory bounded.
-    block = max(1, _CELLS_PER_CHUNK // (n + 1))
-    p_a = np.empty(p.shape[0])
-    p_b = np.empty(p.shape[0])
-    for lo in range(0, p.shape[0], block):
-        pmf = poisson_binomial_pmf(p[lo:lo + block], method="recursion")
-        p_a[lo:lo + block], p_b[lo:lo + block] = pmf @ above, pmf @ below
+    p_a, p_b, _ = context_posterior(p, beta_prior=beta_prior)
     return _out(np.sign(p_a - p_b), np.maximum(p_a, p_b), single)
 
 
