@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from outperform.data.uci54 import load_uci54_arrays
+from outperform.data import load_uci54_arrays
 
 SHARED = Path(os.environ.get("OUTPERFORM_SHARED",
                              Path(__file__).resolve().parents[2] / "shared"))
@@ -47,7 +47,7 @@ def ess(chains: np.ndarray) -> float:
 
 def run_outperform(args, a, b, names, started):
     a_name, b_name = args.pair
-    from outperform.bayes.hierarchical_ttest import hierarchical_correlated_ttest
+    from outperform.bayes import hierarchical_correlated_ttest
 
     import jax  # noqa: F401  (imported here to measure the memory before the call)
 

@@ -19,7 +19,7 @@ import tracemalloc
 
 import numpy as np
 
-from outperform.stats.leaderboard import (pairwise_bayesian_mcnemar, pairwise_discordance,
+from outperform.stats import (pairwise_bayesian_mcnemar, pairwise_discordance,
                                           pairwise_mcnemar)
 
 

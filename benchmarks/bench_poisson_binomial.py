@@ -16,7 +16,7 @@ import time
 import numpy as np
 from scipy import stats
 
-from outperform.stats.poisson_binomial import poisson_binomial_pmf
+from outperform.stats import poisson_binomial_pmf
 
 # Largest N for each O(N^2) method in the timing table.
 MAX_N = {"recursion": 20_000, "fft": 10_000, "convolution": 10**7}

@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from outperform.stats.friedman import friedman, iman_davenport
-from outperform.stats.posthoc import nemenyi, rank_posthoc
-from outperform.stats.ranks import average_ranks
+from outperform.stats import friedman, iman_davenport
+from outperform.stats import nemenyi, rank_posthoc
+from outperform.stats import average_ranks
 
 
 def ours(x: np.ndarray) -> None:

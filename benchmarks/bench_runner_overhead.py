@@ -18,7 +18,7 @@ from pathlib import Path
 from sklearn.base import clone
 from sklearn.metrics import check_scoring
 
-from outperform.experiments import datasets, designs, models, runner
+from outperform.experiments import _datasets as datasets, _designs as designs, _models as models, _runner as runner
 
 REPEATS = 7  # best of, interleaved, to keep other load on the machine out of the figures
 

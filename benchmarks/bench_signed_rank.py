@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from outperform.bayes.dirichlet_process import (
+from outperform.bayes import (
     bayesian_signed_rank_test,
     pairwise_bayesian_signed_rank_test,
 )

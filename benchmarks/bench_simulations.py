@@ -20,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from outperform.simulate.auc import lacoste_auc
-from outperform.simulate.contexts import single_dirichlet_context
-from outperform.simulate.corani import corani_power
-from outperform.simulate.figures import SIZES
+from outperform.simulate import lacoste_auc
+from outperform.simulate import single_dirichlet_context
+from outperform.simulate import corani_power
+from outperform.simulate import SIZES
 
 
 def _lacoste(m: int, plots: Path | None) -> float:
@@ -40,7 +40,7 @@ def _lacoste(m: int, plots: Path | None) -> float:
     print(f"  Poisson-binomial >= sign test for every N (within 2 s.e.): {ok}")
     print(f"  time: {sec:.1f} s (goal < 60 s)\n")
     if plots:
-        from outperform.plot.simulation import plot_auc_curves
+        from outperform.plot import plot_auc_curves
 
         plot_auc_curves(table).figure.savefig(plots / "lacoste_fig3.png", dpi=120)
     return sec
@@ -65,7 +65,7 @@ def _corani(m: int, n_jobs: int, plots: Path | None) -> float:
               f"{less or '-'} (paper: {'more' if runs == 10 else 'less'} for delta_acc > 0)")
     print(f"  time: {sec:.1f} s (goal < 600 s)\n")
     if plots:
-        from outperform.plot.simulation import plot_power_curves
+        from outperform.plot import plot_power_curves
 
         plot_power_curves(table).figure.savefig(plots / "corani_fig2a.png", dpi=120)
     return sec

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from outperform.bayes.dirichlet_process import bayesian_sign_test, bayesian_signed_rank_test
-from outperform.data.uci54 import load_uci54_arrays
+from outperform.bayes import bayesian_sign_test, bayesian_signed_rank_test
+from outperform.data import load_uci54_arrays
 
 
 

@@ -10,8 +10,8 @@ from hypothesis.extra.numpy import arrays
 from scipy import stats
 
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.stats.aligned_ranks import friedman_aligned_ranks
-from outperform.stats.quade import quade
+from outperform.stats import friedman_aligned_ranks
+from outperform.stats import quade
 
 # R's quade.test help page, Conover (1999, p. 375f): numbers of five brands (A-E) of a new
 # hand lotion sold in seven stores (rows) during one week.

@@ -8,7 +8,7 @@ from scipy import stats
 from statsmodels.stats.anova import AnovaRM
 
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.stats.anova import repeated_measures_anova
+from outperform.stats import repeated_measures_anova
 
 
 def _anova_rm(scores):

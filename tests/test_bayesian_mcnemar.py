@@ -1,4 +1,4 @@
-"""Bayesian McNemar test (outperform.bayes.mcnemar): Lacoste Thm 4.1 + Williams eq. 7 ROPE."""
+"""Bayesian McNemar test (outperform.bayes._mcnemar): Lacoste Thm 4.1 + Williams eq. 7 ROPE."""
 from __future__ import annotations
 
 import csv
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from outperform._validation import InvalidInputError
-from outperform.bayes.mcnemar import bayesian_mcnemar, default_phi_rope
+from outperform.bayes import bayesian_mcnemar, default_phi_rope
 
 
 

@@ -1,4 +1,4 @@
-"""Bayesian paired t-test (outperform.bayes.ttest), Williams (2026) eq. 6."""
+"""Bayesian paired t-test (outperform.bayes._ttest), Williams (2026) eq. 6."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.bayes.ttest import bayesian_ttest
+from outperform.bayes import bayesian_ttest
 
 
 def with_summary(n: int, mean: float, sd: float, seed: int = 0) -> np.ndarray:

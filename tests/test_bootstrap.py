@@ -1,4 +1,4 @@
-"""Paired bootstrap of a metric difference (outperform.stats.bootstrap)."""
+"""Paired bootstrap of a metric difference (outperform.stats._bootstrap)."""
 from __future__ import annotations
 
 import json
@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from outperform._validation import InvalidInputError
-from outperform.stats.bootstrap import paired_bootstrap
+from outperform.stats import paired_bootstrap
 
 
 def accuracy(y, p):

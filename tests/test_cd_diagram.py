@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from outperform._validation import InvalidInputError, TooFewError
-from outperform.plot.cd_diagram import cd_diagram, cd_diagram_from_result, save_figure
+from outperform.plot import cd_diagram, cd_diagram_from_result, save_figure
 from outperform.results import PairwiseResult
-from outperform.stats.cliques import nonsignificant_groups
+from outperform.stats import nonsignificant_groups
 
 NAMES = ("C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf")
 RANKS = np.array([3.143, 2.000, 2.893, 1.964])   # Demšar (2006) Table 6
@@ -224,7 +224,7 @@ def test_save_figure_rejects_unknown_suffix(tmp_path):
 
 
 def test_from_real_posthoc_results_on_table6():
-    posthoc = pytest.importorskip("outperform.stats.posthoc")
+    posthoc = pytest.importorskip("outperform.stats._posthoc")
     path = files("outperform.data") / "published" / "demsar2006_table6.csv"
     with path.open() as fh:
         rows = list(csv.reader(fh))[1:]

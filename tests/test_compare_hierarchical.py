@@ -91,7 +91,7 @@ def test_bad_explicit_names(names, message):
 
 @pytest.mark.slow
 def test_hierarchical_ttest_on_uci54_nbc_vs_hnb(shared_data):
-    from outperform.data.uci54 import load_uci54
+    from outperform.data import load_uci54
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -104,7 +104,7 @@ def test_hierarchical_ttest_on_uci54_nbc_vs_hnb(shared_data):
 
 
 def test_hierarchical_needs_two_models(shared_data):
-    from outperform.data.uci54 import load_uci54
+    from outperform.data import load_uci54
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 
 from outperform import InvalidInputError, TooFewError
-from outperform.bayes.correlated_ttest import correlated_bayesian_ttest
+from outperform.bayes import correlated_bayesian_ttest
 from outperform.compare import compare
-from outperform.stats.correlated_ttest import corrected_resampled_ttest
+from outperform.stats import corrected_resampled_ttest
 
 
 def _cv(models=("A", "B", "C"), runs=3, folds=10, shift=(0.02, 0.0, -0.01), seed=0):

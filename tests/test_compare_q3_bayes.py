@@ -4,7 +4,7 @@ import warnings
 import numpy as np
 import pytest
 
-from outperform.bayes.dirichlet_process import bayesian_signed_rank_test
+from outperform.bayes import bayesian_signed_rank_test
 from outperform.compare import compare
 from outperform.data import load_demsar_table2, load_demsar_table6
 
@@ -41,7 +41,7 @@ def test_many_models_get_pairwise_tables():
 
 
 def test_folds_add_the_poisson_test(shared_data):
-    from outperform.data.uci54 import load_uci54
+    from outperform.data import load_uci54
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -12,9 +12,9 @@ from hypothesis.extra.numpy import arrays
 from scipy import integrate, stats
 
 from outperform import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.bayes.correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
+from outperform.bayes import NormalGammaPrior, correlated_bayesian_ttest
 from outperform.results import BayesianResult
-from outperform.stats.correlated_ttest import corrected_resampled_ttest
+from outperform.stats import corrected_resampled_ttest
 
 RNG = np.random.default_rng(20150101)
 A = RNG.normal(0.80, 0.03, 30)
@@ -23,7 +23,7 @@ B = A - RNG.normal(0.01, 0.02, 30)
 
 @pytest.fixture(scope="module")
 def uci54(shared_data):
-    from outperform.data.uci54 import load_uci54
+    from outperform.data import load_uci54
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the duplicated credit line

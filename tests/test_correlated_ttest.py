@@ -11,7 +11,7 @@ from scipy import stats
 
 from outperform import DegenerateDataError, InvalidInputError, TooFewError
 from outperform.results import FrequentistResult
-from outperform.stats.correlated_ttest import (
+from outperform.stats import (
     correlation_heuristic,
     corrected_resampled_ttest,
     naive_kfold_ttest,
@@ -35,7 +35,7 @@ def _naive(a, b, **kwargs):
 # p-values of the corrected t-test on differences shifted by the ROPE bound.
 
 def test_uci54_anneal_through_corollary_1(shared_data):
-    from outperform.data.uci54 import load_uci54
+    from outperform.data import load_uci54
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)

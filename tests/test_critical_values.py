@@ -5,7 +5,7 @@ from scipy.special import erfc
 from scipy.stats import norm, studentized_range
 
 from outperform._validation import InvalidInputError, TooFewError
-from outperform.stats.critical_values import (bonferroni_dunn_q, critical_difference,
+from outperform.stats._critical_values import (bonferroni_dunn_q, critical_difference,
                                               nemenyi_q, range_sf, rank_standard_error)
 
 KS = range(2, 11)

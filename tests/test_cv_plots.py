@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 
 from outperform import InvalidInputError
-from outperform.bayes.correlated_ttest import correlated_bayesian_ttest
-from outperform.plot.cv_differences import plot_cv_differences
-from outperform.plot.student_posterior import plot_student_posterior
+from outperform.bayes import correlated_bayesian_ttest
+from outperform.plot import plot_cv_differences
+from outperform.plot import plot_student_posterior
 from outperform.results import BayesianResult
-from outperform.stats.correlated_ttest import corrected_resampled_ttest
+from outperform.stats import corrected_resampled_ttest
 
 RNG = np.random.default_rng(7)
 A = RNG.normal(0.8, 0.02, 30)

@@ -1,4 +1,4 @@
-"""DeLong's test for two correlated AUCs (outperform.stats.delong)."""
+"""DeLong's test for two correlated AUCs (outperform.stats._delong)."""
 from __future__ import annotations
 
 import csv
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.stats.delong import delong_test
+from outperform.stats import delong_test
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from sklearn.model_selection import (
 )
 
 from outperform._validation import InvalidInputError, TooFewError
-from outperform.experiments.designs import (
+from outperform.experiments._designs import (
     Design,
     FiveByTwoDesign,
     RepeatedHoldoutDesign,

@@ -1,4 +1,4 @@
-"""Bayesian sign and signed-rank tests (outperform.bayes.dirichlet_process)."""
+"""Bayesian sign and signed-rank tests (outperform.bayes._dirichlet_process)."""
 import warnings
 
 import numpy as np
@@ -7,14 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from outperform import InvalidInputError, TooFewError
-from outperform.bayes import dirichlet_process as dp
-from outperform.bayes.dirichlet_process import (
+from outperform.bayes import _dirichlet_process as dp
+from outperform.bayes import (
     bayesian_sign_test,
     bayesian_signed_rank_test,
     pairwise_bayesian_sign_test,
     pairwise_bayesian_signed_rank_test,
 )
-from outperform.data.uci54 import load_uci54_arrays
+from outperform.data import load_uci54_arrays
 
 # baycomp 1.0.3, x = first classifier, y = second, means of the 100 folds / 100, the raw file
 # with its 54 lines (credit twice):
@@ -76,7 +76,7 @@ def test_uci54_credit_duplicate_is_dropped_by_the_loader(shared_data, uci54):
     # Decision: the loader drops the exact duplicate 'credit' line (53 data sets); the
     # published baycomp numbers above keep it (54). The difference is one data set in the
     # ROPE region for nbc vs aode.
-    from outperform.data.uci54 import load_uci54
+    from outperform.data import load_uci54
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
@@ -382,7 +382,7 @@ def test_bad_input(test):
 # --- simplex plot -------------------------------------------------------------------------
 
 def test_barycentric_corners_and_centre():
-    from outperform.plot.simplex import barycentric_to_xy
+    from outperform.plot._simplex import barycentric_to_xy
 
     xy = barycentric_to_xy(np.eye(3))
     np.testing.assert_allclose(xy, [[0, 0], [0.5, np.sqrt(3) / 2], [1, 0]])
@@ -394,7 +394,7 @@ def test_barycentric_corners_and_centre():
 def test_plot_simplex_places_draws_and_labels():
     import matplotlib.pyplot as plt
 
-    from outperform.plot.simplex import barycentric_to_xy, plot_simplex
+    from outperform.plot._simplex import barycentric_to_xy, plot_simplex
 
     rng = np.random.default_rng(0)
     b = rng.normal(0.8, 0.05, 20)
@@ -416,8 +416,8 @@ def test_plot_simplex_places_draws_and_labels():
 
 
 def test_plot_simplex_needs_draws():
-    from outperform.bayes.poisson_binomial_test import poisson_binomial_test
-    from outperform.plot.simplex import plot_simplex
+    from outperform.bayes import poisson_binomial_test
+    from outperform.plot import plot_simplex
 
     with pytest.raises(InvalidInputError, match="no \\(n, 3\\) posterior draws"):
         plot_simplex(poisson_binomial_test([1, 2], [3, 4]))

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.stats.effect_size import cohens_d, cohens_g, effect_size_label, rank_biserial
+from outperform.stats import cohens_d, cohens_g, effect_size_label, rank_biserial
 
 # Williams (2026) Table 1: n01 (GNN wrong, LLM right) and n10 (GNN right, LLM wrong) for the
 # 11 language pairs; model A = GNN, model B = LLM.

@@ -9,7 +9,7 @@ from hypothesis.extra.numpy import arrays
 from scipy import stats
 
 from outperform import DegenerateDataError, InvalidInputError
-from outperform.stats.five_by_two import alpaydin_5x2cv_ftest, dietterich_5x2cv_ttest
+from outperform.stats import alpaydin_5x2cv_ftest, dietterich_5x2cv_ttest
 
 # Issue 4: per-fold accuracy differences p(1), p(2) of repetitions 1..5, divided by 75.
 ISSUE = np.array([[24, 26], [26, 20], [25, 33], [24, 25], [24, 26]]) / 75

@@ -11,7 +11,7 @@ from scipy import stats
 
 from _demsar_tables import AUC, AUC_PAPER_RANKING, RANKS
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.stats.friedman import friedman, iman_davenport
+from outperform.stats import friedman, iman_davenport
 
 # R's friedman.test help page: Hollander & Wolfe (1973) p. 140ff, times (s) of 22 players
 # rounding first base with 3 methods (Round Out, Narrow Angle, Wide Angle).

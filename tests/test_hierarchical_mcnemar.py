@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scipy import special, stats
 
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.bayes.hierarchical_mcnemar import (_sum_rising_excess,
+from outperform.bayes._hierarchical_mcnemar import (_sum_rising_excess,
                                                    beta_binomial_hyperposterior,
                                                    hierarchical_mcnemar)
 

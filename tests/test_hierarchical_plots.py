@@ -9,9 +9,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from outperform._validation import InvalidInputError  # noqa: E402
-from outperform.bayes.hierarchical_mcnemar import hierarchical_mcnemar  # noqa: E402
-from outperform.bayes.hierarchical_ttest import HierarchicalPosterior  # noqa: E402
-from outperform.plot.hierarchical import (  # noqa: E402
+from outperform.bayes import hierarchical_mcnemar  # noqa: E402
+from outperform.bayes import HierarchicalPosterior  # noqa: E402
+from outperform.plot._hierarchical import (  # noqa: E402
     plot_ab_posterior, plot_hierarchical_posterior, plot_phi_next, plot_shrinkage)
 from outperform.results import BayesianResult  # noqa: E402
 

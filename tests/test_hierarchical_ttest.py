@@ -11,9 +11,9 @@ import pytest
 from scipy import integrate, stats
 
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.bayes import hierarchical_ttest as ht
-from outperform.bayes.hierarchical_ttest import HierarchicalPrior, hierarchical_correlated_ttest
-from outperform.data.uci54 import load_uci54_arrays
+from outperform.bayes import _hierarchical_ttest as ht
+from outperform.bayes import HierarchicalPrior, hierarchical_correlated_ttest
+from outperform.data import load_uci54_arrays
 
 CONFIG = dict(n_chains=2, n_samples=1000, n_warmup=500)
 

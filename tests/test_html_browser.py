@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from _report_cases import report
-from outperform.report.html import render_html
+from outperform.report import render_html
 
 CHROMIUM = next((shutil.which(b) for b in ("chromium", "chromium-browser") if shutil.which(b)),
                 None)

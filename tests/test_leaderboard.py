@@ -1,4 +1,4 @@
-"""All-pairs McNemar / Bayesian McNemar from a correctness matrix (outperform.stats.leaderboard)."""
+"""All-pairs McNemar / Bayesian McNemar from a correctness matrix (outperform.stats._leaderboard)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,11 +8,11 @@ from hypothesis import strategies as st
 from statsmodels.stats.multitest import multipletests
 
 from outperform._validation import InvalidInputError, TooFewError
-from outperform.bayes.mcnemar import bayesian_mcnemar
-from outperform.stats import leaderboard
-from outperform.stats.leaderboard import (against_reference, pairwise_bayesian_mcnemar,
+from outperform.bayes import bayesian_mcnemar
+from outperform.stats import _leaderboard as leaderboard
+from outperform.stats import (against_reference, pairwise_bayesian_mcnemar,
                                           pairwise_discordance, pairwise_mcnemar)
-from outperform.stats.mcnemar import discordance_counts, mcnemar
+from outperform.stats import discordance_counts, mcnemar
 
 
 def random_correct(k: int, n: int, seed: int) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""McNemar's test, discordance counts and Cochran's Q (outperform.stats.mcnemar)."""
+"""McNemar's test, discordance counts and Cochran's Q (outperform.stats._mcnemar)."""
 from __future__ import annotations
 
 import csv
@@ -14,7 +14,7 @@ from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.proportion import proportion_confint
 
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.stats.mcnemar import (cochrans_q, discordance_counts, exact_pvalues, mcnemar,
+from outperform.stats._mcnemar import (cochrans_q, discordance_counts, exact_pvalues, mcnemar,
                                       mcnemar_table)
 
 

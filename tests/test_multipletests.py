@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from statsmodels.stats.multitest import multipletests
 
 from outperform._validation import InvalidInputError
-from outperform.stats.multipletests import ADJUSTMENTS, adjust_pvalues
+from outperform.stats._multipletests import ADJUSTMENTS, adjust_pvalues
 
 STATSMODELS_NAMES = {"holm": "holm", "hochberg": "simes-hochberg", "hommel": "hommel",
                      "bonferroni": "bonferroni", "sidak": "sidak", "holland": "holm-sidak",

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from outperform._validation import InvalidInputError
-from outperform.stats.posthoc import pairwise_wilcoxon
-from outperform.stats.sign import sign_test
-from outperform.stats.wilcoxon import ZERO_METHODS, wilcoxon
+from outperform.stats import pairwise_wilcoxon
+from outperform.stats import sign_test
+from outperform.stats._wilcoxon import ZERO_METHODS, wilcoxon
 
 # Scores in tenths, and the same scores as stored decimals. The differences are
 # 2, 2, 0, 5, 5, -1, 7, 3, -2 tenths; as doubles |d| of 0.3 - 0.1 and 0.2 - 0.4 (and of

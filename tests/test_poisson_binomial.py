@@ -1,4 +1,4 @@
-"""Poisson-binomial and Poisson-multinomial distributions (outperform.stats.poisson_binomial)."""
+"""Poisson-binomial and Poisson-multinomial distributions (outperform.stats._poisson_binomial)."""
 import itertools
 
 import numpy as np
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from outperform import InvalidInputError
-from outperform.stats.poisson_binomial import (
+from outperform.stats import (
     PoissonBinomial,
     poisson_binomial_pmf,
     poisson_multinomial_pmf,

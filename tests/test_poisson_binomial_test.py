@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 
 from outperform import InvalidInputError, TooFewError
-from outperform.bayes.cycles import find_cycles
-from outperform.bayes.mcnemar import bayesian_mcnemar
-from outperform.bayes.poisson_binomial_test import (
+from outperform.bayes import find_cycles
+from outperform.bayes import bayesian_mcnemar
+from outperform.bayes import (
     BetaMixture,
     pairwise_poisson_binomial_test,
     poisson_binomial_test,
@@ -340,7 +340,7 @@ def test_plot_poisson_binomial_bars_threshold_and_title():
     import matplotlib.pyplot as plt
     from matplotlib.colors import to_rgba
 
-    from outperform.plot.poisson_binomial import plot_poisson_binomial
+    from outperform.plot import plot_poisson_binomial
 
     res = poisson_binomial_test([3, 10, 4, 0, 12], [9, 14, 4, 0, 30])
     fig, ax = plt.subplots()
@@ -357,9 +357,9 @@ def test_plot_poisson_binomial_bars_threshold_and_title():
 def test_plot_poisson_binomial_of_a_poisson_test_and_bad_input():
     import matplotlib.pyplot as plt
 
-    from outperform.bayes.dirichlet_process import bayesian_sign_test
-    from outperform.bayes.poisson_test import poisson_test
-    from outperform.plot.poisson_binomial import plot_poisson_binomial
+    from outperform.bayes import bayesian_sign_test
+    from outperform.bayes import poisson_test
+    from outperform.plot import plot_poisson_binomial
 
     rng = np.random.default_rng(0)
     b = rng.normal(0.8, 0.02, (6, 10))
@@ -378,7 +378,7 @@ def test_heatmap_marks_the_figure2_cycle():
     matplotlib.use("Agg")
     from matplotlib.patches import Rectangle
 
-    from outperform.plot.pairwise_heatmap import plot_pairwise_heatmap
+    from outperform.plot import plot_pairwise_heatmap
 
     res = pairwise_poisson_binomial_test(certain_comparisons(FIGURE2_RISK), kind="probability",
                                          names=["A", "B", "C"])

@@ -1,4 +1,4 @@
-"""Poisson test of Corani & Benavoli (2015) (outperform.bayes.poisson_test)."""
+"""Poisson test of Corani & Benavoli (2015) (outperform.bayes._poisson_test)."""
 import itertools
 
 import numpy as np
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from outperform import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.bayes.poisson_test import pairwise_poisson_test, poisson_test
+from outperform.bayes import pairwise_poisson_test, poisson_test
 
 
 def correlated_folds(rng, n_sets, n_folds, mean, sd=0.02, rho=0.1, base=0.8):

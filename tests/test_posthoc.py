@@ -11,10 +11,10 @@ from scipy import stats
 from _demsar_tables import AUC_PAPER_RANKING, NAMES, RANKS
 from outperform._validation import InvalidInputError, TooFewError
 from outperform.results import PairwiseResult
-from outperform.stats.multipletests import adjust_pvalues
-from outperform.stats.posthoc import (bonferroni_dunn, nemenyi, pairwise_wilcoxon,
+from outperform.stats import adjust_pvalues
+from outperform.stats import (bonferroni_dunn, nemenyi, pairwise_wilcoxon,
                                       rank_posthoc)
-from outperform.stats.wilcoxon import wilcoxon
+from outperform.stats import wilcoxon
 
 C45, M, CF, MCF = range(4)
 

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from outperform._validation import InvalidInputError
-from outperform.bayes.mcnemar import bayesian_mcnemar
-from outperform.bayes.ttest import bayesian_ttest
-from outperform.plot.pairwise_heatmap import plot_pairwise_heatmap
-from outperform.plot.posterior import plot_differences, plot_posterior
+from outperform.bayes import bayesian_mcnemar
+from outperform.bayes import bayesian_ttest
+from outperform.plot import plot_pairwise_heatmap
+from outperform.plot import plot_differences, plot_posterior
 from outperform.results import BayesianResult
-from outperform.stats.leaderboard import (against_reference, pairwise_bayesian_mcnemar,
+from outperform.stats import (against_reference, pairwise_bayesian_mcnemar,
                                           pairwise_mcnemar)
 
 

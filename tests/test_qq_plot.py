@@ -4,7 +4,7 @@ import pytest
 from scipy import stats
 
 from outperform import InvalidInputError
-from outperform.plot.qq import qq_plot
+from outperform.plot import qq_plot
 
 
 def test_points_are_the_probplot_quantiles():

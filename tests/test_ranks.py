@@ -9,7 +9,7 @@ from scipy.stats import rankdata
 from _demsar_tables import (AUC, AUC_PAPER_RANKING, PAPER_AVERAGE_RANKS, RANKS,
                             TIED_AVERAGE_RANKS)
 from outperform._validation import InvalidInputError, TooFewError
-from outperform.stats.ranks import (RELATIVE_TIE_TOLERANCE, average_ranks, paired_tie_tolerance,
+from outperform.stats._ranks import (RELATIVE_TIE_TOLERANCE, average_ranks, paired_tie_tolerance,
                                     rank_scores, rank_with_tolerance)
 
 # Scores with many ties (a few distinct values), shapes N x k with N >= 1, k >= 2.

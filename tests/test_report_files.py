@@ -10,8 +10,8 @@ import pytest
 
 from _report_cases import DEMSAR_SENTENCES, report
 from outperform import InvalidInputError
-from outperform.report.files import write_report
-from outperform.report.latex import latex_escape
+from outperform.report import write_report
+from outperform.report import latex_escape
 
 
 @pytest.fixture(scope="module")

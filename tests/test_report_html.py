@@ -10,7 +10,7 @@ from scipy import stats
 
 from _report_cases import CASES, DEMSAR_SENTENCES, NASTY, report
 from outperform.data import load_demsar_table2
-from outperform.report.html import render_html
+from outperform.report import render_html
 
 VOID = {"meta", "link", "br", "hr", "img", "input", "source", "wbr", "col", "area", "base"}
 CHECKLIST = ["question", "metric", "design", "tests", "inferences", "warnings"]

@@ -9,7 +9,7 @@ import unicodedata
 import pytest
 
 from _report_cases import CASES, DEMSAR_SENTENCES, NASTY, report
-from outperform.report.latex import latex_escape, render_latex
+from outperform.report import latex_escape, render_latex
 
 PDFLATEX = shutil.which("pdflatex")
 needs_pdflatex = pytest.mark.skipif(PDFLATEX is None, reason="pdflatex is not installed "

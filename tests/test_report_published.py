@@ -23,7 +23,7 @@ def test_demsar_and_williams(tmp_path):
 
 
 def test_uci54(shared_data, tmp_path):
-    from outperform.data.uci54 import load_uci54
+    from outperform.data import load_uci54
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

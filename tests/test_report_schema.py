@@ -10,7 +10,7 @@ import pytest
 from _report_cases import CASES, DEMSAR_SENTENCES, report
 from outperform import InvalidInputError
 from outperform.report import render_json
-from outperform.report.json_schema import load_schema, validate_report
+from outperform.report import load_schema, validate_report
 from outperform.results import SCHEMA_VERSION
 
 jsonschema = pytest.importorskip("jsonschema", reason="the schema tests need jsonschema")

@@ -1,4 +1,4 @@
-"""Risk upper bounds from k errors out of n (outperform.stats.risk_bounds), Lacoste 2012 §3."""
+"""Risk upper bounds from k errors out of n (outperform.stats._risk_bounds), Lacoste 2012 §3."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,7 +9,7 @@ from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
 from outperform._validation import InvalidInputError
-from outperform.stats.risk_bounds import beta_risk_bound, langford_test_set_bound
+from outperform.stats import beta_risk_bound, langford_test_set_bound
 
 
 @pytest.mark.parametrize("n", [1, 10, 100, 3000])

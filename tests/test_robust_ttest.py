@@ -1,4 +1,4 @@
-"""Robust Bayesian t-test with a Student-t likelihood (outperform.bayes.robust_ttest).
+"""Robust Bayesian t-test with a Student-t likelihood (outperform.bayes._robust_ttest).
 
 The MCMC tests are marked slow: the first call compiles the NUTS sampler, 5-20 s on the
 2-core test machine; later calls with the same settings reuse it (~0.2 s each).
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.bayes.robust_ttest import robust_bayesian_ttest
-from outperform.bayes.ttest import bayesian_ttest
+from outperform.bayes import robust_bayesian_ttest
+from outperform.bayes import bayesian_ttest
 
 pytest.importorskip("numpyro")
 

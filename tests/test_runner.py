@@ -12,10 +12,10 @@ from sklearn.model_selection import RepeatedStratifiedKFold, cross_validate
 from sklearn.naive_bayes import GaussianNB
 
 from outperform._validation import InvalidInputError, TooFewError
-from outperform.experiments.datasets import load_datasets
-from outperform.experiments.designs import RepeatedKFoldDesign
-from outperform.experiments.models import MODELS, get_models
-from outperform.experiments.runner import predictions_path, run_experiment
+from outperform.experiments import load_datasets
+from outperform.experiments import RepeatedKFoldDesign
+from outperform.experiments import MODELS, get_models
+from outperform.experiments import predictions_path, run_experiment
 
 X_IRIS, Y_IRIS = load_iris(return_X_y=True)
 DESIGN = "2x3"

@@ -7,15 +7,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from outperform import DegenerateDataError, InvalidInputError
-from outperform.bayes.poisson_binomial_test import poisson_binomial_test
-from outperform.simulate.auc import (_delong_se, _signed_rank_null_cdf, answer_auc,
+from outperform.bayes import poisson_binomial_test
+from outperform.simulate._auc import (_delong_se, _signed_rank_null_cdf, answer_auc,
                                      auc_of_test, direction_and_confidence, lacoste_auc,
                                      poisson_binomial_confidence, roc_auc, roc_curve,
                                      sign_confidence, wilcoxon_confidence)
-from outperform.simulate.contexts import (DirichletContext, bimodal_context,
+from outperform.simulate import (DirichletContext, bimodal_context,
                                           single_dirichlet_context)
 from outperform.stats import sign_test, wilcoxon
-from outperform.stats.delong import delong_test
+from outperform.stats import delong_test
 
 RNG = np.random.default_rng(11)
 counts = st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), min_size=2, max_size=12)

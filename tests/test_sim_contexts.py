@@ -7,8 +7,8 @@ import pytest
 from scipy import special
 
 from outperform import DegenerateDataError, InvalidInputError
-from outperform.bayes.poisson_binomial_test import task_probability_a_better
-from outperform.simulate.contexts import (LACOSTE_TABLE5, CustomContext, DirichletContext,
+from outperform.bayes import task_probability_a_better
+from outperform.simulate import (LACOSTE_TABLE5, CustomContext, DirichletContext,
                                           bimodal_context, multiple_dirichlet_context,
                                           sample_experiments, single_dirichlet_context)
 

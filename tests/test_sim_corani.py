@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 from outperform import InvalidInputError
-from outperform.bayes.poisson_test import poisson_test
-from outperform.simulate.corani import (corani_power, poisson_test_batch, signed_rank_batch,
+from outperform.bayes import poisson_test
+from outperform.simulate import (corani_power, poisson_test_batch, signed_rank_batch,
                                         simulate_cv)
 from outperform.stats import wilcoxon
 from sklearn.model_selection import KFold, StratifiedKFold
@@ -142,7 +142,7 @@ def test_power_ordering_of_figure_2a(figure_2a_points):
 
     Our reproduction shows these orderings at δ_acc = 0.04 (one run) and 0.06 (ten runs);
     with one run the Poisson test overtakes the signed-rank test from δ_acc = 0.05 on (see
-    the module docstring of outperform.simulate.corani).
+    the module docstring of outperform.simulate._corani).
     """
     rate, n = figure_2a_points
 

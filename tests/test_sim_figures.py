@@ -9,9 +9,9 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from outperform import InvalidInputError  # noqa: E402
-from outperform.plot.simulation import (plot_auc_curves, plot_power_curves,  # noqa: E402
+from outperform.plot._simulation import (plot_auc_curves, plot_power_curves,  # noqa: E402
                                         plot_replicability)
-from outperform.simulate import figures  # noqa: E402
+from outperform.simulate import _figures as figures  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -67,9 +67,9 @@ def test_corani_and_demsar_figures_run_at_small_sizes(monkeypatch):
     d = figures.run_figure("demsar-replicability")
     assert set(d["k"]) == {0.0, 20.0} and "replicability_e" in d.columns
     for name, table in (("corani-fig2a", a), ("corani-fig2b", b), ("demsar-replicability", d)):
-        ax = figures.plot(name, table)         # what the CLI calls before ax.figure.savefig
+        ax = figures.plot_figure(name, table)         # what the CLI calls before ax.figure.savefig
         assert ax.figure is not None
-    assert len(figures.plot("demsar-replicability", d).figure.axes) == 4   # 2 panels + twins
+    assert len(figures.plot_figure("demsar-replicability", d).figure.axes) == 4   # 2 panels + twins
 
 
 def test_full_sizes_are_the_papers(monkeypatch):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from outperform import InvalidInputError, TooFewError
 from outperform.data import load_demsar_table6
-from outperform.simulate.replicability import (demsar_study, replicability_e, replicability_p,
+from outperform.simulate import (demsar_study, replicability_e, replicability_p,
                                                select_data_sets, selection_probabilities)
 
 
@@ -115,7 +115,7 @@ def test_bias_favours_the_first_classifier(table6_study):
 
 def test_sign_test_is_the_weakest_on_uci_data(shared_data):
     """Demšar §4.2: "The sign test is ... much weaker than the other tests"."""
-    from outperform.data.uci54 import load_uci54
+    from outperform.data import load_uci54
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)     # the duplicated 'credit' line

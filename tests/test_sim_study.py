@@ -4,8 +4,8 @@ import pytest
 from scipy import stats
 
 from outperform import DegenerateDataError, InvalidInputError
-from outperform.bayes.correlated_ttest import correlated_bayesian_ttest
-from outperform.simulate.study import calibration, power, rejection_outcome, seed_sequence
+from outperform.bayes import correlated_bayesian_ttest
+from outperform.simulate import calibration, power, rejection_outcome, seed_sequence
 from outperform.stats import paired_ttest, sign_test, wilcoxon
 
 N = 15

@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.stats.effect_size import effect_size_label
-from outperform.stats.ttest import paired_ttest
+from outperform.stats import effect_size_label
+from outperform.stats import paired_ttest
 
 SLEEP_1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0]
 SLEEP_2 = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4]

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from outperform import InvalidInputError
-from outperform.data.uci54 import load_uci54
+from outperform.data import load_uci54
 
 ROW = " ".join(f"{v:.3f}" for v in np.linspace(70, 90, 100))
 

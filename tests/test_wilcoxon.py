@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.stats.wilcoxon import wilcoxon
+from outperform.stats import wilcoxon
 
 # Demšar (2006) Table 2: AUC of C4.5 (m = 0) and C4.5+m (m tuned) on 14 UCI data sets.
 C45 = [.763, .599, .954, .628, .882, .936, .661, .583, .775, 1.000, .940, .619, .972, .957]

@@ -12,7 +12,7 @@ from ._validation import DegenerateDataError, InvalidInputError, OutperformError
 
 __version__ = "0.1.0"
 
-from .compare import compare  # noqa: E402  (after __version__: the CLI imports it from here)
+from . import compare  # noqa: E402  (the package, callable as compare(); after __version__)
 from .data import read_results  # noqa: E402
 
 __all__ = [

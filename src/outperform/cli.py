@@ -67,7 +67,7 @@ def _plot(report, path: Path, test: Optional[str] = None) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    from .plot.cd_diagram import cd_diagram_from_result
+    from .plot._cd_diagram import cd_diagram_from_result
 
     if not report.posthoc:
         err.print("[yellow]no post-hoc test (two models): no critical-difference diagram drawn[/yellow]")
@@ -216,7 +216,7 @@ def report(
 ) -> None:
     """Write a publishable report (HTML, Markdown, LaTeX, JSON) with its figures."""
     from .compare import compare
-    from .report.files import write_report
+    from .report._files import write_report
 
     with _exit_on_bad_input():
         result = compare(file, metric=metric, higher_is_better=False if lower_is_better else None,
@@ -240,7 +240,7 @@ def simulate(
     seed: int = typer.Option(0, help="random_state."),
 ) -> None:
     """Reproduce a simulation study of the papers (AUC of tests, power, replicability)."""
-    from .simulate import figures
+    from .simulate import _figures as figures
 
     fn = getattr(figures, name.replace("-", "_"), None)
     if fn is None or name.startswith("_"):
@@ -255,7 +255,7 @@ def simulate(
         import matplotlib
 
         matplotlib.use("Agg")
-        ax = figures.plot(name, frame)
+        ax = figures.plot_figure(name, frame)
         out.parent.mkdir(parents=True, exist_ok=True)
         ax.figure.savefig(out, bbox_inches="tight")
         err.print(f"figure written to {out}")

@@ -5,21 +5,27 @@ Every function returns a :class:`outperform.results.BayesianResult` (or a
 probabilities of a ROPE and the decision of Williams (2026) §5.2. MCMC backends (NumPyro) are
 imported only by the functions that need them.
 """
-from .correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
-from .cycles import find_cycles
-from .dirichlet_process import (bayesian_sign_test, bayesian_signed_rank_test,
+from ._correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
+from ._cycles import find_cycles
+from ._dirichlet_process import (bayesian_sign_test, bayesian_signed_rank_test,
                                 pairwise_bayesian_sign_test, pairwise_bayesian_signed_rank_test)
-from .hierarchical_mcnemar import beta_binomial_hyperposterior, hierarchical_mcnemar
-from .hierarchical_ttest import HierarchicalPrior, hierarchical_correlated_ttest
-from .mcnemar import bayesian_mcnemar
-from .robust_ttest import robust_bayesian_ttest
-from .poisson_binomial_test import (pairwise_poisson_binomial_test,
+from ._hierarchical_mcnemar import beta_binomial_hyperposterior, hierarchical_mcnemar
+from ._hierarchical_ttest import HierarchicalPrior, hierarchical_correlated_ttest
+from ._mcnemar import bayesian_mcnemar
+from ._robust_ttest import robust_bayesian_ttest
+from ._poisson_binomial_test import (pairwise_poisson_binomial_test,
                                     poisson_binomial_test)
-from .poisson_test import pairwise_poisson_test, poisson_test
-from .rope import decide
-from .ttest import bayesian_ttest
+from ._poisson_test import pairwise_poisson_test, poisson_test
+from ._rope import decide
+from ._ttest import bayesian_ttest
+
+from ._hierarchical_mcnemar import BetaBinomialHyperposterior
+from ._hierarchical_ttest import HierarchicalPosterior
+from ._mcnemar import default_phi_rope
+from ._poisson_binomial_test import BetaMixture, context_posterior, task_probability_a_better
 
 __all__ = [
+    "BetaBinomialHyperposterior", "HierarchicalPosterior", "default_phi_rope", "BetaMixture", "context_posterior", "task_probability_a_better",
     "HierarchicalPrior", "beta_binomial_hyperposterior", "hierarchical_correlated_ttest",
     "hierarchical_mcnemar", "robust_bayesian_ttest",
     "NormalGammaPrior", "bayesian_mcnemar", "bayesian_sign_test", "bayesian_signed_rank_test",

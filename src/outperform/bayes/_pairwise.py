@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..results import PairwiseResult
-from .cycles import find_cycles
-from .rope import decide
+from ._cycles import find_cycles
+from ._rope import decide
 
 
 def bayesian_pairwise_result(method: str, names: tuple[str, ...], p_better: np.ndarray,

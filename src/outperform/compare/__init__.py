@@ -1,9 +1,27 @@
-"""Orchestration by question (Williams 2026 Q1/Q2/Q3): picks the tests, returns one report."""
-from .api import compare, infer_question
-from .hierarchical import compare_counts
-from .q1 import compare_predictions
-from .q2 import compare_one_task
-from .q3 import compare_many_tasks
+"""Orchestration by question (Williams 2026 Q1/Q2/Q3): picks the tests, returns one report.
 
-__all__ = ["compare", "compare_counts", "compare_many_tasks", "compare_one_task", "compare_predictions",
-           "infer_question"]
+The package is itself callable: ``outperform.compare(data, ...)`` is
+:func:`outperform.compare.compare`, and ``import outperform.compare as oc`` still gives the
+package with every function below (a function no longer shadows its package).
+"""
+import sys
+import types
+
+from ._api import compare, infer_question
+from ._hierarchical import compare_counts
+from ._q1 import compare_predictions
+from ._q2 import compare_one_task
+from ._q3 import compare_many_tasks
+
+__all__ = ["compare", "compare_counts", "compare_many_tasks", "compare_one_task",
+           "compare_predictions", "infer_question"]
+
+
+class _CallablePackage(types.ModuleType):
+    """Module type whose call is :func:`compare` (PEP 549-style module ``__class__``)."""
+
+    def __call__(self, *args, **kwargs):
+        return compare(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

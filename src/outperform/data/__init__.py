@@ -1,11 +1,12 @@
 """Data layer: the tidy schema, reading results, and published data shipped with the package."""
-from .io import read_results, read_table
-from .published import (load_demsar_table2, load_demsar_table6, load_demsar_table6_ranks,
+from ._io import read_results, read_table
+from ._published import (load_demsar_table2, load_demsar_table6, load_demsar_table6_ranks,
                         load_williams_table1)
-from .results_table import ResultsTable, ScoreMatrix
-from .schema import metric_direction
+from ._results_table import ResultsTable, ScoreMatrix
+from ._schema import metric_direction
+from ._uci54 import load_uci54, load_uci54_arrays
 
 __all__ = [
     "ResultsTable", "ScoreMatrix", "load_demsar_table2", "load_demsar_table6",
-    "load_demsar_table6_ranks", "load_williams_table1", "metric_direction", "read_results", "read_table",
+    "load_demsar_table6_ranks", "load_uci54", "load_uci54_arrays", "load_williams_table1", "metric_direction", "read_results", "read_table",
 ]

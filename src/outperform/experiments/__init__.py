@@ -2,10 +2,10 @@
 
 Needs the ``ml`` extra (scikit-learn, joblib).
 """
-from .datasets import SKLEARN_DATASETS, load_datasets
-from .designs import FiveByTwoDesign, RepeatedHoldoutDesign, RepeatedKFoldDesign, parse_design
-from .models import MODELS, get_models
-from .runner import predictions_path, run_experiment
+from ._datasets import SKLEARN_DATASETS, load_datasets
+from ._designs import FiveByTwoDesign, RepeatedHoldoutDesign, RepeatedKFoldDesign, parse_design
+from ._models import MODELS, get_models
+from ._runner import predictions_path, run_experiment
 
 __all__ = [
     "FiveByTwoDesign", "MODELS", "RepeatedHoldoutDesign", "RepeatedKFoldDesign",

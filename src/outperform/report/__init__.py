@@ -1,12 +1,12 @@
 """Renderers of result objects: terminal (rich), Markdown, HTML, LaTeX, JSON, and report files."""
 import json
 
-from .files import write_report
-from .html import render_html
-from .json_schema import load_schema, validate_report
-from .latex import latex_escape, render_latex
-from .markdown import render_markdown
-from .text import render_text
+from ._files import write_report
+from ._html import render_html
+from ._json_schema import load_schema, validate_report
+from ._latex import latex_escape, render_latex
+from ._markdown import render_markdown
+from ._text import render_text
 
 
 def render_json(report) -> str:

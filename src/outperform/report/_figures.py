@@ -43,10 +43,10 @@ def _slug(text: str) -> str:
 
 def report_figures(report, kinds=KINDS) -> list[ReportFigure]:
     """Describe the figures the report's results can be drawn as, in reading order."""
-    from ..plot.cd_diagram import cd_diagram_from_result
-    from ..plot.poisson_binomial import plot_poisson_binomial
-    from ..plot.posterior import plot_posterior
-    from ..plot.simplex import plot_simplex
+    from ..plot._cd_diagram import cd_diagram_from_result
+    from ..plot._poisson_binomial import plot_poisson_binomial
+    from ..plot._posterior import plot_posterior
+    from ..plot._simplex import plot_simplex
 
     out = []
     if "cd" in kinds:

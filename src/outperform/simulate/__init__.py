@@ -9,22 +9,28 @@
 * :mod:`.study` - generic calibration and power studies (joblib / Dask).
 * :mod:`.figures` - each paper's study by name, quick or at the paper's size.
 """
-from .auc import (LACOSTE_TESTS, answer_auc, auc_of_test, direction_and_confidence,
+from ._auc import (LACOSTE_TESTS, answer_auc, auc_of_test, direction_and_confidence,
                   lacoste_auc, poisson_binomial_confidence, roc_auc, roc_curve, sign_confidence,
                   wilcoxon_confidence)
-from .contexts import (LACOSTE_TABLE5, CustomContext, DirichletContext, Experiments,
+from ._contexts import (LACOSTE_TABLE5, CustomContext, DirichletContext, Experiments,
                        SyntheticContext, bimodal_context, multiple_dirichlet_context,
                        sample_experiments, single_dirichlet_context)
-from .corani import (DATA_SET_SIZES, CVSimulation, corani_power, poisson_test_batch,
+from ._corani import (DATA_SET_SIZES, CVSimulation, corani_power, poisson_test_batch,
                      signed_rank_batch, simulate_cv)
-from .figures import (FIGURES, corani_fig2a, corani_fig2b, demsar_replicability,
+from ._figures import (FIGURES, corani_fig2a, corani_fig2b, demsar_replicability,
                       lacoste_bimodal, lacoste_fig3, lacoste_fig4, lacoste_fig5, plot_figure,
                       run_figure)
-from .replicability import (demsar_study, replicability_e, replicability_p, select_data_sets,
+from ._replicability import (demsar_study, replicability_e, replicability_p, select_data_sets,
                             selection_probabilities)
-from .study import calibration, power
+from ._study import calibration, power
+
+from ._contexts import BIMODAL_DIRICHLETS, BIMODAL_WEIGHTS, SINGLE_DIRICHLET
+from ._figures import SIZES
+from ._replicability import MULTI_CLASSIFIER_TESTS, TWO_CLASSIFIER_TESTS
+from ._study import seed_sequence, rejection_outcome
 
 __all__ = [
+    "BIMODAL_DIRICHLETS", "BIMODAL_WEIGHTS", "SINGLE_DIRICHLET", "SIZES", "MULTI_CLASSIFIER_TESTS", "TWO_CLASSIFIER_TESTS", "seed_sequence", "rejection_outcome",
     "CVSimulation", "CustomContext", "DATA_SET_SIZES", "DirichletContext", "Experiments",
     "FIGURES", "LACOSTE_TABLE5", "LACOSTE_TESTS", "SyntheticContext", "answer_auc",
     "auc_of_test", "bimodal_context", "calibration", "corani_fig2a", "corani_fig2b",

@@ -3,30 +3,34 @@
 Every function takes arrays (data first, options keyword-only) and returns a result object of
 :mod:`outperform.results`. A positive difference favours model A.
 """
-from .aligned_ranks import friedman_aligned_ranks
-from .anova import repeated_measures_anova
-from .cliques import groups_from_critical_difference, nonsignificant_groups
-from .correlated_ttest import corrected_resampled_ttest, correlation_heuristic, naive_kfold_ttest
-from .bootstrap import paired_bootstrap
-from .critical_values import bonferroni_dunn_q, critical_difference, nemenyi_q
-from .delong import delong_test
-from .effect_size import cohens_d, cohens_g, effect_size_label, rank_biserial
-from .five_by_two import alpaydin_5x2cv_ftest, dietterich_5x2cv_ttest
-from .friedman import friedman, iman_davenport
-from .leaderboard import (against_reference, pairwise_bayesian_mcnemar, pairwise_discordance,
+from ._aligned_ranks import friedman_aligned_ranks
+from ._anova import repeated_measures_anova
+from ._cliques import groups_from_critical_difference, nonsignificant_groups
+from ._correlated_ttest import corrected_resampled_ttest, correlation_heuristic, naive_kfold_ttest
+from ._bootstrap import paired_bootstrap
+from ._critical_values import bonferroni_dunn_q, critical_difference, nemenyi_q
+from ._delong import delong_test
+from ._effect_size import cohens_d, cohens_g, effect_size_label, rank_biserial
+from ._five_by_two import alpaydin_5x2cv_ftest, dietterich_5x2cv_ttest
+from ._friedman import friedman, iman_davenport
+from ._leaderboard import (against_reference, pairwise_bayesian_mcnemar, pairwise_discordance,
                           pairwise_mcnemar)
-from .mcnemar import cochrans_q, discordance_counts, mcnemar, mcnemar_table
-from .multipletests import adjust_pvalues
-from .poisson_binomial import PoissonBinomial, poisson_binomial_pmf, poisson_multinomial_pmf
-from .posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
-from .quade import quade
-from .ranks import average_ranks, rank_scores
-from .risk_bounds import beta_risk_bound, langford_test_set_bound
-from .sign import sign_test
-from .ttest import paired_ttest
-from .wilcoxon import wilcoxon
+from ._mcnemar import cochrans_q, discordance_counts, mcnemar, mcnemar_table
+from ._multipletests import adjust_pvalues
+from ._poisson_binomial import PoissonBinomial, poisson_binomial_pmf, poisson_multinomial_pmf
+from ._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
+from ._quade import quade
+from ._ranks import average_ranks, rank_scores
+from ._risk_bounds import beta_risk_bound, langford_test_set_bound
+from ._sign import sign_test
+from ._ttest import paired_ttest
+from ._wilcoxon import wilcoxon
+
+from ._leaderboard import PairwiseCounts
+from ._mcnemar import DiscordanceCounts
 
 __all__ = [
+    "PairwiseCounts", "DiscordanceCounts",
     "PoissonBinomial", "against_reference", "pairwise_bayesian_mcnemar", "pairwise_mcnemar",
     "beta_risk_bound", "cochrans_q", "delong_test", "discordance_counts",
     "langford_test_set_bound", "mcnemar", "mcnemar_table", "paired_bootstrap",

@@ -1,0 +1,734 @@
+"""Hierarchical beta-binomial model and the hierarchical Bayesian McNemar test (Williams 2026).
+
+Model (Williams 2026 §5.5; Gelman et al. BDA3 §5.3): task j has y_j "successes" out of n_j,
+y_j ~ Binomial(n_j, phi_j), phi_j ~ Beta(a, b), and the hyperprior p(a, b) ∝ (a + b)^(-5/2)
+(uniform on (a / (a + b), (a + b)^(-1/2))). The phi_j integrate out in closed form:
+
+    p(a, b | y) ∝ (a + b)^(-5/2) * prod_j B(a + y_j, b + n_j - y_j) / B(a, b).
+
+In u = log(a / b), v = log(a + b) the density gains the Jacobian a b, so
+
+    log p(u, v | y) = -v / 2 + log mu + log(1 - mu) + sum_j log-likelihood_j,  mu = expit(u).
+
+It is proper if and only if at least one task has 0 < y_j < n_j: each such task makes the
+density vanish like e^v as v -> -inf, while the prior term grows like e^(-v/2).
+
+Computation: deterministic quadrature, no sampling. The mode is found by optimisation, the
+box around it is widened until the log density on every edge is 30 below the mode (the mass
+left out is then below ~1e-12), and the box is integrated with a tensor rule: Gauss-Legendre
+panels in u, the trapezoid rule in v (the density decays smoothly at both ends, where the
+trapezoid rule converges geometrically); only panels within e^-40 of the mode are evaluated
+(the posterior is a curved ridge that fills little of the box). The Beta cdf of a node,
+P(phi < x | a, b), is a step of width ~ (a + b)^(-1/2) in u; at the points x where region
+probabilities are needed the u panels break and are graded geometrically down to 1e-4, so
+the step is resolved for a + b up to ~1e8 and, beyond, its symmetric blur integrates out
+(error O(width^2)). The starting steps come from the smallest conditional posterior sd over
+the box; the grid is refined until doubling the u panels or halving the v nodes moves every
+monitored integral by less than ``tol`` (1e-8).
+
+Numerics: the log-likelihood is the difference of log-gamma functions of arguments up to
+e^70, which cancel catastrophically. It is rewritten as
+y log mu + (n - y) log(1 - mu) + R(a, y) + R(b, n - y) - R(a + b, n) with
+R(x, k) = lgamma(x + k) - lgamma(x) - k log x, computed by Stirling's series for x >= 100,
+so that no large terms cancel.
+
+The McNemar test (Williams 2026 §5.5, §6.2) applies it with y_j = n01_j (A wrong, B right)
+and n_j = n01_j + n10_j, so phi_j = theta01 / (theta01 + theta10) and **phi < 0.5 favours
+A** (``a_better_side = "left"``, as in :func:`outperform.bayes._mcnemar.bayesian_mcnemar`).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+from scipy import optimize, special
+
+from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_counts,
+                           check_choice, check_probability)
+from ..results import BayesianResult
+from ._mcnemar import default_phi_rope
+from ._rope import decide
+
+__all__ = ["BetaBinomialHyperposterior", "BetaMixture", "beta_binomial_hyperposterior",
+           "hierarchical_mcnemar"]
+
+_EDGE_DROP = 30.0          # log-density drop at which the box edge may stop (e^-30 ~ 1e-13)
+_GL_ORDER = 8              # Gauss-Legendre nodes per u panel
+_SMALLEST_PANEL = 1e-4     # graded panels at breakpoints go down to this width (in u)
+_MAX_LEVELS = 6            # refinements (doublings) before giving up
+_CDF_MAX_CONCENTRATION = 1e8  # cdf evaluated at most at this a + b (a step in u of width
+#                               1e-4 there); betainc is slow and inaccurate far beyond
+_STIRLING_FROM = 100.0
+
+
+def _stirling_tail(z):
+    # lgamma(z) - [(z - 1/2) log z - z + log(2 pi) / 2]; next term < 1e-17 for z >= 100.
+    z2 = z * z
+    return 1.0 / (12.0 * z) - 1.0 / (360.0 * z * z2) + 1.0 / (1260.0 * z * z2 * z2)
+
+
+def _sum_rising_excess(x, ks, mult):
+    """sum_i mult_i R(x, ks_i) for an array x and a few distinct counts ks_i."""
+    x = np.asarray(x, float)
+    big = x >= _STIRLING_FROM
+    xb, xs = x[big], x[~big]
+    tail_b, lgam_s, log_s = _stirling_tail(xb), special.gammaln(xs), np.log(xs)
+    acc_b, acc_s = np.zeros(xb.shape), np.zeros(xs.shape)
+    for k, m in zip(ks, mult):
+        if k == 0:
+            continue
+        acc_b += m * ((xb + k - 0.5) * np.log1p(k / xb) - k + _stirling_tail(xb + k) - tail_b)
+        acc_s += m * (special.gammaln(xs + k) - lgam_s - k * log_s)
+    out = np.empty(x.shape)
+    out[big], out[~big] = acc_b, acc_s
+    return out
+
+
+class _LogPosterior:
+    """log p(u, v | y) up to a constant, grouping tasks with equal counts."""
+
+    def __init__(self, y: np.ndarray, n: np.ndarray):
+        self.sum_y = float(y.sum())
+        self.sum_rest = float((n - y).sum())
+        # R(a, y_j) summed over tasks only depends on the distinct values of y_j, etc.
+        self.y_vals, self.y_mult = np.unique(y, return_counts=True)
+        self.r_vals, self.r_mult = np.unique(n - y, return_counts=True)
+        self.n_vals, self.n_mult = np.unique(n, return_counts=True)
+
+    def __call__(self, u, v):
+        u, v = np.broadcast_arrays(np.asarray(u, float), np.asarray(v, float))
+        log_mu, log_1mu = special.log_expit(u), special.log_expit(-u)
+        c = np.exp(v)
+        a, b = c * np.exp(log_mu), c * np.exp(log_1mu)
+        return (-0.5 * v + (1.0 + self.sum_y) * log_mu + (1.0 + self.sum_rest) * log_1mu
+                + _sum_rising_excess(a, self.y_vals, self.y_mult)
+                + _sum_rising_excess(b, self.r_vals, self.r_mult)
+                - _sum_rising_excess(c, self.n_vals, self.n_mult))
+
+
+def _beta_cdf(a, b, x, upper=False):
+    """P(phi < x) (or P(phi > x) if ``upper``) for phi ~ Beta(a, b), elementwise.
+
+    Beta(a, b) is sub-Gaussian with variance proxy 1 / (4 (a + b + 1)) (Marchal & Arbel
+    2017), so P(|phi - mean| > t) <= exp(-2 (a + b + 1) t^2) < 5e-18 once
+    (a + b + 1) t^2 > 20: those nodes are exactly 0 or 1 to double precision and betainc is
+    skipped (it is slow, and loses accuracy beyond a + b ~ 1e15).
+    """
+    a, b = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float))
+    c = a + b
+    d = x - a / c
+    out = np.where(d > 0, 1.0, 0.0)
+    if upper:
+        out = 1.0 - out
+    near = (c + 1) * d * d <= 20.0
+    scale = np.minimum(1.0, _CDF_MAX_CONCENTRATION / c[near])
+    fun = special.betaincc if upper else special.betainc
+    out[near] = fun(a[near] * scale, b[near] * scale, x)
+    return out
+
+
+def _mode(logp: _LogPosterior, y, n) -> tuple[np.ndarray, float]:
+    """Posterior mode in (u, v) and the log density there."""
+    u0 = special.logit((y.sum() + 0.5) / (n.sum() + 1.0))
+    v_scan = np.linspace(-5.0, 25.0, 121)
+    v0 = v_scan[np.argmax(logp(u0, v_scan))]
+    fit = optimize.minimize(lambda p: -logp(p[0], p[1]), x0=[u0, v0], method="BFGS",
+                            options={"gtol": 1e-7})
+    return fit.x, float(logp(*fit.x))
+
+
+def _conditional_sd(logp, box, axis, log_max) -> float:
+    """Smallest conditional sd along ``axis`` over lines across the box.
+
+    Along 17 lines at fixed values of the other coordinate (those carrying mass), the
+    curvature at the line's maximum gives a local sd; the starting quadrature step is set
+    from the smallest, so that the narrowest part of the posterior is resolved.
+    """
+    along = np.linspace(*box[axis], 1025)
+    across = np.linspace(*box[1 - axis], 17)
+    grid = (along[:, None], across[None, :]) if axis == 0 else (across[None, :], along[:, None])
+    lp = logp(*grid)
+    top = np.argmax(lp, axis=0)
+    keep = lp[top, np.arange(across.size)] > log_max - _EDGE_DROP
+    best, other = along[top][keep], across[keep]
+    h = 1e-3 * (box[axis, 1] - box[axis, 0])
+    vals = []
+    for step in (-h, 0.0, h):
+        pts = (best + step, other) if axis == 0 else (other, best + step)
+        vals.append(logp(*pts))
+    curv = (vals[0] - 2 * vals[1] + vals[2]) / h**2
+    sd = 1.0 / np.sqrt(-curv[curv < 0])
+    return float(sd.min()) if sd.size else 0.1
+
+
+def _box(logp: _LogPosterior, mode, log_max) -> tuple[np.ndarray, np.ndarray]:
+    """Box [[u_lo, u_hi], [v_lo, v_hi]] whose edges are e^-30 below the mode; min sds."""
+    box = np.array([[mode[0] - 1.0, mode[0] + 1.0], [mode[1] - 1.0, mode[1] + 1.0]])
+    step = np.array([0.5, 0.5])
+    for _ in range(400):
+        moved = False
+        for axis in (0, 1):
+            other = np.linspace(*box[1 - axis], 257)
+            for side in (0, 1):
+                edge = np.full_like(other, box[axis, side])
+                lp = logp(edge, other) if axis == 0 else logp(other, edge)
+                lp_max = np.max(lp[np.isfinite(lp)], initial=-np.inf)
+                log_max = max(log_max, lp_max)
+                if lp_max > log_max - _EDGE_DROP:
+                    box[axis, side] += (2 * side - 1) * step[axis]
+                    step[axis] *= 1.25
+                    moved = True
+        if not moved:
+            sds = np.array([_conditional_sd(logp, box, axis, log_max) for axis in (0, 1)])
+            return box, sds
+    raise DegenerateDataError(  # pragma: no cover - a proper posterior always fits in a box
+        "could not bound the posterior of (a, b); it may be improper for these counts.")
+
+
+def _u_panels(lo, hi, n_panels, cuts):
+    """Panel edges: uniform, broken at the cuts and graded geometrically towards them."""
+    edges = list(np.linspace(lo, hi, n_panels + 1))
+    width = (hi - lo) / n_panels
+    for c in cuts:
+        if lo < c < hi:
+            d = width
+            while d > _SMALLEST_PANEL:
+                d /= 4.0
+                edges += [c - d, c + d]
+            edges.append(c)
+    return np.unique(np.clip(edges, lo, hi))
+
+
+def _u_rule(edges):
+    x, w = np.polynomial.legendre.leggauss(_GL_ORDER)
+    left, right = edges[:-1, None], edges[1:, None]
+    half = 0.5 * (right - left)
+    return (left + half * (x + 1.0)).ravel(), (half * w).ravel()
+
+
+@dataclass(frozen=True, eq=False)
+class BetaMixture:
+    """Finite mixture of Beta distributions (the predictive distribution of phi_next).
+
+    ``pdf``, ``cdf``, ``sf``, ``ppf``, ``mean`` and ``var`` follow the scipy frozen-distribution
+    names so that :func:`outperform.bayes._rope.region_probabilities` accepts it.
+
+    Attributes
+    ----------
+    a, b : ndarray
+        Beta parameters of the components (1-D, same length).
+    weights : ndarray
+        Component weights (sum to 1).
+    smooth_concentration : ndarray
+        Per-component cap on a + b used by :meth:`pdf` only (see there).
+    hyperposterior : BetaBinomialHyperposterior, optional
+        The posterior of (a, b) it was mixed over (grid and weights, for plots).
+    """
+
+    a: np.ndarray = field(repr=False)
+    b: np.ndarray = field(repr=False)
+    weights: np.ndarray = field(repr=False)
+    smooth_concentration: np.ndarray = field(repr=False)
+    hyperposterior: "BetaBinomialHyperposterior | None" = field(default=None, repr=False)
+
+    def mean(self) -> float:
+        """E[phi_next]."""
+        return float(np.sum(self.weights * self.a / (self.a + self.b)))
+
+    def var(self) -> float:
+        """Var[phi_next]."""
+        c = self.a + self.b
+        second = np.sum(self.weights * self.a * (self.a + 1) / (c * (c + 1)))
+        return float(second - self.mean() ** 2)
+
+    def _mix(self, x, upper):
+        x = np.asarray(x, float)
+        out = np.array([_beta_cdf(self.a, self.b, xi, upper) @ self.weights
+                        for xi in x.ravel()]).reshape(x.shape)
+        return float(out) if out.ndim == 0 else out
+
+    def cdf(self, x):
+        """P(phi_next < x)."""
+        return self._mix(x, upper=False)
+
+    def sf(self, x):
+        """P(phi_next > x), accurate in the upper tail."""
+        return self._mix(x, upper=True)
+
+    def pdf(self, x):
+        """Density of phi_next, for display.
+
+        Components far out in a + b are narrower than the spacing of the quadrature nodes
+        in u, so their plain sum would be spiky; their concentration is capped so that each
+        is at least 1.5 node spacings wide (a kernel smoothing of width about
+        1.5 * spacing * phi (1 - phi), ~0.005 in phi). No reported number uses this density.
+        Zero outside the open interval (0, 1).
+        """
+        x = np.asarray(x, float)
+        flat = x.ravel()
+        c = self.a + self.b
+        scale = np.minimum(1.0, self.smooth_concentration / c)
+        a, b = self.a * scale, self.b * scale
+        norm = special.betaln(a, b)
+        out = np.zeros(flat.shape)
+        inside = np.flatnonzero((flat > 0) & (flat < 1))
+        for chunk in np.array_split(inside, max(1, inside.size // 64)):
+            xs = flat[chunk, None]
+            logpdf = (a - 1) * np.log(xs) + (b - 1) * np.log1p(-xs) - norm
+            out[chunk] = np.exp(logpdf) @ self.weights
+        return out.reshape(x.shape) if x.ndim else float(out[0])
+
+    def ppf(self, q):
+        """Quantile of phi_next (Brent's method on the cdf, to 1e-8)."""
+        q = np.atleast_1d(np.asarray(q, float))
+        mean, sd = self.mean(), np.sqrt(max(self.var(), 0.0))
+        out = []
+        for p in q.ravel():
+            if not 0 < p < 1:
+                out.append(float(np.clip(p, 0, 1)))
+                continue
+            lo, hi = max(mean - 10 * sd, 0.0), min(mean + 10 * sd, 1.0)
+            if self.cdf(lo) > p:
+                lo = 0.0
+            if self.cdf(hi) < p:
+                hi = 1.0
+            out.append(optimize.brentq(lambda x: self.cdf(x) - p, lo, hi, xtol=1e-8))
+        out = np.array(out).reshape(q.shape)
+        return out if out.size > 1 else float(out[0])
+
+
+@dataclass(frozen=True, eq=False)
+class BetaBinomialHyperposterior:
+    """Posterior of (a, b) of the hierarchical beta-binomial model on a quadrature grid.
+
+    Attributes
+    ----------
+    u, v : ndarray
+        Nodes in log(a / b) (shape (n_u,)) and log(a + b) (shape (n_v,)).
+    weights : ndarray
+        Posterior mass of each node (quadrature weight times density), shape (n_u, n_v),
+        summing to 1: ``sum(weights * f(a, b))`` is E[f(a, b) | y].
+    log_density : ndarray
+        Unnormalised log posterior density in (u, v) at the nodes (for contour plots).
+    y, n : ndarray
+        The data (counts per task).
+    mode : ndarray
+        Posterior mode (u, v).
+    quadrature_error : float
+        Largest change of the monitored integrals at the last refinement.
+    log_posterior : callable, optional
+        ``log_posterior(u, v)``: the unnormalised log density at any points (for plots).
+    """
+
+    u: np.ndarray = field(repr=False)
+    v: np.ndarray = field(repr=False)
+    weights: np.ndarray = field(repr=False)
+    log_density: np.ndarray = field(repr=False)
+    y: np.ndarray
+    n: np.ndarray
+    mode: np.ndarray
+    quadrature_error: float
+    log_posterior: Callable | None = field(default=None, repr=False)
+
+    def density_ab(self, a, b) -> np.ndarray:
+        """Posterior density of (a, b) at the given points, relative to its value at the
+        mode (so 1 at the mode); includes the Jacobian 1 / (a b) of (u, v) -> (a, b)."""
+        a, b = np.asarray(a, float), np.asarray(b, float)
+        u, v = np.log(a / b), np.log(a + b)
+        top = self.log_posterior(*self.mode) - np.log(self.a_mode * self.b_mode)
+        return np.exp(self.log_posterior(u, v) - np.log(a * b) - top)
+
+    @property
+    def a_mode(self) -> float:
+        """a at the posterior mode of (u, v)."""
+        return float(np.exp(self.mode[1]) * special.expit(self.mode[0]))
+
+    @property
+    def b_mode(self) -> float:
+        """b at the posterior mode of (u, v)."""
+        return float(np.exp(self.mode[1]) * special.expit(-self.mode[0]))
+
+    @property
+    def a(self) -> np.ndarray:
+        """a at the nodes, shape (n_u, n_v)."""
+        return np.exp(self.v[None, :] + special.log_expit(self.u[:, None]))
+
+    @property
+    def b(self) -> np.ndarray:
+        """b at the nodes, shape (n_u, n_v)."""
+        return np.exp(self.v[None, :] + special.log_expit(-self.u[:, None]))
+
+    def expect(self, values) -> float:
+        """E[values | y] for values given at the nodes (broadcastable to (n_u, n_v))."""
+        return float(np.sum(self.weights * values))
+
+    @property
+    def mean_fraction(self) -> float:
+        """E[a / (a + b) | y]: the posterior mean of the population mean, = E[phi_next]."""
+        return self.expect(special.expit(self.u)[:, None])
+
+    @property
+    def mean_log_concentration(self) -> float:
+        """E[log(a + b) | y]."""
+        return self.expect(self.v[None, :])
+
+    @property
+    def mean_log_ratio(self) -> float:
+        """E[log(a / b) | y]."""
+        return self.expect(self.u[:, None])
+
+    def shrunk_means(self) -> tuple[np.ndarray, np.ndarray]:
+        """Posterior mean and sd of each task's phi_j (the pooled, shrunk estimates).
+
+        phi_j | a, b, y ~ Beta(a + y_j, b + n_j - y_j), averaged over the posterior of (a, b).
+        """
+        keep = self.weights > 0
+        w, a, c = self.weights[keep], self.a[keep], (self.a + self.b)[keep]
+        am = a[:, None] + self.y[None, :]
+        cm = c[:, None] + self.n[None, :]
+        mean = w @ (am / cm)
+        second = w @ (am / cm * (am + 1) / (cm + 1))
+        return mean, np.sqrt(np.maximum(second - mean**2, 0.0))
+
+    def region_masses(self, rope: tuple[float, float]) -> np.ndarray:
+        """P(phi < low | a, b), P(low <= phi <= high | a, b), P(phi > high | a, b) per node.
+
+        Shape (3, n_u, n_v).
+        """
+        a, b = self.a, self.b
+        left = _beta_cdf(a, b, rope[0])
+        right = _beta_cdf(a, b, rope[1], upper=True)
+        return np.stack([left, np.clip(1.0 - left - right, 0.0, 1.0), right])
+
+    def predictive(self, min_weight: float = 1e-14) -> BetaMixture:
+        """Predictive distribution of phi_next: Beta(a, b) mixed over the posterior.
+
+        Nodes with weight below ``min_weight`` are dropped (together a few 1e-11 of the mass
+        at most) and the rest renormalised.
+        """
+        keep = self.weights > min_weight
+        w = self.weights[keep]
+        shape = self.weights.shape
+        mu = np.broadcast_to(special.expit(self.u)[:, None], shape)[keep]
+        spacing = np.broadcast_to(np.gradient(self.u)[:, None], shape)[keep]
+        # Kernel sd in u is about 1 / sqrt(c mu (1 - mu)); keep it >= 1.5 node spacings.
+        cap = 1.0 / (mu * (1 - mu) * (1.5 * spacing) ** 2)
+        return BetaMixture(a=self.a[keep], b=self.b[keep], weights=w / w.sum(),
+                           smooth_concentration=cap, hyperposterior=self)
+
+    def sample(self, n_samples: int, random_state=None) -> np.ndarray:
+        """Draws of (a, b), shape (n_samples, 2): nodes by weight, jittered within cells."""
+        rng = np.random.default_rng(random_state)
+        flat = self.weights.ravel()
+        idx = rng.choice(flat.size, size=n_samples, p=flat / flat.sum())
+        iu, iv = np.unravel_index(idx, self.weights.shape)
+        cu = np.concatenate([[self.u[0]], 0.5 * (self.u[1:] + self.u[:-1]), [self.u[-1]]])
+        cv = np.concatenate([[self.v[0]], 0.5 * (self.v[1:] + self.v[:-1]), [self.v[-1]]])
+        u = rng.uniform(cu[iu], cu[iu + 1])
+        v = rng.uniform(cv[iv], cv[iv + 1])
+        return np.column_stack([np.exp(v + special.log_expit(u)),
+                                np.exp(v + special.log_expit(-u))])
+
+
+def _check_counts(y, n, names=("y", "n")) -> tuple[np.ndarray, np.ndarray]:
+    y = as_counts(y, names[0])
+    n = as_counts(n, names[1])
+    if y.ndim != 1 or n.ndim != 1:
+        raise InvalidInputError(f"{names[0]} and {names[1]} must be 1-D (one count per task).")
+    if y.shape != n.shape:
+        raise InvalidInputError(
+            f"{names[0]} and {names[1]} must have one entry per task, got lengths "
+            f"{y.size} and {n.size}.")
+    if y.size == 0:
+        raise TooFewError("no tasks given; the hierarchical model needs at least one task.")
+    if np.any(y > n):
+        j = int(np.argmax(y > n))
+        raise InvalidInputError(
+            f"{names[0]} cannot exceed {names[1]}: task {j} has {y[j]} out of {n[j]}.")
+    return y, n
+
+
+class _Quadrature:
+    """The box and the starting resolution, shared by successive integrations."""
+
+    def __init__(self, y, n, grid_size):
+        self.y, self.n = y, n
+        self.logp = _LogPosterior(y, n)
+        self.mode, self.log_max = _mode(self.logp, y, n)
+        self.box, sds = _box(self.logp, self.mode, self.log_max)
+        width = self.box[:, 1] - self.box[:, 0]
+        # Start: GL panels 6 sds wide in u (compared with 3 sds), trapezoid step 0.6 sd in
+        # v (compared with 1.2 sd); sds are the smallest conditional ones over the box.
+        self.n_panels = max(int(np.ceil(width[0] / (6 * sds[0]))), grid_size // _GL_ORDER, 1)
+        self.n_v = max(int(np.ceil(width[1] / (0.6 * sds[1]))) + 1, grid_size) | 1  # odd
+
+    def integrate(self, n_panels, n_v, cuts) -> BetaBinomialHyperposterior:
+        edges = _u_panels(self.box[0, 0], self.box[0, 1], n_panels, cuts)
+        u, wu = _u_rule(edges)
+        v = np.linspace(self.box[1, 0], self.box[1, 1], n_v)
+        wv = np.full(n_v, v[1] - v[0])
+        wv[[0, -1]] *= 0.5
+        # Most of the box carries no mass (the posterior is a curved ridge): the density is
+        # computed only in panels whose centre, or a neighbour's, is within e^-40 of the top.
+        centres = 0.5 * (edges[1:] + edges[:-1])
+        lp_c = self.logp(centres[:, None], v[None, :])
+        live = lp_c > max(self.log_max, lp_c.max()) - 40.0
+        live[1:] |= live[:-1].copy()
+        live[:-1] |= live[1:].copy()
+        live[:, 1:] |= live[:, :-1].copy()
+        live[:, :-1] |= live[:, 1:].copy()
+        live = np.repeat(live, _GL_ORDER, axis=0)
+        lp = np.full(live.shape, -np.inf)
+        uu, vv = np.broadcast_arrays(u[:, None], v[None, :])
+        lp[live] = self.logp(uu[live], vv[live])
+        w = np.exp(lp - lp.max()) * wu[:, None] * wv[None, :]
+        return BetaBinomialHyperposterior(u=u, v=v, weights=w / w.sum(), log_density=lp,
+                                          y=self.y, n=self.n, mode=self.mode,
+                                          quadrature_error=np.inf, log_posterior=self.logp)
+
+    @staticmethod
+    def _monitored(post, cuts) -> tuple[np.ndarray, np.ndarray]:
+        """The monitored integrals with the trapezoid rule on all v nodes and on every other
+        one (a free, nested error check in v)."""
+        live = post.weights > 0
+        uu, vv = np.broadcast_arrays(post.u[:, None], post.v[None, :])
+        u, v = uu[live], vv[live]
+        a, b = np.exp(v + special.log_expit(u)), np.exp(v + special.log_expit(-u))
+        values = np.stack([special.expit(u), v, u]
+                          + [_beta_cdf(a, b, float(special.expit(c))) for c in cuts])
+        half = np.zeros_like(post.weights)
+        half[:, ::2] = post.weights[:, ::2]
+        half[:, [0, -1]] *= 0.5
+        half = half[live] / half.sum()
+        return values @ post.weights[live], values @ half
+
+    def refine(self, cuts, tol) -> BetaBinomialHyperposterior:
+        """Refine until doubling the u panels, or halving the v nodes, moves nothing by tol.
+
+        The v check is free (the trapezoid rule on every other node); the u check compares
+        with half as many panels, so the answer is the finer of the two grids.
+        """
+        n_panels, n_v = self.n_panels, self.n_v
+        coarse = self._monitored(self.integrate(n_panels, n_v, cuts), cuts)[0]
+        for _ in range(_MAX_LEVELS):
+            post = self.integrate(2 * n_panels, n_v, cuts)
+            fine, half_v = self._monitored(post, cuts)
+            err_u = float(np.max(np.abs(fine - coarse)))
+            err_v = float(np.max(np.abs(fine - half_v)))
+            if max(err_u, err_v) < tol:
+                return dataclasses.replace(post, quadrature_error=max(err_u, err_v))
+            if err_v >= tol:
+                n_v = 2 * n_v - 1
+            if err_u >= tol:
+                n_panels *= 2
+            coarse = self._monitored(self.integrate(n_panels, n_v, cuts), cuts)[0]
+        raise DegenerateDataError(  # pragma: no cover - has not happened on any data tried
+            f"the quadrature did not settle to {tol:g} after {_MAX_LEVELS} refinements.")
+
+
+def _proper_or_raise(y, n, what):
+    if not np.any((y > 0) & (y < n)):
+        raise DegenerateDataError(what)
+
+
+def beta_binomial_hyperposterior(y, n, *, breakpoints: Sequence[float] = (),
+                                 grid_size: int = 64, tol: float = 1e-8
+                                 ) -> BetaBinomialHyperposterior:
+    """Posterior of (a, b) in the hierarchical beta-binomial model, by adaptive quadrature.
+
+    y_j ~ Binomial(n_j, phi_j), phi_j ~ Beta(a, b), p(a, b) ∝ (a + b)^(-5/2)
+    (Gelman et al. BDA3 §5.3; Williams 2026 §5.5). See the module docstring for the method.
+
+    Parameters
+    ----------
+    y, n : array_like of int, shape (q,)
+        Successes and trials per task (0 <= y_j <= n_j; tasks with n_j = 0 carry no
+        information but are allowed).
+    breakpoints : sequence of float in (0, 1)
+        Values x of phi at which Beta cdfs P(phi < x | a, b) will be integrated (ROPE
+        bounds); the grid is graded there so that these integrals are accurate too.
+    grid_size : int
+        Minimum number of nodes per axis at the start (the start is otherwise set from the
+        posterior's curvature); each axis is then doubled until the integrals are stable.
+    tol : float
+        Stop when E[a/(a+b)], E[log(a+b)], E[log(a/b)] and the Beta cdfs at the breakpoints
+        change by less than ``tol`` when either axis is refined.
+
+    Returns
+    -------
+    BetaBinomialHyperposterior
+
+    Raises
+    ------
+    InvalidInputError
+        Negative, non-integer or non-finite counts, y_j > n_j, mismatched lengths.
+    TooFewError
+        No tasks.
+    DegenerateDataError
+        No task with 0 < y_j < n_j: the posterior is improper (tasks at 0% or 100% cannot
+        tell how much the phi_j vary, and the prior does not either).
+
+    Examples
+    --------
+    >>> post = beta_binomial_hyperposterior([2, 5, 3, 9], [20, 21, 18, 25])
+    >>> round(post.mean_fraction, 4), round(post.mean_log_concentration, 3)
+    (0.2575, 3.173)
+    """
+    y, n = _check_counts(y, n)
+    _proper_or_raise(y, n, (
+        "the posterior of (a, b) is improper: no task has 0 < y < n (every task is all "
+        "successes, all failures or empty). Under p(a, b) ∝ (a + b)^(-5/2) such data cannot "
+        "tell how much the tasks vary; add tasks with mixed outcomes."))
+    if int(grid_size) < 8:
+        raise InvalidInputError(f"grid_size must be at least 8, got {grid_size!r}.")
+    cuts = [float(special.logit(check_probability(x, "breakpoint"))) for x in breakpoints]
+    return _Quadrature(y, n, int(grid_size)).refine(cuts, tol)
+
+
+def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
+                         threshold: float = 0.95, region_rule: str = "averaged",
+                         grid_size: int = 64, n_samples: int = 10_000,
+                         random_state=None) -> BayesianResult:
+    """Hierarchical Bayesian McNemar test over several tasks (Williams 2026 §5.5, §6.2).
+
+    Per task j, phi_j = theta01 / (theta01 + theta10) and n01_j ~ Binomial(n01_j + n10_j,
+    phi_j); phi_j ~ Beta(a, b); p(a, b) ∝ (a + b)^(-5/2). The quantity of interest is phi_next,
+    the phi of a new task from the same population: p(phi_next | D) = ∫ Beta(phi_next; a, b)
+    p(a, b | D) da db (Williams eq. 10), computed by deterministic quadrature
+    (:func:`beta_binomial_hyperposterior`) instead of sampling.
+
+    Sign convention: ``n01`` = A wrong and B right, ``n10`` = A right and B wrong (as in
+    :mod:`outperform.stats._mcnemar`), so **phi < 0.5 favours A**: ``p_left`` is P(A
+    practically better) and ``a_better_side = "left"``.
+
+    Parameters
+    ----------
+    n01, n10 : array_like of int, shape (q,)
+        Discordant counts per task.
+    names : sequence of str, optional
+        Task names (for ``details["tasks"]``).
+    threshold : float
+        Decision threshold of Williams (2026) §5.2.
+    region_rule : {"averaged", "argmax"}
+        Which probabilities go into ``p_left``, ``p_rope``, ``p_right`` (both are always in
+        ``details``): "averaged" (default, Williams 2026 footnote 15), the predictive
+        probabilities of the regions for phi_next; "argmax" (Benavoli et al. 2017 §4.3.2),
+        the posterior mass of the (a, b) for which each region is the most probable one.
+    grid_size : int
+        Minimum starting nodes per axis of the quadrature (refined until stable to 1e-8).
+    n_samples : int
+        Number of phi_next draws kept in ``samples``, for plots and checks (0 for none); no
+        reported number uses them. Draws of (a, b): ``posterior.hyperposterior.sample``.
+    random_state : int or numpy.random.Generator, optional
+        Seed of those draws only.
+
+    Returns
+    -------
+    BayesianResult
+        ``p_left``, ``p_rope``, ``p_right``: by ``region_rule``, by default the predictive
+        probabilities of the regions of phi_next, i.e. the Beta(a, b) region masses averaged
+        over the posterior (Williams 2026 footnote 15); ROPE [0.5 - 0.1 s, 0.5 + 0.1 s] with
+        s = sqrt(phi_bar (1 - phi_bar)) (Williams eq. 7).
+        ``posterior_mean`` = phi_bar = E[a / (a + b) | D] (eq. 12);
+        ``posterior`` is the predictive :class:`BetaMixture`, whose ``hyperposterior`` is the
+        :class:`BetaBinomialHyperposterior` (grid and weights, for plots);
+        ``credible_interval_95`` is its central 95% interval. ``details`` holds:
+
+        - ``p_regions_averaged`` and ``p_regions_argmax`` (the latter, Benavoli et al.'s
+          rule, is the mass of the grid nodes where each region is the most probable one;
+          the region borders cut through cells, so it is accurate to ~1e-3 only);
+          ``region_rule``;
+        - ``mean_fraction`` (E[a/(a+b)]), ``mean_log_concentration`` (E[log(a+b)]),
+          ``mean_log_ratio`` (E[log(a/b)]), ``mode_log_ratio``, ``mode_log_concentration``;
+        - ``tasks``, ``n01``, ``n10``, ``raw_phi`` (n01 / (n01 + n10)), ``shrunk_phi`` and
+          ``shrunk_phi_sd`` (posterior mean and sd of each phi_j);
+        - ``quadrature_error``: the largest change of the monitored integrals at the last
+          refinement (below 1e-8).
+
+    Raises
+    ------
+    InvalidInputError
+        Negative or non-integer counts, mismatched lengths, bad threshold or names.
+    TooFewError
+        No task.
+    DegenerateDataError
+        No task with 0 < n01 < n01 + n10: the posterior of (a, b) is improper.
+
+    References
+    ----------
+    Williams (2026) §5.5 eqs. 10-12, §6.2, footnote 15; Gelman et al. (2013) BDA3 §5.3;
+    Benavoli, Corani, Demšar & Zaffalon (2017) §4.3.2.
+
+    Examples
+    --------
+    Williams (2026) Table 1, A = GNN, B = LLM (n01: GNN wrong and LLM right):
+
+    >>> n01 = [63, 159, 175, 180, 202, 185, 195, 156, 64, 113, 44]
+    >>> n10 = [66, 198, 149, 167, 167, 193, 176, 133, 30, 103, 46]
+    >>> res = hierarchical_mcnemar(n01, n10, n_samples=0)
+    >>> round(res.posterior_mean, 3)
+    0.521
+    >>> [round(p, 3) for p in (res.p_a_better, res.p_equivalent, res.p_b_better)]
+    [0.052, 0.736, 0.212]
+    >>> res.decision
+    'undecided'
+    """
+    n01 = as_counts(n01, "n01")
+    n10 = as_counts(n10, "n10")
+    if n01.shape != n10.shape:
+        raise InvalidInputError(
+            f"n01 and n10 must have one entry per task, got shapes {n01.shape} and {n10.shape}.")
+    y, n = _check_counts(n01, n01 + n10, ("n01", "n01 + n10"))
+    check_probability(threshold, "threshold")
+    check_choice(region_rule, "region_rule", ("averaged", "argmax"))
+    if names is not None:
+        names = [str(s) for s in names]
+        if len(names) != y.size:
+            raise InvalidInputError(f"names has {len(names)} entries for {y.size} tasks.")
+    _proper_or_raise(y, n, (
+        "the hierarchical McNemar posterior is improper: no task has both n01 > 0 and "
+        "n10 > 0 (0 < n01 < n01 + n10). When every task is won outright by one model, or has "
+        "no discordant pairs, the model cannot tell how much phi varies across tasks; use "
+        "the per-task Bayesian McNemar test or add tasks."))
+    if int(grid_size) < 8:
+        raise InvalidInputError(f"grid_size must be at least 8, got {grid_size!r}.")
+    quad = _Quadrature(y, n, int(grid_size))
+    # The ROPE needs phi_bar; the refined grid below checks phi_bar again to 1e-8.
+    rope = default_phi_rope(quad.integrate(quad.n_panels, quad.n_v, []).mean_fraction)
+    post = quad.refine([float(special.logit(r)) for r in rope], 1e-8)
+    masses = post.region_masses(rope)
+    averaged = tuple(float(np.sum(post.weights * m)) for m in masses)
+    winner = np.argmax(masses, axis=0)
+    argmax = tuple(float(post.weights[winner == k].sum()) for k in range(3))
+    p_left, p_rope, p_right = averaged if region_rule == "averaged" else argmax
+    predictive = post.predictive()
+    ci = predictive.ppf([0.025, 0.975])
+    shrunk, shrunk_sd = post.shrunk_means()
+    raw = np.full(y.size, np.nan)
+    raw[n > 0] = y[n > 0] / n[n > 0]
+    details = {
+        "tasks": names if names is not None else [str(j) for j in range(y.size)],
+        "n01": y, "n10": n - y, "raw_phi": raw, "shrunk_phi": shrunk,
+        "shrunk_phi_sd": shrunk_sd, "p_regions_averaged": averaged,
+        "p_regions_argmax": argmax, "region_rule": region_rule,
+        "mean_fraction": post.mean_fraction,
+        "mean_log_concentration": post.mean_log_concentration,
+        "mean_log_ratio": post.mean_log_ratio,
+        "mode_log_ratio": float(post.mode[0]), "mode_log_concentration": float(post.mode[1]),
+        "quadrature_error": post.quadrature_error, "rope_rule": "Williams 2026 eq. 7",
+    }
+    samples = None
+    if n_samples:
+        rng = np.random.default_rng(random_state)
+        ab = post.sample(int(n_samples), rng)
+        samples = rng.beta(ab[:, 0], ab[:, 1])
+    return BayesianResult(
+        method="hierarchical Bayesian McNemar test (beta-binomial, Williams 2026 §5.5)",
+        parameter="phi_next = theta01 / (theta01 + theta10) on a new task (A's share of the "
+                  "discordant errors)",
+        p_left=p_left, p_rope=p_rope, p_right=p_right, rope=rope, a_better_side="left",
+        threshold=threshold, decision=decide(p_left, p_rope, p_right, threshold),
+        posterior_mean=post.mean_fraction, credible_interval_95=(float(ci[0]), float(ci[1])),
+        details=details, posterior=predictive, samples=samples)

@@ -1,0 +1,322 @@
+"""Q1: predictors compared on one shared test set (Williams 2026 §5.1–5.4, §6).
+
+Decision logic:
+- 0/1 loss (labels): McNemar's exact test and the Bayesian McNemar test of Lacoste et al.
+  (2012) Theorem 4.1 with the ROPE of Williams eq. 7, Cohen's g; DeLong's test of the AUROCs
+  when the predictions are probabilities of a binary outcome; k > 2: Cochran's Q, then all
+  pairs (or all against a reference) with Holm's correction, and the Bayesian table.
+- real-valued losses (log, squared, absolute, or given per example): the paired t-test and the
+  Bayesian t-test (Williams eq. 6) on the per-example differences, Wilcoxon on examples,
+  Cohen's d; a normality check of the differences.
+- ``groups``: examples of a group (a document, a speaker, a video) are not independent, so the
+  losses are averaged per group first and the real-valued tests run on the groups (Williams
+  §6.1).
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .._validation import DegenerateDataError, InvalidInputError, TooFewError, check_choice, check_probability
+from ..bayes._mcnemar import bayesian_mcnemar
+from ..bayes._ttest import bayesian_ttest
+from ..data._io import read_table
+from ..results import ComparisonReport, PairwiseResult
+from ..stats._delong import delong_test
+from ..stats._leaderboard import (against_reference, pairwise_bayesian_mcnemar,
+                                 pairwise_mcnemar)
+from ..stats._mcnemar import cochrans_q, discordance_counts, mcnemar
+from ..stats._multipletests import adjust_pvalues
+from ..stats._risk_bounds import beta_risk_bound
+from ..stats._ttest import paired_ttest
+from ..stats._wilcoxon import wilcoxon
+from ._words import probability_summary, verdict
+
+LOSSES = ("zero-one", "log", "squared", "absolute", "given")
+EPS = 1e-15  # log loss of a probability 0 for the true class would be infinite
+NORMALITY_ALPHA = 0.01
+# Column names that usually identify clusters of examples (Williams 2026 §6.1).
+CLUSTER_HINTS = ("group", "cluster", "doc", "document", "doc_id", "speaker", "subject", "patient",
+                 "session", "video", "image_id", "user", "user_id")
+
+
+def _probabilities(pred: np.ndarray) -> bool:
+    return pred.dtype.kind == "f" and np.all((pred >= 0) & (pred <= 1)) and np.any(
+        pred != np.round(pred))
+
+
+def per_example_losses(y_true: np.ndarray, pred: np.ndarray, loss: str) -> np.ndarray:
+    """Loss of each example: 0/1, log, squared or absolute (lower is better).
+
+    For ``log``, ``squared`` and ``absolute`` the predictions are probabilities of the
+    positive class of a binary 0/1 ``y_true`` (log: −log p(y); squared: the Brier score
+    (p − y)²), or, for ``squared``/``absolute`` with numeric non-binary ``y_true``, regression
+    predictions.
+    """
+    if loss == "zero-one":
+        if _probabilities(pred):
+            pred = (pred >= 0.5).astype(y_true.dtype if y_true.dtype.kind in "iub" else float)
+        return (pred != y_true).astype(float)
+    y = np.asarray(y_true, dtype=float)
+    p = np.asarray(pred, dtype=float)
+    if loss == "log":
+        if not np.all(np.isin(y, (0, 1))) or np.any((p < 0) | (p > 1)):
+            raise InvalidInputError("log loss needs a 0/1 y_true and probabilities in [0, 1].")
+        return -np.log(np.clip(np.where(y == 1, p, 1 - p), EPS, 1.0))
+    if loss == "squared":
+        return (p - y) ** 2
+    return np.abs(p - y)
+
+
+def read_predictions(data, *, y_true: str | None = "y_true", models=None, group: str | None = None
+                     ) -> tuple[np.ndarray | None, dict[str, np.ndarray], np.ndarray | None]:
+    """Split a per-example table into y_true, {model: column} and groups.
+
+    Raises
+    ------
+    InvalidInputError
+        Missing columns, NaN, fewer than 2 models, fewer than 2 examples.
+    """
+    df = read_table(data) if not isinstance(data, pd.DataFrame) else data
+    if y_true is not None and y_true not in df.columns:
+        raise InvalidInputError(
+            f"no {y_true!r} column of true labels; columns are {list(df.columns)}. Name it with "
+            "--y-true, or pass losses per example with --loss given.")
+    reserved = {y_true, group, "example", "id"} | set(CLUSTER_HINTS)
+    names = list(models) if models else [c for c in df.columns if c not in reserved]
+    missing = [m for m in names if m not in df.columns]
+    if missing:
+        raise InvalidInputError(f"model column(s) {missing} not in the table.")
+    if len(names) < 2:
+        raise TooFewError(f"{len(names)} model column(s): at least 2 are needed to compare.")
+    if len(df) < 2:
+        raise TooFewError("fewer than 2 examples: nothing to compare.")
+    cols = names + ([y_true] if y_true else []) + ([group] if group else [])
+    bad = df[cols].isna().any()
+    if bad.any():
+        raise InvalidInputError(
+            f"column(s) {list(bad[bad].index)} have missing values: every model needs a "
+            "prediction for every example.")
+    preds = {m: df[m].to_numpy() for m in names}
+    return (df[y_true].to_numpy() if y_true else None, preds,
+            df[group].to_numpy() if group else None)
+
+
+def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
+                        loss: str = "zero-one", reference: str | None = None,
+                        group: str | None = None, rope: float | None = None,
+                        alpha: float = 0.05, threshold: float = 0.95) -> ComparisonReport:
+    """Compare predictors on one test set from their per-example predictions (Williams Q1).
+
+    Parameters
+    ----------
+    data : str, Path or DataFrame
+        One row per test example: a ``y_true`` column and one prediction column per model
+        (labels, or probabilities of the positive class for a binary task). With
+        ``loss="given"`` the model columns are already per-example losses (lower is better)
+        and ``y_true`` may be None.
+    y_true : str or None
+    models : sequence of str, optional
+        Model columns (default: every other column).
+    loss : {"zero-one", "log", "squared", "absolute", "given"}
+    reference : str, optional
+        Compare every model with this one (Williams §5.6) instead of all pairs.
+    group : str, optional
+        Column of cluster ids; losses are averaged per group before testing (Williams §6.1).
+    rope : float, optional
+        0/1 loss: half-width of the ROPE around φ = 0.5 (default Williams eq. 7). Other losses:
+        half-width in loss units (default 0.1 × sd of the differences).
+    alpha, threshold : float
+        Significance level; Bayesian decision threshold.
+
+    Returns
+    -------
+    ComparisonReport
+        ``question="Q1"``; ``metric`` is the loss; ``higher_is_better=False``.
+
+    Raises
+    ------
+    InvalidInputError, TooFewError
+        Bad columns or values, unknown reference, too few examples or models.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y_true": [0, 1, 1, 0, 1, 1, 0, 1] * 5,
+    ...                    "A": [0, 1, 1, 0, 1, 0, 0, 1] * 5, "B": [0, 1, 0, 1, 1, 1, 0, 1] * 5})
+    >>> rep = compare_predictions(df)   # A wrong & B right on 5 examples, the reverse on 10
+    >>> rep.recommended, round(rep.tests["mcnemar"].pvalue, 4)   # 2 * P(X <= 5 | 15, 1/2)
+    ('bayesian_mcnemar', 0.3018)
+    >>> rep.tests["bayesian_mcnemar"].decision
+    'undecided'
+    """
+    check_choice(loss, "loss", LOSSES)
+    check_probability(alpha, "alpha")
+    if loss != "given" and y_true is None:
+        raise InvalidInputError(f"loss={loss!r} needs the true labels (y_true).")
+    data = data if isinstance(data, pd.DataFrame) else read_table(data)
+    y, preds, groups = read_predictions(data, y_true=None if loss == "given" else y_true,
+                                        models=models, group=group)
+    names = tuple(preds)
+    warnings: list[str] = _cluster_warning(data, group)
+    if reference is not None and reference not in names:
+        raise InvalidInputError(f"reference {reference!r} is not one of the models {list(names)}.")
+    losses = {m: (np.asarray(p, dtype=float) if loss == "given" else per_example_losses(y, p, loss))
+              for m, p in preds.items()}
+    if groups is not None:
+        codes, uniques = pd.factorize(groups)
+        counts = np.bincount(codes)
+        losses = {m: np.bincount(codes, weights=v) / counts for m, v in losses.items()}
+        warnings.append(f"losses averaged over {len(uniques)} groups before testing: the groups, "
+                        "not the examples, are the independent units (Williams 2026 §6.1).")
+    summary = tuple(sorted(({"model": m, "mean_loss": float(v.mean()), "n_units": int(v.size)}
+                            | _risk(loss, groups, v) for m, v in losses.items()),
+                           key=lambda r: r["mean_loss"]))
+    common = dict(question="Q1", metric=f"{loss} loss", higher_is_better=False, models=names,
+                  n_tasks=1, alpha=alpha, summary=summary, control=reference,
+                  details={"loss": loss, "n_examples": int(len(next(iter(preds.values())))),
+                           "groups": None if groups is None else int(len(set(groups)))})
+    if loss == "zero-one" and groups is None:
+        return _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnings,
+                         common)
+    return _real_valued(losses, names, reference, rope, alpha, threshold, warnings, common)
+
+
+def _cluster_warning(data: pd.DataFrame, group) -> list[str]:
+    if group is not None:
+        return []
+    hints = [c for c in data.columns
+             if str(c).lower() in CLUSTER_HINTS and data[c].duplicated().any()]
+    if not hints:
+        return []
+    return [f"column {hints[0]!r} looks like a cluster id (several examples share a value): "
+            "examples of a cluster are not independent, so tests on examples are too confident; "
+            f"pass group={hints[0]!r} (--group) to test on cluster means (Williams 2026 §6.1)."]
+
+
+def _risk(loss, groups, v) -> dict:
+    if loss != "zero-one" or groups is not None:
+        return {}
+    k, n = int(v.sum()), int(v.size)
+    # Lacoste et al. (2012) §3: upper bound on the true risk with probability 0.95.
+    return {"errors": k, "risk_upper_95": float(beta_risk_bound(k, n, delta=0.05))}
+
+
+def _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnings, common):
+    correct = np.vstack([1 - losses[m] for m in names]).astype(bool)
+    rationale = ("0/1 loss on one test set: McNemar's test on the discordant examples "
+                 "(Dietterich 1998; Williams 2026 §5.1) and its Bayesian version, the Beta "
+                 "posterior of φ = θ01/(θ01+θ10) (Lacoste et al. 2012 Thm 4.1) with the ROPE of "
+                 "Williams eq. 7.")
+    if len(names) == 2:
+        c = discordance_counts(correct[0], correct[1])
+        if c.n01 + c.n10 == 0:
+            raise DegenerateDataError(
+                f"{names[0]} and {names[1]} are right and wrong on exactly the same examples: "
+                "the test set carries no evidence of a difference between them.")
+        tests = {"mcnemar": mcnemar(c.n01, c.n10, method="exact"),
+                 "mcnemar_chi2": mcnemar(c.n01, c.n10, method="chi2", correction=True)}
+        bm = bayesian_mcnemar(c.n01, c.n10, rope=None if rope is None else rope,
+                              threshold=threshold)
+        tests["bayesian_mcnemar"] = bm
+        binary_scores = {m: p for m, p in preds.items() if _probabilities(np.asarray(p))}
+        if len(binary_scores) == 2 and set(np.unique(y)) <= {0, 1}:
+            tests["delong"] = delong_test(y, preds[names[0]], preds[names[1]])
+        conclusions = [_bayes_words(names, bm),
+                       f"McNemar (exact): p = {tests['mcnemar'].pvalue:.3g} "
+                       + ("< " if tests["mcnemar"].pvalue < alpha else ">= ") + f"{alpha}; "
+                       f"{names[0]} wrong and {names[1]} right on {c.n01} examples, the reverse on "
+                       f"{c.n10}."]
+        if c.n01 + c.n10 < 25:
+            warnings.append(f"only {c.n01 + c.n10} discordant examples: the chi-square version "
+                            "of McNemar's test is unreliable; the exact test is the one to read.")
+        return ComparisonReport(tests=tests, recommended="bayesian_mcnemar", rationale=rationale,
+                                conclusions=tuple(conclusions), warnings=tuple(warnings), **common)
+    tests = {"cochran_q": cochrans_q(correct, names=names)}
+    post = {"mcnemar_holm": (against_reference(correct, reference, names, adjustment="holm",
+                                               alpha=alpha) if reference else
+                             pairwise_mcnemar(correct, names, adjustment="holm", alpha=alpha)),
+            "bayesian_mcnemar": pairwise_bayesian_mcnemar(correct, names, threshold=threshold,
+                                                          rope=rope)}
+    conclusions = [_omnibus_words(tests["cochran_q"], alpha)] + _pair_words(post["mcnemar_holm"])
+    return ComparisonReport(tests=tests, recommended="cochran_q", rationale=rationale,
+                            posthoc=post, conclusions=tuple(conclusions),
+                            warnings=tuple(warnings), **common)
+
+
+def _real_valued(losses, names, reference, rope, alpha, threshold, warnings, common):
+    rationale = ("real-valued per-example losses: the paired t-test and the Bayesian t-test "
+                 "(Williams 2026 §5.3, eq. 6) on the differences, with the Wilcoxon test on "
+                 "examples as a check that does not assume normality.")
+    pairs = ([(names.index(reference), j) for j in range(len(names)) if names[j] != reference]
+             if reference else list(combinations(range(len(names)), 2)))
+    if len(names) == 2:
+        # Scores = negated losses, so that a positive difference favours A.
+        a, b = -losses[names[0]], -losses[names[1]]
+        tests = {"bayesian_t": bayesian_ttest(a, b, rope=rope, threshold=threshold),
+                 "paired_t": paired_ttest(a, b), "wilcoxon": wilcoxon(a, b, zero_method="pratt")}
+        _normality(a - b, warnings)
+        return ComparisonReport(tests=tests, recommended="bayesian_t", rationale=rationale,
+                                conclusions=(_bayes_words(names, tests["bayesian_t"]),
+                                             _freq_words(names, tests["paired_t"], alpha)),
+                                warnings=tuple(warnings), **common)
+    k = len(names)
+    stat, p = np.full((k, k), np.nan), np.full((k, k), np.nan)
+    for i, j in pairs:
+        res = paired_ttest(-losses[names[i]], -losses[names[j]])
+        stat[i, j], stat[j, i] = res.statistic, -res.statistic
+        p[i, j] = p[j, i] = res.pvalue
+    idx = tuple(np.array(pairs).T)
+    adj = np.full((k, k), np.nan)
+    adj[idx] = adjust_pvalues(p[idx], "holm")
+    adj[idx[::-1]] = adj[idx]
+    post = PairwiseResult(method="paired t-test, Holm-adjusted", names=names, statistic=stat,
+                          pvalue=p, pvalue_adjusted=adj,
+                          reject=np.nan_to_num(adj, nan=1.0) < alpha, alpha=alpha,
+                          adjustment="holm", control=reference)
+    return ComparisonReport(tests={}, recommended="", rationale=rationale,
+                            posthoc={"paired_t_holm": post},
+                            conclusions=tuple(_pair_words(post)), warnings=tuple(warnings),
+                            **common)
+
+
+def _normality(d: np.ndarray, warnings: list[str]) -> None:
+    if d.size >= 8 and np.ptp(d) > 0:
+        p = stats.shapiro(d[:5000]).pvalue
+        if p < NORMALITY_ALPHA:
+            warnings.append(f"the loss differences are not normal (Shapiro–Wilk p = {p:.2g}); the "
+                            "t-tests rely on the central limit theorem here — check the QQ-plot "
+                            "and the Wilcoxon test (Williams 2026 §5.3).")
+
+
+def _bayes_words(names, res) -> str:
+    a, b = names
+    lo, hi = res.rope
+    return (f"{res.method}: {verdict(a, b, res.decision)}: "
+            f"{probability_summary(a, b, res, '.3g')} (ROPE [{lo:.3g}, {hi:.3g}], "
+            f"threshold {res.threshold}).")
+
+
+def _freq_words(names, res, alpha) -> str:
+    lo, hi = res.confidence_interval(0.95)
+    return (f"{res.method}: mean loss difference ({names[1]} − {names[0]}) = {res.estimate:.4g}, "
+            f"95% CI [{lo:.4g}, {hi:.4g}], p = {res.pvalue:.3g}"
+            + (" (significant)" if res.pvalue < alpha else " (not significant)")
+            + (f", {res.effect_size_name} = {res.effect_size:.3f}." if res.effect_size is not None
+               else "."))
+
+
+def _omnibus_words(res, alpha) -> str:
+    return (f"{res.method}: p = {res.pvalue:.3g} "
+            + ("— the models' error rates differ." if res.pvalue < alpha
+               else "— no significant difference among the error rates."))
+
+
+def _pair_words(res: PairwiseResult) -> list[str]:
+    out = [f"{res.method}: {res.names[i]} vs {res.names[j]} differ (adjusted p = "
+           f"{res.pvalue_adjusted[i, j]:.3g}, {'first' if res.statistic[i, j] > 0 else 'second'} "
+           "better)." for i, j in res.pairs() if res.reject[i, j]]
+    return out or [f"{res.method}: no pair differs significantly at α = {res.alpha}."]

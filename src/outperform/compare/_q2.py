@@ -1,0 +1,157 @@
+"""Q2: learning algorithms compared on one task from a paired resampling design.
+
+Decision logic (Corani & Benavoli 2015; Nadeau & Bengio 2003; Williams 2026 §5): fold scores
+overlap in their training sets, so the naive t-test over folds is not calibrated and is never
+used. Each pair gets the corrected resampled t-test (frequentist) and the correlated Bayesian
+t-test with a ROPE (Bayesian); with more than two algorithms, the p-values are Holm-adjusted.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+
+from .._validation import InvalidInputError, TooFewError, check_probability
+from ..bayes._correlated_ttest import correlated_bayesian_ttest
+from ..data._results_table import ResultsTable
+from ..data._schema import FOLD, N_TEST, N_TRAIN, RUN
+from ..results import ComparisonReport, PairwiseResult
+from ..stats._correlated_ttest import correlation_heuristic, corrected_resampled_ttest
+from ..stats._multipletests import adjust_pvalues
+from ._words import probability_summary, verdict
+
+ROPE_SD_FRACTION = 0.1  # Williams (2026) §5.2: ROPE = ±0.1 sd of the differences by default
+
+
+def _rho(table: ResultsTable, task: str, rho: float | None) -> tuple[float, str]:
+    if rho is not None:
+        return float(rho), "given"
+    frame = table.frame[table.frame["task"] == task]
+    if N_TRAIN in frame.columns and N_TEST in frame.columns:
+        return (correlation_heuristic(frame[N_TRAIN].to_numpy(), frame[N_TEST].to_numpy()),
+                "n_test / (n_train + n_test) from the table (Nadeau & Bengio 2003)")
+    if FOLD in frame.columns:
+        per_run = frame.groupby(RUN)[FOLD].nunique() if RUN in frame.columns else None
+        k = int(per_run.iloc[0]) if per_run is not None else int(frame[FOLD].nunique())
+        if k >= 2:
+            return 1.0 / k, f"1/k for {k}-fold cross-validation"
+    raise InvalidInputError(
+        "cannot tell the correlation between folds: add n_train and n_test columns, a fold "
+        "column of k-fold CV, or pass rho= (--rho), e.g. 0.1 for 10-fold CV.")
+
+
+def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: float = 0.05,
+                     rope: float | None = None, rho: float | None = None,
+                     threshold: float = 0.95, control: str | None = None) -> ComparisonReport:
+    """Compare algorithms on one task from their per-fold scores (Williams Q2).
+
+    Parameters
+    ----------
+    table : ResultsTable
+        One task, several measurements per model paired by ``run``/``fold``.
+    metric : str, optional
+    alpha : float
+        Level of the corrected resampled t-test (two-sided).
+    rope : float, optional
+        Half-width of the ROPE in metric units; default 0.1 x sd of the fold differences of
+        each pair (Williams 2026 §5.2).
+    rho : float, optional
+        Correlation of fold differences; default from n_train/n_test or 1/k.
+    threshold : float
+        Decision threshold of the Bayesian test.
+    control : str, optional
+        Compare every model with this one only.
+
+    Returns
+    -------
+    ComparisonReport
+        ``question="Q2"``. With two models ``tests`` holds ``corrected_t`` and
+        ``correlated_bayes``; with more, ``posthoc`` holds the Holm-adjusted pairwise table.
+
+    Raises
+    ------
+    TooFewError
+        Fewer than 2 folds (a single split: use McNemar on per-example predictions instead).
+    InvalidInputError
+        Several tasks, unknown control, unknown correlation.
+    """
+    check_probability(alpha, "alpha")
+    if len(table.tasks) != 1:
+        raise InvalidInputError(f"Q2 compares on one task; the table has {len(table.tasks)}.")
+    task = table.tasks[0]
+    metric = table.default_metric(metric)
+    hib = table.metrics[metric]
+    if table.measurements_per_cell < 2:
+        raise TooFewError(
+            "one measurement per model: a single train/test split cannot be compared with a "
+            "resampling test. Compare the per-example predictions with McNemar's test "
+            "(Dietterich 1998) via compare-predictions, or run cross-validation.")
+    names = table.models
+    if control is not None and control not in names:
+        raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
+    scores = table.paired_replicates(task, metric)
+    sign = 1.0 if hib else -1.0
+    r, rho_source = _rho(table, task, rho)
+    pairs = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
+             if control else list(combinations(range(len(names)), 2)))
+    freq, bayes = {}, {}
+    for i, j in pairs:
+        a, b = sign * scores[names[i]], sign * scores[names[j]]
+        width = rope if rope is not None else ROPE_SD_FRACTION * float(np.std(a - b, ddof=1))
+        freq[i, j] = corrected_resampled_ttest(a, b, rho=r)
+        bayes[i, j] = correlated_bayesian_ttest(a, b, rho=r, rope=width, threshold=threshold)
+    summary = tuple(sorted(
+        ({"model": m, "mean_score": float(np.mean(v)), "sd_over_folds": float(np.std(v, ddof=1)),
+          "n_folds": int(v.size)} for m, v in scores.items()),
+        key=lambda row: -sign * row["mean_score"]))
+    details = {"task": task, "rho": r, "rho_source": rho_source,
+               "rope": rope if rope is not None else f"{ROPE_SD_FRACTION} x sd of differences"}
+    rationale = ("resampled scores share training data, so the naive t-test over folds is "
+                 "miscalibrated (Nadeau & Bengio 2003; Corani & Benavoli 2015 §2): the corrected "
+                 f"resampled t-test and the correlated Bayesian t-test use rho = {r:.3g} "
+                 f"({rho_source}).")
+    common = dict(question="Q2", metric=metric, higher_is_better=hib, models=names, n_tasks=1,
+                  alpha=alpha, summary=summary, rationale=rationale, control=control,
+                  details=details)
+    if len(names) == 2:
+        (i, j), = pairs
+        f, b = freq[i, j], bayes[i, j]
+        return ComparisonReport(tests={"corrected_t": f, "correlated_bayes": b},
+                                recommended="correlated_bayes",
+                                conclusions=tuple(_pair_words(names[i], names[j], f, b, alpha)),
+                                **common)
+    post = _pairwise(names, pairs, freq, bayes, alpha, control)
+    conclusions = [w for (i, j) in pairs
+                   for w in _pair_words(names[i], names[j], freq[i, j], bayes[i, j], alpha,
+                                        p_adj=post.pvalue_adjusted[i, j])]
+    return ComparisonReport(tests={}, recommended="", posthoc={"corrected_t_holm": post},
+                            conclusions=tuple(conclusions), **common)
+
+
+def _pairwise(names, pairs, freq, bayes, alpha, control) -> PairwiseResult:
+    k = len(names)
+    stat, p, p_better, p_rope = (np.full((k, k), np.nan) for _ in range(4))
+    for (i, j), res in freq.items():
+        stat[i, j], stat[j, i] = res.statistic, -res.statistic
+        p[i, j] = p[j, i] = res.pvalue
+        p_better[i, j], p_better[j, i] = bayes[i, j].p_a_better, bayes[i, j].p_b_better
+        p_rope[i, j] = p_rope[j, i] = bayes[i, j].p_rope
+    adj = np.full((k, k), np.nan)
+    idx = tuple(np.array(pairs).T)
+    adj[idx] = adjust_pvalues(p[idx], "holm")
+    adj[idx[::-1]] = adj[idx]
+    return PairwiseResult(
+        method="corrected resampled t-test, Holm-adjusted", names=names, statistic=stat,
+        pvalue=p, pvalue_adjusted=adj, reject=np.nan_to_num(adj, nan=1.0) < alpha, alpha=alpha,
+        adjustment="holm", control=control,
+        details={"p_row_better": p_better.tolist(), "p_rope": p_rope.tolist()})
+
+
+def _pair_words(a, b, f, bayes, alpha, p_adj=None) -> list[str]:
+    p = f.pvalue if p_adj is None else p_adj
+    label = "p" if p_adj is None else "Holm-adjusted p"
+    lo, hi = bayes.rope
+    return [f"{verdict(a, b, bayes.decision)}: {probability_summary(a, b, bayes)} "
+            f"(ROPE [{lo:.3g}, {hi:.3g}], threshold {bayes.threshold}); corrected t-test "
+            f"{label} = {p:.3g}"
+            + (" (significant)." if p < alpha else " (not significant).")]

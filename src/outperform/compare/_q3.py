@@ -1,0 +1,221 @@
+"""Q3: algorithms compared over many data sets (Demšar 2006), frequentist analysis.
+
+Decision logic (Demšar 2006 §3 and §5):
+- two algorithms: the Wilcoxon signed-rank test decides (zeros split as Demšar); the sign
+  test and the paired t-test are reported beside it, with their caveats;
+- k >= 3 algorithms: the Friedman test with the Iman–Davenport F decides whether any differ;
+  then, with a control, Holm's step-down procedure on the rank z statistics (and the
+  Bonferroni–Dunn critical difference for the diagram); without one, the Nemenyi test on all
+  pairs with its critical difference.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import InvalidInputError, TooFewError, check_probability
+from ..data._results_table import ScoreMatrix
+from ..results import ComparisonReport, PairwiseResult
+from ..stats._cliques import nonsignificant_groups
+from ..stats._friedman import friedman, iman_davenport
+from ..stats._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
+from ..stats._ranks import average_ranks, rank_scores
+from ..stats._sign import sign_test
+from ..stats._ttest import paired_ttest
+from ..stats._wilcoxon import wilcoxon
+
+POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm")
+MANY_TIES = 0.25  # share of tied rank positions above which the report warns
+
+
+def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str | None = None,
+                       posthoc: str = "auto") -> ComparisonReport:
+    """Frequentist comparison of k algorithms over N data sets (Williams Q3; Demšar 2006).
+
+    Parameters
+    ----------
+    scores : ScoreMatrix
+        One score per (data set, algorithm), see :meth:`ResultsTable.score_matrix`.
+    alpha : float
+        Significance level of every test and of the critical differences.
+    control : str, optional
+        A model compared with all others (many-to-one post-hoc tests, more powerful).
+    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm"}
+        ``"auto"``: Holm with a control, Nemenyi without. ``"wilcoxon-holm"``: all pairs by the
+        Wilcoxon signed-rank test with Holm's correction (Benavoli et al. 2016).
+
+    Returns
+    -------
+    ComparisonReport
+
+    Raises
+    ------
+    TooFewError
+        Fewer than 2 data sets or models, or too few data sets for the Wilcoxon test (5).
+    InvalidInputError
+        Unknown control or post-hoc procedure.
+    """
+    check_probability(alpha, "alpha")
+    if posthoc not in POSTHOC:
+        raise InvalidInputError(f"posthoc must be one of {POSTHOC}, got {posthoc!r}.")
+    names = scores.models
+    if control is not None and control not in names:
+        raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
+    values, hib = scores.values, scores.higher_is_better
+    n, k = values.shape
+    if n < 2:
+        raise TooFewError(f"{n} data set: comparisons over data sets need at least 2 (Demšar "
+                          "recommends at least 10 for the Friedman test).")
+    ranks = average_ranks(values, higher_is_better=hib)
+    order = np.argsort(ranks, kind="stable")
+    summary = tuple(
+        {"model": names[i], "average_rank": float(ranks[i]),
+         "mean_score": float(values[:, i].mean()), "median_score": float(np.median(values[:, i])),
+         "wins": int(np.sum(rank_scores(values, higher_is_better=hib)[:, i] == 1))}
+        for i in order)
+    warnings = _warnings(scores)
+    if k == 2:
+        return _two_models(scores, ranks, summary, alpha, warnings)
+    return _many_models(scores, ranks, summary, alpha, control, posthoc, warnings)
+
+
+def _warnings(scores: ScoreMatrix) -> list[str]:
+    out = []
+    n, k = scores.values.shape
+    r = rank_scores(scores.values, higher_is_better=scores.higher_is_better)
+    tied = np.mean([len(np.unique(row)) < k for row in r]) if k > 1 else 0.0
+    if tied > MANY_TIES:
+        out.append(f"{tied:.0%} of the data sets have tied scores: rank tests lose power with ties; "
+                   "do not round scores before testing (Demšar 2006 §3.1.3).")
+    if k > 2 and (n <= 10 or k <= 5):
+        out.append(f"with N = {n} data sets and k = {k} algorithms the chi-square approximation of "
+                   "the Friedman statistic is rough (Demšar 2006 §3.2.2 asks for N > 10 and k > 5); "
+                   "the Iman–Davenport F is less conservative and is the one used here.")
+    return out
+
+
+def _two_models(scores, ranks, summary, alpha, warnings) -> ComparisonReport:
+    a_name, b_name = scores.models
+    a, b = scores.values[:, 0], scores.values[:, 1]
+    if not scores.higher_is_better:
+        a, b = -a, -b  # the kernels take higher-is-better scores
+    n = len(a)
+    if n < 5:
+        raise TooFewError(f"{n} data sets: the Wilcoxon signed-rank test cannot reach p < 0.05 "
+                          "with fewer than 6; collect more data sets.")
+    tests = {
+        "wilcoxon": wilcoxon(a, b, zero_method="demsar"),
+        "sign": sign_test(a, b, ties="split"),
+    }
+    if np.any(a != b) and np.std(a - b) > 0:
+        tests["paired_t"] = paired_ttest(a, b)
+        warnings.append("the paired t-test is shown for reference only: it assumes the differences "
+                        "are commensurable across data sets and normally distributed (Demšar 2006 "
+                        "§3.1.2); the Wilcoxon test does not.")
+    w = tests["wilcoxon"]
+    better, worse = ((a_name, b_name) if w.details["R_plus"] >= w.details["R_minus"]
+                     else (b_name, a_name))
+    if w.pvalue < alpha:
+        conclusions = [f"{better} is significantly better than {worse} (Wilcoxon signed-rank, "
+                       f"p = {w.pvalue:.3g} < {alpha})."]
+    else:
+        conclusions = [f"No significant difference between {a_name} and {b_name} (Wilcoxon "
+                       f"signed-rank, p = {w.pvalue:.3g} >= {alpha})."]
+    s = tests["sign"]
+    conclusions.append(f"Sign test (ties split): {a_name} wins {s.statistic:g} of "
+                       f"{s.details['n']} data sets, exact p = {s.pvalue:.3g}.")
+    if (s.pvalue < alpha) != (w.pvalue < alpha):
+        warnings.append("the sign test and the Wilcoxon test disagree; the sign test is weaker and "
+                        "ignores the size of differences, the Wilcoxon test is the one to report.")
+    return ComparisonReport(
+        question="Q3", metric=scores.metric, higher_is_better=scores.higher_is_better,
+        models=scores.models, n_tasks=len(a), alpha=alpha, summary=summary, tests=tests,
+        recommended="wilcoxon",
+        rationale="two algorithms over several data sets: the Wilcoxon signed-rank test is "
+                  "safer than the t-test and more powerful than the sign test (Demšar 2006 §3.1.5).",
+        conclusions=tuple(conclusions), warnings=tuple(warnings),
+        details={"aggregation": scores.aggregation})
+
+
+def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> ComparisonReport:
+    values, hib, names = scores.values, scores.higher_is_better, scores.models
+    tests = {
+        "iman_davenport": iman_davenport(values, higher_is_better=hib),
+        "friedman": friedman(values, higher_is_better=hib),
+        "friedman_tie_corrected": friedman(values, higher_is_better=hib, tie_correction=True),
+    }
+    omnibus = tests["iman_davenport"]
+    if posthoc == "auto":
+        posthoc = "holm" if control is not None else "nemenyi"
+    post: dict[str, PairwiseResult] = {}
+    if posthoc == "nemenyi":
+        post["nemenyi"] = nemenyi(values, alpha=alpha, higher_is_better=hib, names=names)
+    elif posthoc == "wilcoxon-holm":
+        post["wilcoxon-holm"] = pairwise_wilcoxon(values, adjustment="holm", alpha=alpha,
+                                                  higher_is_better=hib, names=names)
+    elif posthoc == "bonferroni-dunn" or control is not None:
+        if control is None:
+            raise InvalidInputError(f"posthoc={posthoc!r} compares with a control: pass control=.")
+        if posthoc != "bonferroni-dunn":
+            post[posthoc] = rank_posthoc(values, control=control, adjustment=posthoc, alpha=alpha,
+                                         higher_is_better=hib, names=names)
+        post["bonferroni-dunn"] = bonferroni_dunn(values, control=control, alpha=alpha,
+                                                  higher_is_better=hib, names=names)
+    else:
+        post[posthoc] = rank_posthoc(values, control=None, adjustment=posthoc, alpha=alpha,
+                                     higher_is_better=hib, names=names)
+    groups = {}
+    for key, res in post.items():
+        if res.control is None:
+            groups[key] = [tuple(names[i] for i in g)
+                           for g in nonsignificant_groups(ranks, res.reject)]
+    conclusions = _conclusions(omnibus, post, groups, ranks, names, alpha)
+    if omnibus.pvalue >= alpha and any(r.reject[np.triu_indices(len(names), 1)].any()
+                                       for r in post.values()):
+        warnings.append("the Friedman/Iman–Davenport test is not significant but a post-hoc test "
+                        "rejects some pair: such post-hoc claims are not supported (Demšar 2006 §3.2.2).")
+    return ComparisonReport(
+        question="Q3", metric=scores.metric, higher_is_better=hib, models=names,
+        n_tasks=values.shape[0], alpha=alpha, summary=summary, tests=tests,
+        recommended="iman_davenport",
+        rationale="k >= 3 algorithms over data sets: the Friedman test (Iman–Davenport F, less "
+                  "conservative than chi-square) followed by "
+                  + ("Holm's procedure against the control" if control else
+                     "the Nemenyi test on all pairs" if posthoc == "nemenyi" else posthoc)
+                  + " (Demšar 2006 §3.2.2).",
+        posthoc=post, groups=groups, conclusions=tuple(conclusions), warnings=tuple(warnings),
+        control=control, details={"aggregation": scores.aggregation})
+
+
+def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
+    k = len(names)
+    out = []
+    if omnibus.pvalue < alpha:
+        out.append(f"The algorithms differ (Friedman with Iman–Davenport F = {omnibus.statistic:.3f}, "
+                   f"p = {omnibus.pvalue:.3g} < {alpha}).")
+    else:
+        out.append(f"No significant difference among the {k} algorithms (Iman–Davenport F = "
+                   f"{omnibus.statistic:.3f}, p = {omnibus.pvalue:.3g} >= {alpha}); post-hoc "
+                   "results below are descriptive.")
+    for key, res in post.items():
+        pairs = [(i, j) for i, j in res.pairs() if res.reject[i, j]]
+        label = _LABELS.get(key, key)
+        cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
+        if not pairs:
+            out.append(f"{label}{cd} finds no significantly different pair at α = {alpha}.")
+            continue
+        for i, j in pairs:
+            better, worse = (i, j) if ranks[i] < ranks[j] else (j, i)
+            out.append(f"{label}{cd}: {names[better]} is significantly better than {names[worse]} "
+                       f"(average ranks {ranks[better]:.3f} vs {ranks[worse]:.3f}, adjusted p = "
+                       f"{res.pvalue_adjusted[i, j]:.3g}).")
+        if key in groups:
+            member = {m: sum(m in g for g in groups[key]) for m in names}
+            unplaced = [m for m, c in member.items() if c > 1]
+            if unplaced:
+                out.append(f"{label}: the data are not sufficient to tell which group "
+                           f"{', '.join(unplaced)} belong(s) to (Demšar 2006 §3.2.2).")
+    return out
+
+
+_LABELS = {"nemenyi": "Nemenyi", "holm": "Holm", "hochberg": "Hochberg", "hommel": "Hommel",
+           "bonferroni-dunn": "Bonferroni–Dunn", "wilcoxon-holm": "Wilcoxon–Holm"}

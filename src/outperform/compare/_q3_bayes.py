@@ -1,0 +1,127 @@
+"""Q3, Bayesian section: Bayesian signed-rank and sign tests, and the Poisson test from folds.
+
+Benavoli et al. (2017) recommend the Bayesian signed-rank test with a ROPE over data sets;
+when the per-fold results of cross-validation are there, the Poisson test of Corani &
+Benavoli (2015) uses each data set's uncertainty as well. Both are added to a Q3 report.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..bayes._dirichlet_process import (bayesian_sign_test, bayesian_signed_rank_test,
+                                       pairwise_bayesian_signed_rank_test)
+from ..bayes._poisson_test import pairwise_poisson_test, poisson_test
+from ..data._results_table import ResultsTable, ScoreMatrix
+from ..results import ComparisonReport, PairwiseResult
+from ._words import probability_summary, verdict
+from ._q2 import ROPE_SD_FRACTION, _rho
+
+ACCURACY_ROPE = 0.01  # Benavoli et al. (2017): 1 point of accuracy is practically nothing
+
+
+def default_rope(scores: ScoreMatrix) -> tuple[float, str]:
+    """ROPE half-width for scores over data sets, and the rule that gave it.
+
+    Scores within [0, 1] (accuracy, AUC, F1, ...) get 0.01 as in Benavoli et al. (2017); other
+    scores get 0.1 x the standard deviation of the pairwise differences (Williams 2026 §5.2).
+    """
+    v = scores.values
+    if v.min() >= 0 and v.max() <= 1:
+        return ACCURACY_ROPE, "0.01 for scores in [0, 1] (Benavoli et al. 2017)"
+    i, j = np.triu_indices(v.shape[1], 1)
+    sd = float(np.mean(np.std(v[:, i] - v[:, j], axis=0, ddof=1)))
+    return ROPE_SD_FRACTION * sd, "0.1 x sd of the differences (Williams 2026 §5.2)"
+
+
+def fold_scores(table: ResultsTable, metric: str) -> tuple[list[np.ndarray], np.ndarray] | None:
+    """Per-data-set fold scores (n_folds, k) and each data set's rho, or None without folds."""
+    if table.measurements_per_cell < 2:
+        return None
+    folds, rhos = [], []
+    for task in table.tasks:
+        per_model = table.paired_replicates(task, metric)
+        folds.append(np.column_stack([per_model[m] for m in table.models]))
+        rhos.append(_rho(_one_task(table, task), task, None)[0])
+    return folds, np.array(rhos)
+
+
+def _one_task(table: ResultsTable, task: str) -> ResultsTable:
+    return replace(table, frame=table.frame[table.frame["task"] == task])
+
+
+def add_bayesian_section(report: ComparisonReport, scores: ScoreMatrix,
+                         table: ResultsTable | None, *, rope: float | None = None,
+                         prior_strength: float | None = None, threshold: float = 0.95,
+                         n_samples: int = 50000, random_state=0) -> ComparisonReport:
+    """Return ``report`` with the Bayesian tests over data sets added.
+
+    Two models: ``tests`` gains ``bayesian_signed_rank``, ``bayesian_sign`` and, with folds,
+    ``poisson``. More models: ``posthoc`` gains the all-pairs tables. The ROPE is ``rope``
+    (score units) or :func:`default_rope`; ``prior_strength`` is the weight of the
+    Dirichlet-process pseudo-observation (default 0.5 for signed-rank, 1 for sign).
+    """
+    if rope is None:
+        rope, rope_rule = default_rope(scores)
+    else:
+        rope_rule = "given"
+    sign = 1.0 if scores.higher_is_better else -1.0
+    v = sign * scores.values
+    folds = fold_scores(table, scores.metric) if table is not None else None
+    if folds is not None:
+        folds = ([sign * f for f in folds[0]], folds[1])
+    dp = dict(rope=rope, n_samples=n_samples, random_state=random_state, threshold=threshold)
+    tests, post = dict(report.tests), dict(report.posthoc)
+    words = []
+    names = scores.models
+    if len(names) == 2:
+        sr = bayesian_signed_rank_test(v[:, 0], v[:, 1], prior_strength=prior_strength or 0.5, **dp)
+        tests["bayesian_signed_rank"] = sr
+        tests["bayesian_sign"] = bayesian_sign_test(v[:, 0], v[:, 1],
+                                                    prior_strength=prior_strength or 1.0, **dp)
+        words.append(_words(names, sr))
+        if folds is not None:
+            pt = poisson_test([f[:, 0] for f in folds[0]], [f[:, 1] for f in folds[0]],
+                              rho=folds[1], rope=rope, threshold=threshold)
+            tests["poisson"] = pt
+            words.append(_words(names, pt))
+    else:
+        pr = pairwise_bayesian_signed_rank_test(v, names=names,
+                                                prior_strength=prior_strength or 0.5, **dp)
+        post["bayesian_signed_rank"] = pr
+        words += _pair_words(pr)
+        if folds is not None:
+            pp = pairwise_poisson_test(folds[0], rho=folds[1], names=names, rope=rope,
+                                       threshold=threshold)
+            post["poisson"] = pp
+            words += _pair_words(pp)
+    details = dict(report.details, rope=rope, rope_rule=rope_rule, threshold=threshold)
+    return replace(report, tests=tests, posthoc=post, conclusions=report.conclusions + tuple(words),
+                   details=details)
+
+
+def _words(names, res) -> str:
+    a, b = names
+    return f"{res.method}: {verdict(a, b, res.decision)} ({probability_summary(a, b, res)})."
+
+
+def _pair_words(res: PairwiseResult) -> list[str]:
+    names, decision = res.names, np.asarray(res.details["decision"], dtype=object)
+    out = []
+    for i, j in res.pairs():
+        d = decision[i, j]
+        if d == "A better":
+            out.append(f"{res.method}: {names[i]} is practically better than {names[j]} "
+                       f"(P = {res.statistic[i, j]:.3f}).")
+        elif d == "B better":
+            out.append(f"{res.method}: {names[j]} is practically better than {names[i]} "
+                       f"(P = {res.statistic[j, i]:.3f}).")
+        elif d == "practically equivalent":
+            out.append(f"{res.method}: {names[i]} and {names[j]} are practically equivalent.")
+    if not out:
+        out.append(f"{res.method}: no pair reaches a decision at the threshold.")
+    for cycle in res.details.get("cycles", []):
+        out.append(f"{res.method}: non-transitive 'better than' cycle "
+                   + " > ".join(map(str, cycle)) + " (Lacoste et al. 2012 §5.1).")
+    return out

@@ -1,0 +1,222 @@
+"""Reading results from CSV, Parquet or DataFrames, long or wide, into a validated table."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+from .._validation import InvalidInputError
+from ._results_table import ResultsTable
+from ._schema import ALIASES, KEYS, MODEL, NON_METRIC, TASK, metric_direction
+
+
+def read_table(path: str | Path) -> pd.DataFrame:
+    """Read a CSV, TSV or Parquet file into a DataFrame, chosen by the file suffix.
+
+    Raises
+    ------
+    InvalidInputError
+        If the file does not exist or its suffix is not .csv, .tsv, .txt or .parquet.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise InvalidInputError(f"results file {str(path)!r} does not exist.")
+    if path.is_dir() or path.suffix.lower() in (".parquet", ".pq"):
+        return pd.read_parquet(path)
+    if path.suffix.lower() in (".csv", ".txt"):
+        return pd.read_csv(path, sep=None, engine="python")
+    if path.suffix.lower() == ".tsv":
+        return pd.read_csv(path, sep="\t")
+    raise InvalidInputError(
+        f"cannot read {path.name!r}: use a .csv, .tsv or .parquet file, or pass a DataFrame.")
+
+
+def _normalise_columns(df: pd.DataFrame) -> pd.DataFrame:
+    rename = {}
+    for col in df.columns:
+        key = str(col).strip().lower()
+        if key in KEYS:
+            rename[col] = key
+        elif key in ALIASES and ALIASES[key] not in df.columns:
+            rename[col] = ALIASES[key]
+    df = df.rename(columns=rename)
+    dup = df.columns[df.columns.duplicated()]
+    if len(dup):
+        raise InvalidInputError(
+            f"column {dup[0]!r} appears twice (after reading aliases such as dataset -> task, "
+            "classifier -> model): rename or drop one of them.")
+    return df
+
+
+def _wide_to_long(df: pd.DataFrame, metric: str) -> pd.DataFrame:
+    if TASK not in df.columns:
+        first = df.columns[0]
+        if pd.api.types.is_numeric_dtype(df[first]) and not isinstance(df.index, pd.RangeIndex):
+            df = df.rename_axis(TASK).reset_index()
+        elif pd.api.types.is_numeric_dtype(df[first]):
+            df = df.rename_axis(TASK).reset_index()
+            df[TASK] = "task " + df[TASK].astype(str)
+        else:
+            df = df.rename(columns={first: TASK})
+    value_cols = [c for c in df.columns if c != TASK]
+    long = df.melt(id_vars=[TASK], value_vars=value_cols, var_name=MODEL, value_name=metric)
+    return long
+
+
+def read_results(source, *, metric: str | None = None, higher_is_better: bool | None = None,
+                 layout: str = "auto", directions: Mapping[str, bool] | None = None
+                 ) -> ResultsTable:
+    """Read and validate experiment results.
+
+    Parameters
+    ----------
+    source : str, Path, DataFrame or ResultsTable
+        A .csv/.tsv/.parquet file or a DataFrame. *Long* layout: one row per measurement with
+        columns ``task``, ``model`` (aliases such as ``dataset``, ``classifier`` accepted),
+        optional ``run``, ``fold``, ``example``, ``n_train``, ``n_test`` and one or more numeric
+        metric columns. *Wide* layout: one row per task, a first column (or the index) naming
+        the task and one numeric column per model.
+    metric : str, optional
+        Name of the metric; for a wide table, the name given to its values (default
+        ``"score"``).
+    higher_is_better : bool, optional
+        Direction of ``metric`` (or of the only metric). If omitted it is taken from the metric's
+        name (accuracy, AUC: higher; error, loss: lower); unknown names are assumed higher-is-
+        better and listed in ``ResultsTable.direction_assumed`` so reports can warn.
+    layout : {"auto", "long", "wide"}
+        ``"auto"`` takes a table with a ``model`` column (or alias) as long, else as wide.
+    directions : mapping of str to bool, optional
+        Directions of several metrics at once.
+
+    Returns
+    -------
+    ResultsTable
+
+    Raises
+    ------
+    InvalidInputError
+        Unreadable file, non-numeric scores, NaN, duplicated rows, missing (task, model) cells,
+        replicates (runs/folds) that differ between models of a task.
+    TooFewError
+        Fewer than 2 models.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> wide = pd.DataFrame({"task": ["iris", "wine", "digits"], "A": [0.9, 0.8, 0.7],
+    ...                      "B": [0.85, 0.82, 0.6]})
+    >>> res = read_results(wide, metric="accuracy")
+    >>> res.models, res.metrics
+    (('A', 'B'), {'accuracy': True})
+    """
+    if isinstance(source, ResultsTable):
+        return source
+    if isinstance(source, (str, Path)):
+        df = read_table(source)
+    elif isinstance(source, pd.DataFrame):
+        df = source.copy()
+    else:
+        raise InvalidInputError(
+            f"results must be a file path or a pandas DataFrame, got {type(source).__name__}.")
+    if df.empty:
+        raise InvalidInputError("the results table is empty.")
+    df = _normalise_columns(df)
+    if layout not in ("auto", "long", "wide"):
+        raise InvalidInputError(f"layout must be 'auto', 'long' or 'wide', got {layout!r}.")
+    is_long = MODEL in df.columns if layout == "auto" else layout == "long"
+    if not is_long:
+        df = _wide_to_long(df, metric or "score")
+    if TASK not in df.columns:
+        if MODEL not in df.columns:
+            raise InvalidInputError("a long results table needs 'task' and 'model' columns.")
+        df[TASK] = "task"  # a single task (Q1/Q2 data)
+    if MODEL not in df.columns:
+        raise InvalidInputError("a long results table needs a 'model' column.")
+
+    # Columns with no numeric value at all describe the rows (e.g. a note); they are not metrics.
+    metric_cols = [c for c in df.columns if c not in NON_METRIC and (
+        c == metric or pd.to_numeric(df[c], errors="coerce").notna().any())]
+    if metric is not None and metric not in metric_cols:
+        raise InvalidInputError(
+            f"metric {metric!r} is not a column of the results; columns: {list(df.columns)}.")
+    if not metric_cols:
+        raise InvalidInputError(
+            "the results have no metric column: add a numeric column such as 'score' or 'accuracy'.")
+    metrics_dir, assumed = _directions(metric_cols, metric, higher_is_better, directions)
+    table = ResultsTable(_validated(df, metric_cols), metrics_dir, assumed)
+    table.require(min_models=2)
+    return table
+
+
+def _directions(cols, metric, higher_is_better, directions):
+    out, assumed = {}, []
+    directions = dict(directions or {})
+    for c in cols:
+        if c in directions:
+            out[c] = bool(directions[c])
+        elif higher_is_better is not None and (c == metric or len(cols) == 1):
+            out[c] = bool(higher_is_better)
+        else:
+            known = metric_direction(str(c))
+            out[c] = True if known is None else known
+            if known is None:
+                assumed.append(str(c))
+    return out, tuple(assumed)
+
+
+def _validated(df: pd.DataFrame, metric_cols: list[str]) -> pd.DataFrame:
+    for col in (TASK, MODEL):
+        if df[col].isna().any():
+            row = int(np.flatnonzero(df[col].isna().to_numpy())[0])
+            raise InvalidInputError(f"column {col!r} is empty in row {row}: every row needs a {col}.")
+        df[col] = df[col].astype(str)
+    for col in metric_cols:
+        values = pd.to_numeric(df[col], errors="coerce")
+        bad = values.isna() & df[col].notna()
+        if bad.any():
+            row = int(np.flatnonzero(bad.to_numpy())[0])
+            raise InvalidInputError(
+                f"metric column {col!r} is not numeric: row {row} holds {df[col].iloc[row]!r}. "
+                "Fix the value or drop the column.")
+        missing = values.isna() | ~np.isfinite(values.to_numpy(dtype=float, na_value=np.nan))
+        if missing.any():
+            row = int(np.flatnonzero(missing.to_numpy())[0])
+            raise InvalidInputError(
+                f"metric column {col!r} has {int(missing.sum())} missing/NaN value(s), first for "
+                f"task {df[TASK].iloc[row]!r}, model {df[MODEL].iloc[row]!r}. Rerun or drop that "
+                "experiment for all models: the tests need complete, paired results.")
+        df[col] = values.astype(float)
+
+    keys = [c for c in KEYS if c in df.columns]
+    dup = df.duplicated(subset=keys, keep=False)
+    if dup.any():
+        first = df.loc[dup, keys].iloc[0].to_dict()
+        raise InvalidInputError(
+            f"{int(dup.sum())} rows share the same {keys}, e.g. {first}. Each measurement must "
+            "appear once: drop duplicates, or add a 'run'/'fold' column that tells them apart.")
+
+    counts = df.groupby([TASK, MODEL], sort=False).size().unstack(MODEL)
+    if counts.isna().any().any():
+        missing = [(t, m) for t in counts.index for m in counts.columns if pd.isna(counts.loc[t, m])]
+        raise InvalidInputError(
+            f"{len(missing)} (task, model) cell(s) have no result, e.g. {missing[:3]}. Every model "
+            "must be evaluated on every task: complete the runs or drop the task/model.")
+    replicate_keys = [c for c in keys if c not in (TASK, MODEL)]
+    if replicate_keys:
+        # Without duplicates, every replicate key of a task must be seen once per model.
+        per_key = df.groupby([TASK] + replicate_keys, sort=False).size()
+        unpaired = per_key[per_key != counts.shape[1]]
+        if len(unpaired):
+            task = unpaired.index[0][0]
+            raise InvalidInputError(
+                f"on task {task!r} the models were not measured on the same "
+                f"{'/'.join(replicate_keys)} (e.g. {dict(zip(replicate_keys, unpaired.index[0][1:]))} "
+                f"has {int(unpaired.iloc[0])} of {counts.shape[1]} models): paired tests need "
+                "identical splits for every model.")
+    elif (counts > 1).any().any():
+        raise InvalidInputError(
+            "some (task, model) cells hold several rows but there is no run/fold column to pair "
+            "them: add 'run'/'fold' columns.")
+    return df.reset_index(drop=True)

@@ -1,0 +1,163 @@
+"""A validated long results table, and its reduction to one score per (task, model)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .._validation import InvalidInputError, TooFewError
+from ._schema import FOLD, MODEL, RUN, TASK
+
+
+@dataclass(frozen=True)
+class ScoreMatrix:
+    """One score per (task, model): the input of the Q3 tests.
+
+    Attributes
+    ----------
+    values : ndarray, shape (n_tasks, n_models)
+    tasks, models : tuple of str
+    metric : str
+    higher_is_better : bool
+    aggregation : str
+        How repeated measurements of a cell were reduced (e.g. ``"mean over 100 folds"``).
+    """
+
+    values: np.ndarray
+    tasks: tuple[str, ...]
+    models: tuple[str, ...]
+    metric: str
+    higher_is_better: bool
+    aggregation: str = "one value per cell"
+
+    def to_frame(self) -> pd.DataFrame:
+        """Wide table, tasks as index and models as columns."""
+        return pd.DataFrame(self.values, index=list(self.tasks), columns=list(self.models))
+
+    def column(self, model: str) -> np.ndarray:
+        """Scores of one model over the tasks.
+
+        Raises
+        ------
+        InvalidInputError
+            If ``model`` is not one of the models.
+        """
+        if model not in self.models:
+            raise InvalidInputError(f"unknown model {model!r}; the models are {list(self.models)}.")
+        return self.values[:, self.models.index(model)]
+
+
+@dataclass(frozen=True)
+class ResultsTable:
+    """Validated long table of measurements (see :mod:`outperform.data._schema`).
+
+    Build it with :func:`outperform.data.read_results`; the constructor trusts its input.
+
+    Attributes
+    ----------
+    frame : DataFrame
+        Columns ``task``, ``model``, optional ``run``/``fold``/``example``, the metrics, and
+        optional ``n_train``/``n_test``. Task and model are strings.
+    metrics : dict of str to bool
+        Metric column name -> whether higher is better.
+    direction_assumed : tuple of str
+        Metrics whose direction was not given and not known by name (assumed higher is better).
+    """
+
+    frame: pd.DataFrame
+    metrics: dict[str, bool]
+    direction_assumed: tuple[str, ...] = ()
+
+    @property
+    def tasks(self) -> tuple[str, ...]:
+        return tuple(pd.unique(self.frame[TASK]))
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        return tuple(pd.unique(self.frame[MODEL]))
+
+    @property
+    def replicate_columns(self) -> tuple[str, ...]:
+        """Key columns below (task, model) present in the table: run, fold, example."""
+        return tuple(c for c in (RUN, FOLD, "example") if c in self.frame.columns)
+
+    @property
+    def measurements_per_cell(self) -> int:
+        """Number of rows per (task, model) cell (equal for all cells after validation)."""
+        return len(self.frame) // (len(self.tasks) * len(self.models))
+
+    def default_metric(self, metric: str | None = None) -> str:
+        """``metric`` if given and present, else the only metric, else ``"score"``.
+
+        Raises
+        ------
+        InvalidInputError
+            Unknown metric, or several metrics and none chosen.
+        """
+        if metric is not None:
+            if metric not in self.metrics:
+                raise InvalidInputError(
+                    f"metric {metric!r} is not a column of the results; available: {list(self.metrics)}.")
+            return metric
+        if len(self.metrics) == 1:
+            return next(iter(self.metrics))
+        if "score" in self.metrics:
+            return "score"
+        raise InvalidInputError(
+            f"the results have several metrics {list(self.metrics)}: choose one (metric=... or --metric).")
+
+    def score_matrix(self, metric: str | None = None, *, aggregate: str = "mean") -> ScoreMatrix:
+        """Reduce to one score per (task, model).
+
+        Parameters
+        ----------
+        metric : str, optional
+            Metric column; see :meth:`default_metric`.
+        aggregate : {"mean", "median"}
+            Rule applied to the runs/folds of each cell. Demšar (2006) §3.2.3 averages the
+            folds of cross-validation into one value per data set; that is the default.
+
+        Returns
+        -------
+        ScoreMatrix
+            Rows in order of first appearance of the tasks, columns of the models.
+        """
+        if aggregate not in ("mean", "median"):
+            raise InvalidInputError(f"aggregate must be 'mean' or 'median', got {aggregate!r}.")
+        metric = self.default_metric(metric)
+        wide = self.frame.pivot_table(index=TASK, columns=MODEL, values=metric, aggfunc=aggregate,
+                                      sort=False)
+        wide = wide.loc[list(self.tasks), list(self.models)]
+        n = self.measurements_per_cell
+        rule = "one value per cell" if n == 1 else f"{aggregate} of {n} measurements per cell"
+        return ScoreMatrix(wide.to_numpy(dtype=float), self.tasks, self.models, metric,
+                           self.metrics[metric], rule)
+
+    def paired_replicates(self, task: str, metric: str | None = None) -> dict[str, np.ndarray]:
+        """Per-model arrays of one task's measurements, aligned on (run, fold, example).
+
+        Raises
+        ------
+        InvalidInputError
+            If ``task`` is unknown.
+        """
+        metric = self.default_metric(metric)
+        if task not in self.tasks:
+            raise InvalidInputError(f"unknown task {task!r}.")
+        sub = self.frame[self.frame[TASK] == task]
+        keys = list(self.replicate_columns)
+        if keys:
+            sub = sub.sort_values(keys, kind="stable")
+        return {m: sub.loc[sub[MODEL] == m, metric].to_numpy(dtype=float) for m in self.models}
+
+    def require(self, *, min_models: int = 2, min_tasks: int = 1) -> None:
+        """Raise ``TooFewError`` if there are too few models or tasks for a procedure."""
+        if len(self.models) < min_models:
+            raise TooFewError(
+                f"the results hold {len(self.models)} model(s) ({list(self.models)}); "
+                f"at least {min_models} are needed to compare.")
+        if len(self.tasks) < min_tasks:
+            raise TooFewError(
+                f"the results hold {len(self.tasks)} data set(s); this analysis needs at least "
+                f"{min_tasks}.")

@@ -1,0 +1,95 @@
+"""Write a report in every format at once, with its figures (``outperform report``)."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from .._validation import InvalidInputError
+from ..results import ComparisonReport
+
+FORMATS = ("html", "md", "tex", "json", "txt")
+
+
+def write_report(report: ComparisonReport, out_dir, *,
+                 formats=("html", "md", "tex", "json"), stem: str = "report") -> dict[str, Path]:
+    """Write ``report`` to ``out_dir`` as HTML, Markdown, LaTeX, JSON (and text), with figures.
+
+    Parameters
+    ----------
+    report : ComparisonReport
+    out_dir : str or path-like
+        Folder to write into; created if missing. Files of the same names are replaced.
+    formats : sequence of {"html", "md", "tex", "json", "txt"}
+        ``html``: one self-contained page (:func:`render_html`); ``md``: Markdown; ``tex``:
+        a standalone LaTeX document with booktabs tables (:func:`render_latex`); ``json``: the
+        documented schema (:mod:`outperform.report._json_schema`); ``txt``: the terminal tables
+        without colour.
+    stem : str
+        Name of the files without suffix: ``<stem>.html``, ``<stem>.tex``, ...; the
+        critical-difference diagrams are ``<stem>-cd.pdf`` and ``<stem>-cd.svg`` (further
+        diagrams add their post-hoc key, ``<stem>-cd-holm.pdf``), and the LaTeX document
+        includes the PDFs.
+
+    Returns
+    -------
+    dict of str to pathlib.Path
+        The written files: by format (``"html"``, ``"md"``, ...) and, for the figures, by
+        file name (``"report-cd.pdf"``, ...), in the order written.
+
+    Raises
+    ------
+    InvalidInputError
+        Unknown format, empty list of formats, or a ``stem`` that is not a plain file name.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from outperform import compare
+    >>> from outperform.data import load_demsar_table6
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     paths = write_report(compare(load_demsar_table6()), d, formats=("md", "json"))
+    ...     sorted(p.name for p in paths.values())
+    ['report-cd.pdf', 'report-cd.svg', 'report.json', 'report.md']
+    """
+    formats = tuple(formats)
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown or not formats:
+        raise InvalidInputError(f"formats must be a non-empty selection of {FORMATS}, "
+                                f"got {list(formats)}.")
+    if not stem or Path(stem).name != stem or stem in (".", ".."):
+        raise InvalidInputError(f"stem must be a plain file name without folders, got {stem!r}.")
+    from . import render_json, render_markdown
+    from ._figures import figure_paths, report_figures, save_figure_file
+    from ._html import render_html
+    from ._latex import render_latex
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written: dict[str, Path] = {}
+    cd_pdf = out / f"{stem}-cd.pdf"
+    renderers = {"html": render_html, "md": render_markdown, "json": render_json,
+                 "tex": lambda r: render_latex(r, figure_path=cd_pdf, standalone=True,
+                                               label=stem),
+                 "txt": _render_plain}
+    for fmt in formats:
+        path = out / f"{stem}.{fmt}"
+        path.write_text(renderers[fmt](report), encoding="utf-8")
+        written[fmt] = path
+    figures = report_figures(report, kinds=("cd",))
+    for suffix in (".pdf", ".svg"):
+        for fig, path in zip(figures, figure_paths(figures, cd_pdf.with_suffix(suffix))):
+            if not (suffix == ".pdf" and "tex" in formats):   # render_latex wrote the PDFs
+                save_figure_file(fig, path, salt=stem)
+            written[path.name] = path
+    return written
+
+
+def _render_plain(report: ComparisonReport) -> str:
+    from rich.console import Console
+
+    from ._text import render_text
+
+    # Recorded, not printed: the console writes to a buffer and the text is exported.
+    console = Console(record=True, width=110, color_system=None, file=io.StringIO())
+    render_text(report, console=console)
+    return console.export_text()

@@ -1,0 +1,92 @@
+"""The report object returned by :func:`outperform.compare`."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ._serialize import jsonable
+from ._bayesian import BayesianResult
+from ._frequentist import FrequentistResult
+from ._pairwise import PairwiseResult
+
+SCHEMA_VERSION = "1.0"
+
+
+@dataclass(frozen=True)
+class ComparisonReport:
+    """Everything one comparison found: summary table, tests, post-hoc results, words.
+
+    Attributes
+    ----------
+    question : {"Q1", "Q2", "Q3"}
+        Williams (2026): Q1 predictors on one test set, Q2 algorithms on one task by
+        resampling, Q3 algorithms over many tasks.
+    metric : str
+    higher_is_better : bool
+    models : tuple of str
+    n_tasks : int
+    alpha : float
+    summary : tuple of dict
+        One row per model, best first: ``model``, ``average_rank`` (Q3), ``mean_score``, ...
+    tests : mapping of str to FrequentistResult or BayesianResult
+        Omnibus and two-model tests by name, in the order they should be read.
+    recommended : str
+        Key in ``tests`` of the test the decision rests on, and why in ``rationale``.
+    rationale : str
+    posthoc : mapping of str to PairwiseResult
+    groups : mapping of str to list of tuple of str
+        Groups of models not significantly different, per post-hoc procedure (CD diagrams).
+    conclusions : tuple of str
+        The decisions in words.
+    warnings : tuple of str
+        Threats to the conclusions: assumptions not met, small samples, many ties, ...
+    control : str, optional
+    details : mapping
+        Input description (aggregation rule, source), JSON-safe.
+    """
+
+    question: str
+    metric: str
+    higher_is_better: bool
+    models: tuple[str, ...]
+    n_tasks: int
+    alpha: float
+    summary: tuple[Mapping[str, Any], ...]
+    tests: Mapping[str, FrequentistResult | BayesianResult]
+    recommended: str
+    rationale: str
+    posthoc: Mapping[str, PairwiseResult] = field(default_factory=dict)
+    groups: Mapping[str, list[tuple[str, ...]]] = field(default_factory=dict)
+    conclusions: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    control: str | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dictionary with a ``schema_version`` field."""
+        out = {
+            "schema_version": SCHEMA_VERSION,
+            "question": self.question,
+            "metric": self.metric,
+            "higher_is_better": self.higher_is_better,
+            "models": list(self.models),
+            "n_tasks": self.n_tasks,
+            "alpha": self.alpha,
+            "control": self.control,
+            "summary": jsonable(list(self.summary)),
+            "tests": {k: v.to_dict() for k, v in self.tests.items()},
+            "recommended": self.recommended,
+            "rationale": self.rationale,
+            "posthoc": {k: v.to_dict() for k, v in self.posthoc.items()},
+            "groups": jsonable(dict(self.groups)),
+            "conclusions": list(self.conclusions),
+            "warnings": list(self.warnings),
+            "details": jsonable(dict(self.details)),
+        }
+        return out
+
+    def to_frame(self):
+        """The summary table as a :class:`pandas.DataFrame` (one row per model)."""
+        import pandas as pd
+
+        return pd.DataFrame(list(self.summary))
