@@ -19,8 +19,8 @@ import tracemalloc
 
 import numpy as np
 
-from outperform.stats import (pairwise_bayesian_mcnemar, pairwise_discordance,
-                                          pairwise_mcnemar)
+from outperform.bayes import pairwise_bayesian_mcnemar
+from outperform.stats import pairwise_discordance, pairwise_mcnemar
 
 
 def make_correct(k: int, n: int, seed: int = 0) -> np.ndarray:

@@ -10,8 +10,8 @@ from statsmodels.stats.multitest import multipletests
 from outperform._validation import InvalidInputError, TooFewError
 from outperform.bayes import bayesian_mcnemar
 from outperform.stats import _leaderboard as leaderboard
-from outperform.stats import (against_reference, pairwise_bayesian_mcnemar,
-                                          pairwise_discordance, pairwise_mcnemar)
+from outperform.bayes import pairwise_bayesian_mcnemar
+from outperform.stats import against_control, pairwise_discordance, pairwise_mcnemar
 from outperform.stats import discordance_counts, mcnemar
 
 
@@ -80,8 +80,8 @@ def test_precomputed_counts_give_the_same_results():
         a, b = fn(x), fn(counts)
         assert np.allclose(a.statistic, b.statistic, equal_nan=True)
         assert np.allclose(a.details["accuracy"], b.details["accuracy"])
-    assert np.allclose(against_reference(x, 1).pvalue_adjusted,
-                       against_reference(counts, 1).pvalue_adjusted, equal_nan=True)
+    assert np.allclose(against_control(x, 1).pvalue_adjusted,
+                       against_control(counts, 1).pvalue_adjusted, equal_nan=True)
 
 
 def test_identical_models_get_p_one():
@@ -148,17 +148,17 @@ def test_reordering_models_permutes_results(seed):
     assert np.allclose(bayes_moved.statistic, bayes_ref.statistic[ix], equal_nan=True)
 
 
-def test_against_reference():
+def test_against_control():
     x = random_correct(5, 500, 6)
     names = ["ref", "b", "c", "d", "e"]
-    res = against_reference(x, "ref", names=names, adjustment="bonferroni")
+    res = against_control(x, "ref", names=names, adjustment="bonferroni")
     assert res.control == "ref"
     assert res.pairs() == [(0, 1), (0, 2), (0, 3), (0, 4)]
     full = pairwise_mcnemar(x, names=names)
     assert res.pvalue[0, 1:] == pytest.approx(full.pvalue[0, 1:])
     assert res.pvalue_adjusted[0, 1:] == pytest.approx(np.minimum(1, 4 * full.pvalue[0, 1:]))
     assert np.isnan(res.pvalue[1:, 1:]).all()
-    by_index = against_reference(x, 0, names=names, adjustment="bonferroni")
+    by_index = against_control(x, 0, names=names, adjustment="bonferroni")
     assert np.allclose(by_index.pvalue_adjusted, res.pvalue_adjusted, equal_nan=True)
     assert len(res.to_frame()) == 4
 
@@ -181,9 +181,9 @@ def test_bad_input(correct, kwargs, error, match):
 def test_bad_reference_and_bayesian_options():
     x = random_correct(3, 50, 7)
     with pytest.raises(InvalidInputError, match="not one of the names"):
-        against_reference(x, "zz")
+        against_control(x, "zz")
     with pytest.raises(InvalidInputError, match="out of range"):
-        against_reference(x, 3)
+        against_control(x, 3)
     with pytest.raises(InvalidInputError, match="prior"):
         pairwise_bayesian_mcnemar(x, prior=(0, 1))
     with pytest.raises(InvalidInputError, match="threshold"):

@@ -11,8 +11,8 @@ from outperform.bayes import bayesian_ttest
 from outperform.plot import plot_pairwise_heatmap
 from outperform.plot import plot_differences, plot_posterior
 from outperform.results import BayesianResult
-from outperform.stats import (against_reference, pairwise_bayesian_mcnemar,
-                                          pairwise_mcnemar)
+from outperform.bayes import pairwise_bayesian_mcnemar
+from outperform.stats import against_control, pairwise_mcnemar
 
 
 @pytest.fixture(autouse=True)
@@ -109,7 +109,7 @@ def test_frequentist_heatmap_marks_rejections():
 
 
 def test_reference_heatmap_and_bad_values():
-    res = against_reference(correct_matrix(), 0)
+    res = against_control(correct_matrix(), 0)
     ax = plot_pairwise_heatmap(res, annotate=False)
     assert not ax.texts
     with pytest.raises(InvalidInputError, match="p_rope"):

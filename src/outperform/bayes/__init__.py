@@ -11,7 +11,8 @@ from ._dirichlet_process import (bayesian_sign_test, bayesian_signed_rank_test,
                                 pairwise_bayesian_sign_test, pairwise_bayesian_signed_rank_test)
 from ._hierarchical_mcnemar import beta_binomial_hyperposterior, hierarchical_mcnemar
 from ._hierarchical_ttest import HierarchicalPrior, hierarchical_correlated_ttest
-from ._mcnemar import bayesian_mcnemar
+from ._mcnemar import (bayesian_mcnemar, default_phi_rope, pairwise_bayesian_mcnemar,
+                       phi_posterior_regions)
 from ._robust_ttest import robust_bayesian_ttest
 from ._poisson_binomial_test import (pairwise_poisson_binomial_test,
                                     poisson_binomial_test)
@@ -21,14 +22,13 @@ from ._ttest import bayesian_ttest
 
 from ._hierarchical_mcnemar import BetaBinomialHyperposterior
 from ._hierarchical_ttest import HierarchicalPosterior
-from ._mcnemar import default_phi_rope
 from ._poisson_binomial_test import BetaMixture, context_posterior, task_probability_a_better
 
 __all__ = [
     "BetaBinomialHyperposterior", "HierarchicalPosterior", "default_phi_rope", "BetaMixture", "context_posterior", "task_probability_a_better",
     "HierarchicalPrior", "beta_binomial_hyperposterior", "hierarchical_correlated_ttest",
     "hierarchical_mcnemar", "robust_bayesian_ttest",
-    "NormalGammaPrior", "bayesian_mcnemar", "bayesian_sign_test", "bayesian_signed_rank_test",
+    "NormalGammaPrior", "bayesian_mcnemar", "pairwise_bayesian_mcnemar", "phi_posterior_regions", "bayesian_sign_test", "bayesian_signed_rank_test",
     "bayesian_ttest", "correlated_bayesian_ttest", "decide", "find_cycles",
     "pairwise_bayesian_sign_test", "pairwise_bayesian_signed_rank_test",
     "pairwise_poisson_binomial_test", "pairwise_poisson_test", "poisson_binomial_test",

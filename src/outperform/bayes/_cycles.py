@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._validation import InvalidInputError, as_float_array
-from ..stats._names import model_names
+from .._names import model_names
 
 __all__ = ["find_cycles"]
 

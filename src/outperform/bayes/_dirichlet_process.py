@@ -40,7 +40,7 @@ from .._validation import (
     check_rope,
 )
 from ..results import BayesianResult, PairwiseResult
-from ..stats._names import model_names
+from .._names import model_names
 from ._pairwise import bayesian_pairwise_result
 from ._rope import decide
 

@@ -10,10 +10,13 @@ import numpy as np
 from scipy import stats
 
 from .._validation import InvalidInputError, as_counts, as_float_array, check_probability
-from ..results import BayesianResult
-from ._rope import decide, region_probabilities
+from .._names import model_names
+from ..results import BayesianResult, PairwiseResult
+from ..stats import PairwiseCounts, pairwise_discordance
+from ._rope import decide
 
-__all__ = ["bayesian_mcnemar", "default_phi_rope"]
+__all__ = ["bayesian_mcnemar", "default_phi_rope", "pairwise_bayesian_mcnemar",
+           "phi_posterior_regions"]
 
 
 def default_phi_rope(posterior_mean):
@@ -62,6 +65,41 @@ def check_beta_prior(prior) -> tuple[float, float]:
         raise InvalidInputError(
             f"prior must be two positive numbers (alpha01, alpha10), got {prior!r}.")
     return float(arr[0]), float(arr[1])
+
+
+def phi_posterior_regions(n01, n10, *, prior=(1.0, 1.0), rope=None):
+    """Beta posterior of phi and its three ROPE regions, for any array of count pairs.
+
+    The one kernel of :func:`bayesian_mcnemar` and :func:`pairwise_bayesian_mcnemar`
+    (Lacoste et al. 2012 Thm 4.1; Williams 2026 eq. 7 ROPE unless ``rope`` is given).
+
+    Parameters
+    ----------
+    n01, n10 : ndarray of int, same shape
+        Examples A gets wrong and B right, and the reverse.
+    prior : (float, float)
+    rope : None, float or (float, float)
+
+    Returns
+    -------
+    dict of ndarray (shape of the counts)
+        ``alpha``, ``beta``, ``mean``, ``low``, ``high``, ``p_left`` = P(phi < low) (A
+        practically better), ``p_rope``, ``p_right`` = P(phi > high).
+    """
+    a0, b0 = check_beta_prior(prior)
+    alpha = a0 + np.asarray(n01, dtype=float)
+    beta = b0 + np.asarray(n10, dtype=float)
+    mean = alpha / (alpha + beta)
+    if rope is None:
+        low, high = (np.asarray(v, dtype=float) for v in default_phi_rope(mean))
+    else:
+        low, high = (np.full(mean.shape, v) for v in phi_rope_bounds(rope))
+    # Both tails from cdf / sf so that tiny probabilities keep their precision.
+    p_left = stats.beta.cdf(low, alpha, beta)
+    p_right = stats.beta.sf(high, alpha, beta)
+    return {"alpha": alpha, "beta": beta, "mean": mean, "low": low, "high": high,
+            "p_left": p_left, "p_rope": np.clip(1.0 - p_left - p_right, 0.0, 1.0),
+            "p_right": p_right}
 
 
 def bayesian_mcnemar(n01, n10, *, prior=(1.0, 1.0), rope=None,
@@ -124,11 +162,11 @@ def bayesian_mcnemar(n01, n10, *, prior=(1.0, 1.0), rope=None,
         raise InvalidInputError("n01 and n10 must be single counts.")
     a0, b0 = check_beta_prior(prior)
     check_probability(threshold, "threshold")
-    alpha, beta = float(a0 + n01), float(b0 + n10)
+    regions = phi_posterior_regions(n01, n10, prior=(a0, b0), rope=rope)
+    alpha, beta, mean = (float(regions[k]) for k in ("alpha", "beta", "mean"))
+    bounds = (float(regions["low"]), float(regions["high"]))
+    p_left, p_rope, p_right = (float(regions[k]) for k in ("p_left", "p_rope", "p_right"))
     post = stats.beta(alpha, beta)
-    mean = alpha / (alpha + beta)
-    bounds = default_phi_rope(mean) if rope is None else phi_rope_bounds(rope)
-    p_left, p_rope, p_right = region_probabilities(post, bounds)
     lo, hi = post.ppf([0.025, 0.975])
     details = {"n01": int(n01), "n10": int(n10), "alpha": alpha, "beta": beta,
                "prior": (float(a0), float(b0)), "posterior_median": float(post.median()),
@@ -141,3 +179,77 @@ def bayesian_mcnemar(n01, n10, *, prior=(1.0, 1.0), rope=None,
         threshold=threshold, decision=decide(p_left, p_rope, p_right, threshold),
         posterior_mean=mean, credible_interval_95=(float(lo), float(hi)), details=details,
         posterior=post)
+
+
+def pairwise_bayesian_mcnemar(correct, names=None, *, prior=(1.0, 1.0), rope=None,
+                              threshold: float = 0.95) -> PairwiseResult:
+    """Bayesian McNemar test (Beta posterior of phi with a ROPE) for every pair of models.
+
+    Pair (i, j) has phi_ij ~ Beta(alpha01 + n01[i, j], alpha10 + n10[i, j]) as in
+    :func:`bayesian_mcnemar` (the same kernel, :func:`phi_posterior_regions`), with the Williams (2026) eq. 7 ROPE
+    computed per pair unless ``rope`` is given (same forms as there).
+
+    Parameters
+    ----------
+    correct : array_like of bool or 0/1, shape (n_models, n_examples), or PairwiseCounts
+        1 where the model (row) gets the example (column) right; or the counts already
+        computed by :func:`outperform.stats.pairwise_discordance`.
+    names : sequence of str, optional
+    prior : (float, float)
+        Beta prior (alpha01, alpha10), default (1, 1).
+    rope : float or (float, float), optional
+        Half-width r ([0.5 - r, 0.5 + r]) or bounds on phi; default Williams eq. 7 per pair.
+    threshold : float
+        Decision threshold of Williams (2026) §5.2.
+
+    Returns
+    -------
+    PairwiseResult
+        ``statistic[i, j]`` = P(row model i practically better than column model j)
+        = P(phi_ij < low_ij); so ``statistic[j, i]`` = P(j practically better than i).
+        ``details``: ``p_rope`` (symmetric), ``posterior_mean`` of phi_ij, and ``decision``
+        (k x k strings, "A better" meaning the row model). There are no p-values:
+        ``pvalue``/``pvalue_adjusted`` are NaN, ``adjustment = "none"`` (a posterior needs
+        no multiplicity correction, Williams §5.6 after Gelman et al. 2012) and
+        ``reject[i, j]`` is True when a practical difference was decided in either direction
+        at ``threshold``; ``alpha = 1 - threshold``.
+
+    Raises
+    ------
+    InvalidInputError
+        Bad matrix, names, prior, ROPE or threshold.
+    TooFewError
+        Fewer than 2 models or no examples.
+
+    Examples
+    --------
+    >>> correct = np.array([[1] * 90 + [0] * 10, [1] * 60 + [0] * 40])
+    >>> res = pairwise_bayesian_mcnemar(correct, names=["good", "poor"])
+    >>> res.statistic.round(3)
+    array([[nan,  1.],
+           [ 0., nan]])
+    >>> str(res.details["decision"][0, 1])
+    'A better'
+    """
+    a0, b0 = check_beta_prior(prior)
+    check_probability(threshold, "threshold")
+    counts = correct if isinstance(correct, PairwiseCounts) else pairwise_discordance(correct)
+    labels = model_names(names, counts.n_correct.size)
+    regions = phi_posterior_regions(counts.n01, counts.n01.T, prior=(a0, b0), rope=rope)
+    p_better, p_rope, p_worse, mean = (regions[k] for k in ("p_left", "p_rope", "p_right", "mean"))
+    decision = np.full(mean.shape, "undecided", dtype=object)
+    decision[p_rope >= threshold] = "practically equivalent"
+    decision[p_worse >= threshold] = "B better"
+    decision[p_better >= threshold] = "A better"
+    eye = np.eye(len(labels), dtype=bool)
+    for m in (p_better, p_rope, mean):
+        m[eye] = np.nan
+    decision[eye] = ""
+    details = {"p_rope": p_rope, "posterior_mean": mean, "decision": decision,
+               "prior": (a0, b0), "rope_rule": "Williams 2026 eq. 7" if rope is None else "user",
+               "accuracy": counts.accuracy}
+    nan = np.full(mean.shape, np.nan)
+    return PairwiseResult(method="Bayesian McNemar test, all pairs", names=labels,
+                          statistic=p_better, pvalue=nan, pvalue_adjusted=nan.copy(),
+                          reject=(decision == "A better") | (decision == "B better"),
+                          alpha=round(1.0 - threshold, 12), adjustment="none", details=details)

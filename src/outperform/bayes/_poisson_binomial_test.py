@@ -38,7 +38,7 @@ from .._validation import (
     check_probability,
 )
 from ..results import BayesianResult, PairwiseResult
-from ..stats._names import model_names
+from .._names import model_names
 from ..stats._poisson_binomial import AUTO_RECURSION_MAX_N, poisson_binomial_pmf
 from ._pairwise import bayesian_pairwise_result
 from ._rope import decide

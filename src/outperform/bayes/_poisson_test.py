@@ -35,7 +35,7 @@ from .._validation import (
     check_rope,
 )
 from ..results import BayesianResult, PairwiseResult
-from ..stats._names import model_names
+from .._names import model_names
 from ..stats._poisson_binomial import PoissonBinomial, poisson_multinomial_pmf
 from ._correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
 from ._pairwise import bayesian_pairwise_result

@@ -19,7 +19,7 @@ from ..bayes._mcnemar import bayesian_mcnemar
 from ..data._io import read_table
 from ..data._results_table import ResultsTable
 from ..results import ComparisonReport
-from ..stats._names import model_names
+from .._names import model_names
 from ..stats._friedman import friedman
 from ._words import verdict
 from ._q3_bayes import default_rope, fold_scores

@@ -26,8 +26,8 @@ from ..bayes._ttest import bayesian_ttest
 from ..data._io import read_table
 from ..results import ComparisonReport, PairwiseResult
 from ..stats._delong import delong_test
-from ..stats._leaderboard import (against_reference, pairwise_bayesian_mcnemar,
-                                 pairwise_mcnemar)
+from ..bayes._mcnemar import pairwise_bayesian_mcnemar
+from ..stats._leaderboard import against_control, pairwise_mcnemar
 from ..stats._mcnemar import cochrans_q, discordance_counts, mcnemar
 from ..stats._multipletests import adjust_pvalues
 from ..stats._risk_bounds import beta_risk_bound
@@ -236,7 +236,7 @@ def _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnin
         return ComparisonReport(tests=tests, recommended="bayesian_mcnemar", rationale=rationale,
                                 conclusions=tuple(conclusions), warnings=tuple(warnings), **common)
     tests = {"cochran_q": cochrans_q(correct, names=names)}
-    post = {"mcnemar_holm": (against_reference(correct, reference, names, adjustment="holm",
+    post = {"mcnemar_holm": (against_control(correct, reference, names, adjustment="holm",
                                                alpha=alpha) if reference else
                              pairwise_mcnemar(correct, names, adjustment="holm", alpha=alpha)),
             "bayesian_mcnemar": pairwise_bayesian_mcnemar(correct, names, threshold=threshold,

@@ -50,7 +50,7 @@ def plot_pairwise_heatmap(result, *, values: str = "auto", order: str | None = "
     Parameters
     ----------
     result : PairwiseResult
-        From ``pairwise_bayesian_mcnemar``, ``pairwise_mcnemar``, ``against_reference`` or
+        From ``pairwise_bayesian_mcnemar``, ``pairwise_mcnemar``, ``against_control`` or
         a post-hoc test.
     values : {"auto", "statistic", "pvalue", "pvalue_adjusted", "cohens_g", "p_rope"}
         Matrix to draw (cells of non-transitive cycles in ``details["cycles"]`` are outlined
@@ -80,7 +80,7 @@ def plot_pairwise_heatmap(result, *, values: str = "auto", order: str | None = "
 
     Examples
     --------
-    >>> from outperform.stats._leaderboard import pairwise_bayesian_mcnemar
+    >>> from outperform.bayes import pairwise_bayesian_mcnemar
     >>> rng = np.random.default_rng(0)
     >>> correct = rng.random((3, 500)) < np.array([[0.9], [0.8], [0.7]])
     >>> ax = plot_pairwise_heatmap(pairwise_bayesian_mcnemar(correct, names=["x", "y", "z"]))

@@ -13,7 +13,7 @@ from ._delong import delong_test
 from ._effect_size import cohens_d, cohens_g, effect_size_label, rank_biserial
 from ._five_by_two import alpaydin_5x2cv_ftest, dietterich_5x2cv_ttest
 from ._friedman import friedman, iman_davenport
-from ._leaderboard import (against_reference, pairwise_bayesian_mcnemar, pairwise_discordance,
+from ._leaderboard import (against_control, pairwise_discordance,
                           pairwise_mcnemar)
 from ._mcnemar import cochrans_q, discordance_counts, mcnemar, mcnemar_table
 from ._multipletests import adjust_pvalues
@@ -31,7 +31,7 @@ from ._mcnemar import DiscordanceCounts
 
 __all__ = [
     "PairwiseCounts", "DiscordanceCounts",
-    "PoissonBinomial", "against_reference", "pairwise_bayesian_mcnemar", "pairwise_mcnemar",
+    "PoissonBinomial", "against_control", "pairwise_mcnemar",
     "beta_risk_bound", "cochrans_q", "delong_test", "discordance_counts",
     "langford_test_set_bound", "mcnemar", "mcnemar_table", "paired_bootstrap",
     "pairwise_discordance", "poisson_binomial_pmf", "poisson_multinomial_pmf",

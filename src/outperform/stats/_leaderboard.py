@@ -20,15 +20,14 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
+from .._names import model_names
 from .._validation import InvalidInputError, TooFewError, check_choice, check_probability
-from ..bayes._mcnemar import check_beta_prior, default_phi_rope, phi_rope_bounds
 from ..results import PairwiseResult
 from ._effect_size import cohens_g
 from ._mcnemar import exact_pvalues
 from ._multipletests import ADJUSTMENTS, adjust_pvalues
 
-__all__ = ["PairwiseCounts", "against_reference", "pairwise_bayesian_mcnemar",
-           "pairwise_discordance", "pairwise_mcnemar"]
+__all__ = ["PairwiseCounts", "against_control", "pairwise_discordance", "pairwise_mcnemar"]
 
 _BYTE_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
 
@@ -57,17 +56,6 @@ def _as_correct_matrix(correct) -> np.ndarray:
     if n < 1:
         raise TooFewError("correct has no examples (columns).")
     return x
-
-
-def _names(names, k: int) -> tuple[str, ...]:
-    if names is None:
-        return tuple(f"model_{i}" for i in range(k))
-    out = tuple(str(v) for v in names)
-    if len(out) != k or len(set(out)) != k:
-        raise InvalidInputError(
-            f"names must be {k} distinct names, one per row of correct, got {len(out)} "
-            f"({len(set(out))} distinct).")
-    return out
 
 
 def _gram(x: np.ndarray) -> np.ndarray:
@@ -125,7 +113,7 @@ def pairwise_discordance(correct) -> PairwiseCounts:
         ``n01[i, j]`` = number of examples model i gets wrong and model j gets right; the
         opposite count is ``n01[j, i]`` (``n10 = n01.T``). Pass the result instead of the
         matrix to :func:`pairwise_mcnemar`, :func:`pairwise_bayesian_mcnemar` or
-        :func:`against_reference` to count only once.
+        :func:`against_control` to count only once.
 
     Raises
     ------
@@ -153,7 +141,7 @@ def pairwise_discordance(correct) -> PairwiseCounts:
 def _counts(correct, names) -> tuple[PairwiseCounts, tuple[str, ...]]:
     """The discordance counts (computed unless given) and the model names."""
     counts = correct if isinstance(correct, PairwiseCounts) else pairwise_discordance(correct)
-    return counts, _names(names, counts.n_correct.size)
+    return counts, model_names(names, counts.n_correct.size)
 
 
 def _pairs_result(method, names, statistic, pvalue, adjustment, alpha, details, control=None):
@@ -195,7 +183,7 @@ def pairwise_mcnemar(correct, names=None, *, adjustment: str = "holm",
         1 where the model (row) gets the example (column) right; or the counts already
         computed by :func:`pairwise_discordance`.
     names : sequence of str, optional
-        Model names (default ``model_0``, ``model_1``, ...).
+        Model names (default ``model 0``, ``model 1``, ...).
     adjustment : str
         Any method of :func:`outperform.stats._multipletests.adjust_pvalues` (default Holm),
         applied to the k (k - 1) / 2 pairs.
@@ -246,18 +234,19 @@ def pairwise_mcnemar(correct, names=None, *, adjustment: str = "holm",
                          p, adjustment, alpha, details)
 
 
-def against_reference(correct, reference, names=None, *, adjustment: str = "holm",
-                      alpha: float = 0.05) -> PairwiseResult:
-    """Exact McNemar test of every model against one reference model (Williams 2026 §5.6).
+def against_control(correct, control, names=None, *, adjustment: str = "holm",
+                    alpha: float = 0.05) -> PairwiseResult:
+    """Exact McNemar test of every model against one control model (Williams 2026 §5.6).
 
     Only k - 1 hypotheses are tested, so the multiplicity adjustment is milder than for all
-    pairs. Entries of the reference's row and column are filled, the rest is NaN.
+    pairs. Entries of the control's row and column are filled, the rest is NaN.
 
     Parameters
     ----------
     correct : array_like of bool or 0/1, shape (n_models, n_examples), or PairwiseCounts
-    reference : str or int
-        Name (in ``names``) or row index of the reference model (e.g. the production model).
+    control : str or int
+        Name (in ``names``) or row index of the control model (the baseline, e.g. the
+        production model; Demšar's term).
     names : sequence of str, optional
     adjustment : str
         Default ``"holm"``; ``"bonferroni"`` is Williams' example.
@@ -266,15 +255,15 @@ def against_reference(correct, reference, names=None, *, adjustment: str = "holm
     Returns
     -------
     PairwiseResult
-        ``control`` = the reference's name; ``statistic[r, j]`` = n01 (reference wrong, j
+        ``control`` = the control's name; ``statistic[c, j]`` = n01 (control wrong, j
         right), ``statistic[j, r]`` = n10; ``details["cohens_g"]`` as in
-        :func:`pairwise_mcnemar` (its reference column is positive where a model beats the
-        reference).
+        :func:`pairwise_mcnemar` (its control column is positive where a model beats the
+        control).
 
     Raises
     ------
     InvalidInputError
-        Unknown reference, bad matrix, names, adjustment or alpha.
+        Unknown control, bad matrix, names, adjustment or alpha.
     TooFewError
         Fewer than 2 models.
 
@@ -282,22 +271,22 @@ def against_reference(correct, reference, names=None, *, adjustment: str = "holm
     --------
     >>> correct = [[1, 1, 1, 0, 1, 1, 1, 1, 1, 1], [0, 1, 0, 0, 0, 1, 0, 1, 0, 0],
     ...            [1, 1, 1, 1, 1, 0, 1, 1, 1, 1]]
-    >>> res = against_reference(correct, "ref", names=["ref", "x", "y"], adjustment="bonferroni")
+    >>> res = against_control(correct, "ref", names=["ref", "x", "y"], adjustment="bonferroni")
     >>> res.pvalue_adjusted[0].round(4)
     array([   nan, 0.0625, 1.    ])
     """
     check_choice(adjustment, "adjustment", ADJUSTMENTS)
     check_probability(alpha, "alpha")
     counts, labels = _counts(correct, names)
-    if isinstance(reference, (int, np.integer)) and not isinstance(reference, bool):
-        if not 0 <= reference < len(labels):
+    if isinstance(control, (int, np.integer)) and not isinstance(control, bool):
+        if not 0 <= control < len(labels):
             raise InvalidInputError(
-                f"reference index {reference} is out of range 0..{len(labels) - 1}.")
-        control = labels[reference]
-    elif str(reference) in labels:
-        control = str(reference)
+                f"control index {control} is out of range 0..{len(labels) - 1}.")
+        control = labels[control]
+    elif str(control) in labels:
+        control = str(control)
     else:
-        raise InvalidInputError(f"reference {reference!r} is not one of the names {list(labels)}.")
+        raise InvalidInputError(f"control {control!r} is not one of the names {list(labels)}.")
     n01, p, g = _mcnemar_matrices(counts.n01)
     c = labels.index(control)
     mask = np.zeros(p.shape, dtype=bool)
@@ -307,86 +296,5 @@ def against_reference(correct, reference, names=None, *, adjustment: str = "holm
     p = np.where(mask, p, np.nan)
     details = {"cohens_g": np.where(mask, g, np.nan), "accuracy": counts.accuracy,
                "n_examples": counts.n_examples}
-    return _pairs_result("McNemar's test (exact binomial) against a reference", labels, stat, p,
+    return _pairs_result("McNemar's test (exact binomial) against a control", labels, stat, p,
                          adjustment, alpha, details, control=control)
-
-
-def pairwise_bayesian_mcnemar(correct, names=None, *, prior=(1.0, 1.0), rope=None,
-                              threshold: float = 0.95) -> PairwiseResult:
-    """Bayesian McNemar test (Beta posterior of phi with a ROPE) for every pair of models.
-
-    Pair (i, j) has phi_ij ~ Beta(alpha01 + n01[i, j], alpha10 + n10[i, j]) as in
-    :func:`outperform.bayes._mcnemar.bayesian_mcnemar`, with the Williams (2026) eq. 7 ROPE
-    computed per pair unless ``rope`` is given (same forms as there).
-
-    Parameters
-    ----------
-    correct : array_like of bool or 0/1, shape (n_models, n_examples), or PairwiseCounts
-        1 where the model (row) gets the example (column) right; or the counts already
-        computed by :func:`pairwise_discordance`.
-    names : sequence of str, optional
-    prior : (float, float)
-        Beta prior (alpha01, alpha10), default (1, 1).
-    rope : float or (float, float), optional
-        Half-width r ([0.5 - r, 0.5 + r]) or bounds on phi; default Williams eq. 7 per pair.
-    threshold : float
-        Decision threshold of Williams (2026) §5.2.
-
-    Returns
-    -------
-    PairwiseResult
-        ``statistic[i, j]`` = P(row model i practically better than column model j)
-        = P(phi_ij < low_ij); so ``statistic[j, i]`` = P(j practically better than i).
-        ``details``: ``p_rope`` (symmetric), ``posterior_mean`` of phi_ij, and ``decision``
-        (k x k strings, "A better" meaning the row model). There are no p-values:
-        ``pvalue``/``pvalue_adjusted`` are NaN, ``adjustment = "none"`` (a posterior needs
-        no multiplicity correction, Williams §5.6 after Gelman et al. 2012) and
-        ``reject[i, j]`` is True when a practical difference was decided in either direction
-        at ``threshold``; ``alpha = 1 - threshold``.
-
-    Raises
-    ------
-    InvalidInputError
-        Bad matrix, names, prior, ROPE or threshold.
-    TooFewError
-        Fewer than 2 models or no examples.
-
-    Examples
-    --------
-    >>> correct = np.array([[1] * 90 + [0] * 10, [1] * 60 + [0] * 40])
-    >>> res = pairwise_bayesian_mcnemar(correct, names=["good", "poor"])
-    >>> res.statistic.round(3)
-    array([[nan,  1.],
-           [ 0., nan]])
-    >>> str(res.details["decision"][0, 1])
-    'A better'
-    """
-    a0, b0 = check_beta_prior(prior)
-    check_probability(threshold, "threshold")
-    counts, labels = _counts(correct, names)
-    n01 = counts.n01
-    alpha, beta = a0 + n01, b0 + n01.T
-    mean = alpha / (alpha + beta)
-    if rope is None:
-        low, high = default_phi_rope(mean)
-    else:
-        low, high = (np.full(mean.shape, v) for v in phi_rope_bounds(rope))
-    p_better = stats.beta.cdf(low, alpha, beta)
-    p_worse = stats.beta.sf(high, alpha, beta)
-    p_rope = np.clip(1.0 - p_better - p_worse, 0.0, 1.0)
-    decision = np.full(mean.shape, "undecided", dtype=object)
-    decision[p_rope >= threshold] = "practically equivalent"
-    decision[p_worse >= threshold] = "B better"
-    decision[p_better >= threshold] = "A better"
-    eye = np.eye(len(labels), dtype=bool)
-    for m in (p_better, p_rope, mean):
-        m[eye] = np.nan
-    decision[eye] = ""
-    details = {"p_rope": p_rope, "posterior_mean": mean, "decision": decision,
-               "prior": (a0, b0), "rope_rule": "Williams 2026 eq. 7" if rope is None else "user",
-               "accuracy": counts.accuracy}
-    nan = np.full(mean.shape, np.nan)
-    return PairwiseResult(method="Bayesian McNemar test, all pairs", names=labels,
-                          statistic=p_better, pvalue=nan, pvalue_adjusted=nan.copy(),
-                          reject=(decision == "A better") | (decision == "B better"),
-                          alpha=round(1.0 - threshold, 12), adjustment="none", details=details)

@@ -17,7 +17,7 @@ from scipy.stats import norm
 from .._validation import (DegenerateDataError, InvalidInputError, as_score_matrix,
                            check_choice, check_probability)
 from ..results import PairwiseResult
-from ._names import model_names
+from .._names import model_names
 from ._critical_values import (bonferroni_dunn_q, critical_difference, nemenyi_q, range_sf,
                               rank_standard_error)
 from ._multipletests import ADJUSTMENTS, adjust_pvalues

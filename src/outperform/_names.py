@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .._validation import InvalidInputError
+from ._validation import InvalidInputError
 
 
 def model_names(names: Sequence[str] | None, k: int) -> tuple[str, ...]:
