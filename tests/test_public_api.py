@@ -5,6 +5,8 @@ import pkgutil
 import subprocess
 import sys
 
+import numpy as np
+import pandas as pd
 import pytest
 
 import outperform
@@ -79,9 +81,29 @@ def test_plot_names_resolve_lazily():
         plot.no_such_plot  # noqa: B018
 
 
-def test_results_round_trip_through_pickle():
+def _q1_table():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 400)
+    flip = lambda rate: np.where(rng.random(400) < rate, 1 - y, y)  # noqa: E731
+    return pd.DataFrame({"y_true": y, "a": flip(0.1), "b": flip(0.2), "c": flip(0.3)})
+
+
+def _q2_table():
+    rng = np.random.default_rng(1)
+    rows = [dict(task="iris", model=m, run=r, fold=f, n_train=135, n_test=15,
+                 accuracy=0.8 + shift + rng.normal(0, 0.01))
+            for r in range(3) for f in range(10) for m, shift in (("a", 0.02), ("b", 0.0))]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("question", ["Q1", "Q2", "Q3"])
+def test_reports_round_trip_through_pickle(question):
     from outperform.data import load_demsar_table6
 
-    report = outperform.compare(load_demsar_table6(), control="C4.5")
+    data = {"Q1": _q1_table, "Q2": _q2_table, "Q3": load_demsar_table6}[question]()
+    report = outperform.compare(data, **({"control": "C4.5"} if question == "Q3" else {}))
+    assert report.question == question
     again = pickle.loads(pickle.dumps(report))
     assert again.to_dict() == report.to_dict()
+    for name, result in report.tests.items():
+        assert pickle.loads(pickle.dumps(result)).to_dict() == result.to_dict(), name

@@ -1,8 +1,10 @@
 """Frozen result objects returned by every procedure; they hold values, not computations."""
 from ._bayesian import DECISIONS, BayesianResult
 from ._frequentist import FrequentistResult
+from ._intervals import BinomialInterval, LocationInterval, PointInterval
 from ._pairwise import PairwiseResult
 from ._report import SCHEMA_VERSION, ComparisonReport
 
-__all__ = ["BayesianResult", "ComparisonReport", "DECISIONS", "FrequentistResult",
+__all__ = ["BayesianResult", "BinomialInterval", "ComparisonReport", "DECISIONS", "FrequentistResult",
+           "LocationInterval", "PointInterval",
            "PairwiseResult", "SCHEMA_VERSION"]

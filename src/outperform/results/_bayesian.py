@@ -79,6 +79,29 @@ class BayesianResult:
         """Posterior probability of practical equivalence (the ROPE)."""
         return self.p_rope
 
+    def credible_interval(self, level: float = 0.95) -> tuple[float, float]:
+        """Central credible interval of the parameter at ``level`` (0 < level < 1).
+
+        From the closed-form ``posterior`` when the test has one (its ``interval`` method, as
+        scipy's frozen distributions), else from the posterior ``samples`` (quantiles).
+
+        Raises
+        ------
+        ValueError
+            ``level`` outside (0, 1).
+        NotImplementedError
+            The result keeps neither a posterior nor samples.
+        """
+        if not 0 < level < 1:
+            raise ValueError(f"level must lie in (0, 1), got {level!r}.")
+        if hasattr(self.posterior, "interval"):
+            low, high = self.posterior.interval(level)
+        elif self.samples is not None and np.ndim(self.samples) == 1:
+            low, high = np.quantile(np.ravel(self.samples), [(1 - level) / 2, (1 + level) / 2])
+        else:
+            raise NotImplementedError(f"{self.method} keeps no posterior to take an interval from.")
+        return (float(low), float(high))
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dictionary of the summary fields (no posterior object or samples)."""
         out = jsonable(self)

@@ -23,6 +23,7 @@ from .._validation import (
     check_alternative,
 )
 from ..results import FrequentistResult
+from ..results import LocationInterval
 
 
 def correlation_heuristic(n_train, n_test) -> float:
@@ -127,20 +128,12 @@ def _t_result(d: np.ndarray, variance_factor: float, alternative: str, method: s
     pvalue = {"two-sided": 2 * special.stdtr(df, -abs(t)), "greater": special.stdtr(df, -t),
               "less": special.stdtr(df, t)}[alternative]
 
-    # Same convention as scipy.stats.ttest_rel: one-sided alternatives give one-sided bounds.
-    def interval(level: float) -> tuple[float, float]:
-        if alternative == "two-sided":
-            half = float(special.stdtrit(df, 0.5 + level / 2) * se)
-            return (mean - half, mean + half)
-        if alternative == "greater":
-            return (mean - float(special.stdtrit(df, level) * se), float("inf"))
-        return (float("-inf"), mean + float(special.stdtrit(df, level) * se))
-
     return FrequentistResult(
         statistic=float(t), pvalue=float(pvalue), method=method, alternative=alternative,
         df=float(df), estimate=mean, effect_size=mean / sd,
         effect_size_name="Cohen's d_z (mean / sd of the fold differences)",
-        details={"n_folds": n, "standard_error": float(se), **details}, _interval=interval)
+        details={"n_folds": n, "standard_error": float(se), **details},
+        _interval=LocationInterval(mean, float(se), alternative, df=float(df)))
 
 
 def corrected_resampled_ttest(a, b, *, rho=None, n_train=None, n_test=None,

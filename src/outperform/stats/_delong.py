@@ -7,6 +7,7 @@ from scipy import stats
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_float_array,
                            check_alternative)
 from ..results import FrequentistResult
+from ..results import LocationInterval
 
 __all__ = ["delong_test"]
 
@@ -127,16 +128,9 @@ def delong_test(y_true, score_a, score_b, *, alternative: str = "two-sided",
     else:
         pvalue = stats.norm.cdf(z)
 
-    def interval(level: float) -> tuple[float, float]:
-        if alternative == "two-sided":
-            h = stats.norm.ppf(0.5 + level / 2) * se
-            return (delta - h, delta + h)
-        h = stats.norm.ppf(level) * se
-        return (delta - h, 1.0) if alternative == "greater" else (-1.0, delta + h)
-
     details = {"auc_a": float(auc[0]), "auc_b": float(auc[1]), "se": se, "n_positive": m,
                "n_negative": n, "covariance": cov.tolist()}
     return FrequentistResult(statistic=float(z), pvalue=float(pvalue),
                              method="DeLong's test for two correlated ROC curves",
                              alternative=alternative, estimate=delta, details=details,
-                             _interval=interval)
+                             _interval=LocationInterval(float(delta), se, alternative, bound=1.0))

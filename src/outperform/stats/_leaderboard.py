@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats
 
 from .._names import model_names
 from .._validation import InvalidInputError, TooFewError, check_choice, check_probability

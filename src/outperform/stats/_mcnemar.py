@@ -26,6 +26,7 @@ from scipy import stats
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_counts,
                            as_float_array, check_alternative, check_choice)
 from ..results import FrequentistResult
+from ..results import BinomialInterval
 from ._effect_size import cohens_g, effect_size_label
 
 __all__ = ["DiscordanceCounts", "cochrans_q", "discordance_counts", "mcnemar", "mcnemar_table"]
@@ -240,13 +241,10 @@ def mcnemar(n01, n10, *, method: str = "exact", correction: bool = True,
     # binomtest's alternative is about phi; "A better" means phi < 1/2.
     phi_alt = {"two-sided": "two-sided", "greater": "less", "less": "greater"}[alternative]
 
-    def interval(level: float) -> tuple[float, float]:
-        ci = stats.binomtest(n01, n, 0.5, alternative=phi_alt).proportion_ci(level, "exact")
-        return (float(ci.low), float(ci.high))
-
     return FrequentistResult(statistic=float(statistic), pvalue=pvalue, method=name,
                              alternative=alternative, df=df, estimate=n01 / n, effect_size=g,
-                             effect_size_name="Cohen's g", details=details, _interval=interval)
+                             effect_size_name="Cohen's g", details=details,
+                             _interval=BinomialInterval(int(n01), int(n), phi_alt))
 
 
 def mcnemar_table(table, *, method: str = "exact", correction: bool = True,

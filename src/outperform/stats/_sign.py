@@ -16,6 +16,7 @@ from scipy import stats
 from .._validation import (DegenerateDataError, TooFewError, as_paired, check_alternative,
                            check_choice)
 from ..results import FrequentistResult
+from ..results import BinomialInterval
 from ._effect_size import cohens_g
 from ._ranks import paired_tie_tolerance
 
@@ -142,6 +143,5 @@ def sign_test(a, b, *, ties: str = "split", method: str = "auto",
         effect_size=cohens_g(n - k, k),
         effect_size_name="Cohen's g",
         details=details,
-        _interval=lambda level: tuple(
-            float(v) for v in binom.proportion_ci(confidence_level=level, method="exact")),
+        _interval=BinomialInterval(int(k), int(n), alternative),
     )

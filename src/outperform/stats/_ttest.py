@@ -12,6 +12,7 @@ from scipy import stats
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_paired,
                            check_alternative)
 from ..results import FrequentistResult
+from ..results import LocationInterval
 from ._effect_size import cohens_d
 
 _EPS = np.finfo(float).eps
@@ -96,13 +97,6 @@ def paired_ttest(a, b, *, relative: bool = False,
     else:
         pvalue = stats.t.sf(t, df) if alternative == "greater" else stats.t.cdf(t, df)
 
-    def interval(level: float) -> tuple[float, float]:
-        if alternative == "two-sided":
-            half = stats.t.ppf(0.5 + level / 2, df) * se
-            return (mean - half, mean + half)
-        half = stats.t.ppf(level, df) * se
-        return (mean - half, np.inf) if alternative == "greater" else (-np.inf, mean + half)
-
     return FrequentistResult(
         statistic=float(t),
         pvalue=float(pvalue),
@@ -113,5 +107,5 @@ def paired_ttest(a, b, *, relative: bool = False,
         effect_size=cohens_d(d),
         effect_size_name="Cohen's d",
         details={"n": n, "mean": mean, "sd": sd, "se": float(se), "relative": relative},
-        _interval=lambda level: tuple(float(v) for v in interval(level)),
+        _interval=LocationInterval(mean, float(se), alternative, df=df),
     )
