@@ -49,7 +49,7 @@ def test_table6_against_control_holm_and_bonferroni_dunn():
 
 
 def test_table6_printed_version_has_the_tie():
-    rep = compare(load_demsar_table6("printed"))
+    rep = compare(load_demsar_table6(version="printed"))
     ranks = {r["model"]: round(r["average_rank"], 3) for r in rep.summary}
     assert ranks == {"C4.5": 3.143, "C4.5+m": 2.0, "C4.5+cf": 2.929, "C4.5+m+cf": 1.929}
     assert round(rep.tests["friedman"].statistic, 3) == 9.857

@@ -95,8 +95,8 @@ def test_paired_replicates_are_aligned():
 
 def test_demsar_table6_both_versions():
     # Demšar (2006) Table 6 as printed; the paper version breaks the voting tie as the paper ranked.
-    printed = load_demsar_table6("printed").score_matrix()
-    paper = load_demsar_table6("paper").score_matrix()
+    printed = load_demsar_table6(version="printed").score_matrix()
+    paper = load_demsar_table6(version="paper").score_matrix()
     assert printed.models == ("C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf")
     assert printed.values.shape == (14, 4)
     diff = paper.values - printed.values

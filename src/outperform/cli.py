@@ -273,7 +273,7 @@ def demo(out: Path = typer.Option(Path("outperform-demo"), help="Folder for the 
     from .compare import compare
     from .data import load_demsar_table6
 
-    table = load_demsar_table6("paper")
+    table = load_demsar_table6(version="paper")
     Console().rule("Demšar (2006) Table 6 — AUC of C4.5 variants")
     report = compare(table, alpha=alpha)
     _emit(report, Format.text)

@@ -16,7 +16,7 @@ from .._names import model_names
 __all__ = ["find_cycles"]
 
 
-def find_cycles(prob, threshold: float = 0.5, *, names: Sequence[str] | None = None
+def find_cycles(prob, *, threshold: float = 0.5, names: Sequence[str] | None = None
                 ) -> list[tuple]:
     """Cycles of the relation "row better than column" in a pairwise probability table.
 

@@ -181,7 +181,7 @@ def bayesian_mcnemar(n01, n10, *, prior=(1.0, 1.0), rope=None,
         posterior=post)
 
 
-def pairwise_bayesian_mcnemar(correct, names=None, *, prior=(1.0, 1.0), rope=None,
+def pairwise_bayesian_mcnemar(correct, *, names=None, prior=(1.0, 1.0), rope=None,
                               threshold: float = 0.95) -> PairwiseResult:
     """Bayesian McNemar test (Beta posterior of phi with a ROPE) for every pair of models.
 

@@ -27,7 +27,7 @@ def bayesian_pairwise_result(method: str, names: tuple[str, ...], p_better: np.n
         for j in range(k):
             if i != j:
                 decision[i, j] = decide(p_better[i, j], p_rope[i, j], p_better[j, i], threshold)
-    cycles = find_cycles(p_better, cycle_threshold, names=names)
+    cycles = find_cycles(p_better, threshold=cycle_threshold, names=names)
     details = dict(details, p_rope=p_rope, decision=decision, threshold=threshold,
                    cycle_threshold=cycle_threshold, cycles=[list(c) for c in cycles])
     nan = np.full((k, k), np.nan)

@@ -236,10 +236,10 @@ def _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnin
         return ComparisonReport(tests=tests, recommended="bayesian_mcnemar", rationale=rationale,
                                 conclusions=tuple(conclusions), warnings=tuple(warnings), **common)
     tests = {"cochran_q": cochrans_q(correct, names=names)}
-    post = {"mcnemar_holm": (against_control(correct, reference, names, adjustment="holm",
+    post = {"mcnemar_holm": (against_control(correct, reference, names=names, adjustment="holm",
                                                alpha=alpha) if reference else
-                             pairwise_mcnemar(correct, names, adjustment="holm", alpha=alpha)),
-            "bayesian_mcnemar": pairwise_bayesian_mcnemar(correct, names, threshold=threshold,
+                             pairwise_mcnemar(correct, names=names, adjustment="holm", alpha=alpha)),
+            "bayesian_mcnemar": pairwise_bayesian_mcnemar(correct, names=names, threshold=threshold,
                                                           rope=rope)}
     conclusions = [_omnibus_words(tests["cochran_q"], alpha)] + _pair_words(post["mcnemar_holm"])
     return ComparisonReport(tests=tests, recommended="cochran_q", rationale=rationale,

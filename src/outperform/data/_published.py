@@ -15,7 +15,7 @@ def _read(name: str) -> pd.DataFrame:
         return pd.read_csv(fh)
 
 
-def load_demsar_table6(version: str = "paper") -> ResultsTable:
+def load_demsar_table6(*, version: str = "paper") -> ResultsTable:
     """AUC of four C4.5 variants on 14 UCI data sets (Demšar 2006, Table 6).
 
     Models: ``C4.5`` (m = 0, cf = 0.25), ``C4.5+m`` (m tuned), ``C4.5+cf`` (cf tuned),

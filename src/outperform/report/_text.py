@@ -9,7 +9,7 @@ from ._format import (BAYES_PAIR_HEADER, POSTHOC_HEADER, bayes_pairwise_rows, is
                       bayes_rows, fmt_num, headline, posthoc_rows, summary_columns, tests_rows)
 
 
-def render_text(report: ComparisonReport, console: Console | None = None) -> None:
+def render_text(report: ComparisonReport, *, console: Console | None = None) -> None:
     """Print ``report`` as tables, conclusions and warnings on ``console`` (stdout)."""
     console = console or Console()
     console.print(f"[bold]{headline(report)}[/bold]")

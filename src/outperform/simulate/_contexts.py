@@ -320,7 +320,7 @@ class CustomContext(SyntheticContext):
         return p
 
 
-def single_dirichlet_context(n_test=1001) -> DirichletContext:
+def single_dirichlet_context(*, n_test=1001) -> DirichletContext:
     """Lacoste §6.4 single context: Dirichlet(100, 110, 790), n = 1001 (Figure 3).
 
     Examples
@@ -332,7 +332,7 @@ def single_dirichlet_context(n_test=1001) -> DirichletContext:
     return DirichletContext(SINGLE_DIRICHLET, n_test=n_test, name="single Dirichlet")
 
 
-def multiple_dirichlet_context(n_test=1001) -> DirichletContext:
+def multiple_dirichlet_context(*, n_test=1001) -> DirichletContext:
     """Lacoste §6.4: uniform mixture of the 22 Dirichlets of Table 5 (Figures 4 and 5).
 
     Examples
@@ -344,7 +344,7 @@ def multiple_dirichlet_context(n_test=1001) -> DirichletContext:
     return DirichletContext(LACOSTE_TABLE5, n_test=n_test, name="multiple Dirichlet")
 
 
-def bimodal_context(n_test=100001) -> DirichletContext:
+def bimodal_context(*, n_test=100001) -> DirichletContext:
     """Lacoste §6.4 bimodal context: a non-symmetric distribution of risk differences.
 
     With probability 2/3, Dirichlet(100, 140, 9760) (A better by 0.4 points); otherwise

@@ -172,7 +172,7 @@ def _mcnemar_matrices(n01: np.ndarray):
     return n01, p, g
 
 
-def pairwise_mcnemar(correct, names=None, *, adjustment: str = "holm",
+def pairwise_mcnemar(correct, *, names=None, adjustment: str = "holm",
                      alpha: float = 0.05) -> PairwiseResult:
     """Exact McNemar test for every pair of models on one test set, adjusted for multiplicity.
 
@@ -233,7 +233,7 @@ def pairwise_mcnemar(correct, names=None, *, adjustment: str = "holm",
                          p, adjustment, alpha, details)
 
 
-def against_control(correct, control, names=None, *, adjustment: str = "holm",
+def against_control(correct, control, *, names=None, adjustment: str = "holm",
                     alpha: float = 0.05) -> PairwiseResult:
     """Exact McNemar test of every model against one control model (Williams 2026 §5.6).
 

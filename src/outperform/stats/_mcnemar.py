@@ -283,7 +283,7 @@ def mcnemar_table(table, *, method: str = "exact", correction: bool = True,
                              details=details, _interval=res._interval)
 
 
-def cochrans_q(correct, names=None) -> FrequentistResult:
+def cochrans_q(correct, *, names=None) -> FrequentistResult:
     """Cochran's Q test that k classifiers have the same accuracy on one test set.
 
     Parameters
