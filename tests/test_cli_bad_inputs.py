@@ -39,7 +39,7 @@ def files(tmp_path_factory):
         paths[key or name.replace(".", "_")] = path
         return path
 
-    put("t6.csv", frame=load_demsar_table6().frame, key="t6")  # Demšar (2006) Table 6, 4 models x 14
+    put("t6.csv", frame=load_demsar_table6().frame, key="t6")  # Demšar (2006) Table 6: 4 x 14
     folds = [{"task": "t", "model": m, "run": r, "fold": f, "accuracy": mu + rng.normal(0, .02)}
              for m, mu in (("A", .80), ("B", .78), ("C", .75)) for r in range(2)
              for f in range(5)]
