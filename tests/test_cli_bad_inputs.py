@@ -222,3 +222,10 @@ def test_help_shows_no_type_for_flags(files, command):
 def test_compare_predictions_help_names_control_not_reference(files):
     out = run("compare-predictions --help", files).output
     assert "--control" in out and "--reference" not in out
+
+
+def test_simulate_help_lists_every_study_of_the_registry(files):
+    from outperform.simulate import FIGURES
+
+    out = _flat(run("simulate --help", files).output)
+    assert all(name in out for name in FIGURES), out
