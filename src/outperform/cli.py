@@ -1,9 +1,14 @@
 """The ``outperform`` command line.
 
-Exit codes: 0 success, 1 bad input (the message says what to fix), 2 usage error.
+Exit codes: 0 success; 1 bad input, a file that cannot be read or written, or a missing
+optional dependency (one line says what was wrong and what to do, e.g.
+``pip install 'outperform[bayes]'``); 2 usage error; 3 internal error (one line, the
+traceback in a file of the temporary folder; ``outperform --debug COMMAND ...`` prints it).
+The exceptions are turned into messages once, for every command, by :class:`._cli.Group`.
 """
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
@@ -11,16 +16,22 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from . import __version__
-from ._validation import OutperformError
+from ._cli import Group, err
+from ._validation import InvalidInputError, OutperformError
+
+FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
 
 app = typer.Typer(
-    add_completion=False, no_args_is_help=True, rich_markup_mode="rich",
+    cls=Group, add_completion=False, no_args_is_help=True, rich_markup_mode="rich",
     help="Is model A really better than model B, how sure is that, and by how much?\n\n"
          "Statistical comparison of machine-learning models after Demšar (2006), Lacoste et al. "
-         "(2012), Corani & Benavoli (2015) and Williams (2026). Start with [bold]outperform demo[/bold].")
-err = Console(stderr=True)
+         "(2012), Corani & Benavoli (2015) and Williams (2026). Start with [bold]outperform demo[/bold].",
+    epilog="Exit codes: 0 success, 1 bad input (the message says what to fix), 2 usage error, "
+           "3 internal error (the message names the file that holds the traceback; "
+           "[bold]outperform --debug ...[/bold] prints it).")
 
 
 class Format(str, Enum):
@@ -37,7 +48,10 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                      help="Print the version and exit.")) -> None:
+                                      help="Print the version and exit."),
+         debug: bool = typer.Option(False, "--debug", help="Print the traceback of an error "
+                                    "(for a bug report) instead of writing it to a file.")
+         ) -> None:
     """Compare models and algorithms soundly."""
 
 
@@ -47,8 +61,29 @@ def _exit_on_bad_input(errors=OutperformError):
     try:
         yield
     except errors as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        err.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(1)
+
+
+def _output_file(path: Path, option: str, suffixes: tuple[str, ...]) -> Path:
+    """Check, before any work, that ``path`` can be written as a file of one of ``suffixes``.
+
+    Raises
+    ------
+    InvalidInputError
+        Unknown suffix, an existing folder of that name, or no writable folder to hold it.
+    """
+    if path.suffix.lower() not in suffixes:
+        raise InvalidInputError(f"{option} {str(path)!r}: cannot tell the format; use a name "
+                                f"ending in {', '.join(suffixes)}.")
+    if path.is_dir():
+        raise InvalidInputError(f"{option} {str(path)!r} is a folder; give a file name.")
+    # The nearest existing ancestor must be a writable folder (missing ones are created).
+    folder = next(p for p in path.absolute().parents if p.exists())
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise InvalidInputError(f"{option} {str(path)!r}: {str(folder)!r} is not a writable "
+                                "folder; choose another place for the file.")
+    return path
 
 
 def _emit(report, fmt: Format) -> None:
@@ -62,27 +97,34 @@ def _emit(report, fmt: Format) -> None:
         render_text(report)
 
 
-def _plot(report, path: Path, test: Optional[str] = None) -> None:
-    """Write the CD diagram of the post-hoc result ``test`` (default: the first one)."""
+def _plot(report, path: Path) -> None:
+    """Write the report's first critical-difference diagram to ``path``.
+
+    With a control that is the Bonferroni–Dunn diagram (Demšar 2006 Figure 1(b)), the only
+    post-hoc test against a control with one critical difference; without, the all-pairs
+    diagram of the post-hoc test (Nemenyi by default). The choice and the file are the
+    report's (``report_figures``, ``save_figure_file``), so ``outperform report`` draws the same.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
-    from .plot._cd_diagram import cd_diagram_from_result
+    from .report import report_figures, save_figure_file
 
-    if not report.posthoc:
-        err.print("[yellow]no post-hoc test (two models): no critical-difference diagram drawn[/yellow]")
+    figures = report_figures(report, kinds=("cd",))
+    if not figures:
+        err.print("[yellow]no critical-difference diagram: it needs a post-hoc test on three "
+                  "or more models over several data sets[/yellow]")
         return
-    ax = cd_diagram_from_result(report.posthoc[test] if test is not None
-                                else next(iter(report.posthoc.values())))
     path.parent.mkdir(parents=True, exist_ok=True)
-    ax.figure.savefig(path, bbox_inches="tight")
-    err.print(f"critical-difference diagram written to {path}")
+    save_figure_file(figures[0], path)
+    posthoc = figures[0].key.removeprefix("cd-")
+    err.print(f"critical-difference diagram ({escape(posthoc)}) written to {escape(str(path))}")
 
 
 @app.command("compare")
 def compare_cmd(
     file: Path = typer.Argument(..., help="Results table (.csv, .tsv or .parquet), long "
-                                "(columns task, model, [run, fold], score) or wide (one row per "
+                                "(columns task, model, \\[run, fold], score) or wide (one row per "
                                 "data set, one column per model)."),
     control: Optional[str] = typer.Option(None, help="Compare every model with this one "
                                           "(e.g. your baseline) instead of all pairs."),
@@ -117,11 +159,12 @@ def compare_cmd(
     """
     from .compare import compare
 
-    with _exit_on_bad_input():
-        report = compare(file, metric=metric, higher_is_better=False if lower_is_better else None,
-                         alpha=alpha, control=control, posthoc=posthoc, rope=rope, rho=rho,
-                         threshold=threshold, bayesian=bayesian, prior_strength=prior,
-                         hierarchical=hierarchical)
+    if plot is not None:
+        _output_file(plot, "--plot", FIGURE_SUFFIXES)
+    report = compare(file, metric=metric, higher_is_better=False if lower_is_better else None,
+                     alpha=alpha, control=control, posthoc=posthoc, rope=rope, rho=rho,
+                     threshold=threshold, bayesian=bayesian, prior_strength=prior,
+                     hierarchical=hierarchical)
     _emit(report, fmt)
     if plot is not None:
         _plot(report, plot)
@@ -133,7 +176,10 @@ def compare_predictions_cmd(
                                 "one prediction column per model (labels, or probabilities of "
                                 "the positive class)."),
     y_true: str = typer.Option("y_true", "--y-true", help="Column of the true labels."),
-    reference: Optional[str] = typer.Option(None, help="Compare every model with this one."),
+    control: Optional[str] = typer.Option(None, help="Compare every model with this one "
+                                          "(e.g. your baseline) instead of all pairs."),
+    reference: Optional[str] = typer.Option(None, hidden=True,
+                                            help="Deprecated name of --control."),
     loss: str = typer.Option("zero-one", help="zero-one, log, squared, absolute, or given "
                              "(the model columns already hold per-example losses)."),
     group: Optional[str] = typer.Option(None, help="Column of cluster ids (documents, speakers): "
@@ -147,9 +193,14 @@ def compare_predictions_cmd(
     """Compare predictors on one test set (Q1): McNemar, Bayesian McNemar, t-tests, DeLong."""
     from .compare import compare_predictions
 
-    with _exit_on_bad_input():
-        report = compare_predictions(file, y_true=y_true, loss=loss, reference=reference,
-                                     group=group, rope=rope, alpha=alpha, threshold=threshold)
+    if reference is not None:
+        err.print("[yellow]warning:[/yellow] --reference is deprecated; use --control.")
+        if control is not None and control != reference:
+            raise InvalidInputError(f"--control {control!r} and --reference {reference!r} name "
+                                    "different models; give --control only.")
+        control = reference
+    report = compare_predictions(file, y_true=y_true, loss=loss, reference=control,
+                                 group=group, rope=rope, alpha=alpha, threshold=threshold)
     _emit(report, fmt)
 
 
@@ -201,8 +252,10 @@ def report(
     file: Path = typer.Argument(..., help="Results table (any layout `compare` reads: per-example "
                                 "predictions with y_true, folds on one task, or many data sets)."),
     out: Path = typer.Option(Path("outperform-report"), help="Folder for the report files."),
-    formats: str = typer.Option("html,md,tex,json", help="Comma-separated: html, md, tex, json."),
-    control: Optional[str] = typer.Option(None, help="Baseline / reference model."),
+    formats: str = typer.Option("html,md,tex,json", help="Comma-separated: html, md, tex, "
+                                "json, txt (the diagrams are written as PDF and SVG)."),
+    control: Optional[str] = typer.Option(None, help="Compare every model with this one "
+                                          "(e.g. your baseline) instead of all pairs."),
     alpha: float = typer.Option(0.05, help="Significance level."),
     metric: Optional[str] = typer.Option(None, help="Metric column, when there are several."),
     lower_is_better: bool = typer.Option(False, "--lower-is-better",
@@ -216,13 +269,22 @@ def report(
 ) -> None:
     """Write a publishable report (HTML, Markdown, LaTeX, JSON) with its figures."""
     from .compare import compare
-    from .report._files import write_report
+    from .report import FORMATS, write_report
 
-    with _exit_on_bad_input():
-        result = compare(file, metric=metric, higher_is_better=False if lower_is_better else None,
-                         alpha=alpha, control=control, rope=rope, bayesian=bayesian,
-                         y_true=y_true, loss=loss)
-    paths = write_report(result, out, formats=tuple(f.strip() for f in formats.split(",")))
+    chosen = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
+    unknown = [f for f in chosen if f not in FORMATS]
+    if unknown or not chosen:
+        what = f"unknown format(s) {', '.join(unknown)}" if unknown else "no format given"
+        raise InvalidInputError(f"--formats {formats!r}: {what}; choose among "
+                                f"{', '.join(FORMATS)}, comma-separated (the critical-difference "
+                                "diagrams are always written as PDF and SVG).")
+    if out.exists() and not out.is_dir():
+        raise InvalidInputError(f"--out {str(out)!r} is an existing file; give a folder for the "
+                                "report files (it is created if missing).")
+    result = compare(file, metric=metric, higher_is_better=False if lower_is_better else None,
+                     alpha=alpha, control=control, rope=rope, bayesian=bayesian,
+                     y_true=y_true, loss=loss)
+    paths = write_report(result, out, formats=chosen)
     _emit(result, Format.text)
     for path in (paths.values() if isinstance(paths, dict) else paths):
         err.print(f"wrote {path}")
@@ -240,13 +302,15 @@ def simulate(
     seed: int = typer.Option(0, help="random_state."),
 ) -> None:
     """Reproduce a simulation study of the papers (AUC of tests, power, replicability)."""
-    from .simulate import _figures as figures
+    from .simulate import FIGURES, plot_figure, run_figure
 
-    fn = getattr(figures, name.replace("-", "_"), None)
-    if fn is None or name.startswith("_"):
-        err.print(f"[red]error:[/red] unknown study {name!r}; see `outperform simulate --help`.")
-        raise typer.Exit(1)
-    frame = fn(full=full, random_state=seed, progress=True)
+    if name not in FIGURES:
+        raise InvalidInputError(f"unknown study {name!r}; choose one of {', '.join(FIGURES)}.")
+    if out is not None:
+        _output_file(out, "--out", FIGURE_SUFFIXES)
+    if table is not None:
+        _output_file(table, "--table", (".csv",))
+    frame = run_figure(name, full=full, random_state=seed, progress=True)
     typer.echo(frame.to_string(index=False))
     if table is not None:
         frame.to_csv(table, index=False)
@@ -255,7 +319,7 @@ def simulate(
         import matplotlib
 
         matplotlib.use("Agg")
-        ax = figures.plot_figure(name, frame)
+        ax = plot_figure(name, frame)
         out.parent.mkdir(parents=True, exist_ok=True)
         ax.figure.savefig(out, bbox_inches="tight")
         err.print(f"figure written to {out}")
@@ -281,7 +345,7 @@ def demo(out: Path = typer.Option(Path("outperform-demo"), help="Folder for the 
     control = compare(table, alpha=0.05, control="C4.5", posthoc="holm")
     Console().rule("Against the control C4.5 (Holm, Bonferroni–Dunn), α = 0.05")
     _emit(control, Format.text)
-    _plot(control, out / "cd_bonferroni_dunn.png", "bonferroni-dunn")
+    _plot(control, out / "cd_bonferroni_dunn.png")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -78,13 +78,17 @@ def read_predictions(data, *, y_true: str | None = "y_true", models=None, group:
     Raises
     ------
     InvalidInputError
-        Missing columns, NaN, fewer than 2 models, fewer than 2 examples.
+        Missing columns (labels, models or group), NaN, fewer than 2 models, fewer than 2
+        examples.
     """
     df = read_table(data) if not isinstance(data, pd.DataFrame) else data
     if y_true is not None and y_true not in df.columns:
         raise InvalidInputError(
             f"no {y_true!r} column of true labels; columns are {list(df.columns)}. Name it with "
             "--y-true, or pass losses per example with --loss given.")
+    if group is not None and group not in df.columns:
+        raise InvalidInputError(
+            f"no group column {group!r} (cluster ids); columns are {list(df.columns)}.")
     reserved = {y_true, group, "example", "id"} | set(CLUSTER_HINTS)
     names = list(models) if models else [c for c in df.columns if c not in reserved]
     missing = [m for m in names if m not in df.columns]

@@ -1,7 +1,8 @@
 """Renderers of result objects: terminal (rich), Markdown, HTML, LaTeX, JSON, and report files."""
 import json
 
-from ._files import write_report
+from ._figures import ReportFigure, report_figures, save_figure_file
+from ._files import FORMATS, write_report
 from ._html import render_html
 from ._json_schema import load_schema, validate_report
 from ._latex import latex_escape, render_latex
@@ -14,5 +15,6 @@ def render_json(report) -> str:
     return json.dumps(report.to_dict(), indent=2, ensure_ascii=False)
 
 
-__all__ = ["latex_escape", "load_schema", "render_html", "render_json", "render_latex",
-           "render_markdown", "render_text", "validate_report", "write_report"]
+__all__ = ["FORMATS", "ReportFigure", "latex_escape", "load_schema", "render_html", "render_json", "render_latex",
+           "render_markdown", "render_text", "report_figures", "save_figure_file",
+           "validate_report", "write_report"]
