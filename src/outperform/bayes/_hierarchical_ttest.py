@@ -75,8 +75,6 @@ Sign convention: scores, higher is better; x = a - b, so a positive difference f
 """
 from __future__ import annotations
 
-import functools
-import os
 import sys
 import time
 import warnings
@@ -89,68 +87,15 @@ from scipy import stats
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError,
                            as_float_array, check_choice, check_probability, check_rope)
 from ..results import BayesianResult
+from ._hierarchical_model import (HierarchicalPrior, _centredness, _constrained, _initial_values,
+                                  _potential_gen, _summaries, _truncation_matters)
+from ._mcmc import ESS_LIMIT, RHAT_LIMIT, diagnostics, run_nuts, seed_from
 from ._rope import decide
 
 __all__ = ["HierarchicalPrior", "HierarchicalPosterior", "hierarchical_correlated_ttest"]
 
 METHOD = "hierarchical correlated Bayesian t-test (Benavoli et al. 2017 §4.3.1)"
 PARAMETER = "delta_next: mean difference A - B on a new data set"
-RHAT_LIMIT = 1.01
-ESS_LIMIT = 400
-
-
-@dataclass(frozen=True)
-class HierarchicalPrior:
-    """Hyper-priors of the hierarchical correlated t-test.
-
-    nu - 1 ~ Gamma(alpha, rate=beta), alpha ~ U(*alpha_bounds), beta ~ U(*beta_bounds);
-    sigma_i ~ U(0, sigma_scale * s) with s the mean within-data-set sd of the differences;
-    sigma0 ~ U(0, sigma_scale * sd of the data-set means); delta0 ~ U(-D, D) with
-    D = ``delta0_bound`` (in the units of the scores) or, if None, the largest absolute
-    difference (baycomp).
-
-    The defaults are baycomp's (``HierarchicalPrior.baycomp()``): alpha in [1, 2],
-    beta in [0.01, 0.1], so E[nu - 1] = alpha / beta lies in [10, 200]. The R code of the
-    paper (``HierarchicalPrior.r_version()``) uses alpha in [0.5, 5], beta in [0.05, 0.15]
-    and D = 1 (scores as fractions).
-
-    Examples
-    --------
-    >>> HierarchicalPrior.r_version().alpha_bounds
-    (0.5, 5.0)
-    """
-
-    alpha_bounds: tuple[float, float] = (1.0, 2.0)
-    beta_bounds: tuple[float, float] = (0.01, 0.1)
-    sigma_scale: float = 1000.0
-    delta0_bound: float | None = None
-
-    def __post_init__(self):
-        for name in ("alpha_bounds", "beta_bounds"):
-            lo, hi = (float(v) for v in getattr(self, name))
-            if not (np.isfinite(lo) and np.isfinite(hi) and 0 < lo < hi):
-                raise InvalidInputError(
-                    f"{name} must be (low, high) with 0 < low < high, got "
-                    f"{getattr(self, name)!r}.")
-            object.__setattr__(self, name, (lo, hi))
-        if not (np.isfinite(self.sigma_scale) and self.sigma_scale > 1):
-            raise InvalidInputError(
-                f"sigma_scale must be a large multiple (> 1), got {self.sigma_scale!r}.")
-        if self.delta0_bound is not None and not (np.isfinite(self.delta0_bound)
-                                                  and self.delta0_bound > 0):
-            raise InvalidInputError(
-                f"delta0_bound must be positive (or None), got {self.delta0_bound!r}.")
-
-    @classmethod
-    def baycomp(cls) -> "HierarchicalPrior":
-        """baycomp's HierarchicalTest defaults (alpha in [1, 2], beta in [0.01, 0.1])."""
-        return cls()
-
-    @classmethod
-    def r_version(cls, delta0_bound: float | None = 1.0) -> "HierarchicalPrior":
-        """The R code of Benavoli et al. (alpha in [0.5, 5], beta in [0.05, 0.15], D = 1)."""
-        return cls(alpha_bounds=(0.5, 5.0), beta_bounds=(0.05, 0.15),
-                   delta0_bound=delta0_bound)
 
 
 @dataclass(frozen=True, eq=False)
@@ -171,233 +116,6 @@ class HierarchicalPosterior:
     names: list[str]
     raw_means: np.ndarray = field(repr=False)
     rope: tuple[float, float]
-
-
-def _summaries(a, b, rope_width):
-    """Per data set mean and within sum of squares of d = a - b, zero variance handled."""
-    d = a - b
-    n = d.shape[1]
-    means = d.mean(axis=1)
-    within = np.sum((d - means[:, None]) ** 2, axis=1)
-    flat = within <= 1e-12 * max(1.0, float(np.max(np.abs(d))) ** 2) * n
-    if np.any(flat):
-        if rope_width <= 0:
-            bad = np.flatnonzero(flat)
-            raise DegenerateDataError(
-                f"{bad.size} data set(s) (first: index {bad[0]}) have the same difference in "
-                "every fold, which makes the posterior improper (its sigma_i can shrink to 0). "
-                "Give a rope > 0 (such a data set then gets the variance of U(-rope, rope) "
-                "noise, as in baycomp) or leave it out.")
-        within = np.where(flat, n * rope_width**2 / 3.0, within)
-    return means, within, float(np.max(np.abs(d)))
-
-
-def _centredness(xbar, c, n):
-    """Per data set weight w_i in [0, 1] of the centred parameterisation of delta_i.
-
-    NUTS struggles with a centred hierarchy (delta_i sampled directly) when the data say
-    little about each delta_i compared with their spread sigma0 (a funnel), and with a
-    non-centred one (delta_i = delta0 + sigma0 z_i) in the opposite case. The optimal
-    partial centring of a normal hierarchy (Papaspiliopoulos, Roberts & Sköld 2007) is
-    w_i = tau^2 / (tau^2 + se_i^2); se_i^2 is the variance of delta_i's likelihood, tau^2 a
-    moment estimate of the spread of the delta_i.
-    """
-    se2 = 1.0 / (c * max(n - 2.0, 1.0))
-    tau2 = max(float(np.var(xbar) - np.mean(se2)), 0.01 * float(np.mean(se2)))
-    return tau2 / (tau2 + se2)
-
-
-def _delta_from(z, delta0, std0, centre):
-    """delta from its partially centred coordinate (NumPyro's LocScaleReparam)."""
-    return delta0 + std0 ** (1.0 - centre) * (z - centre * delta0)
-
-
-def _potential_gen(truncate):
-    """Factory of the negative log posterior in unconstrained coordinates (jax).
-
-    Parameters (a dict): ``alpha``, ``beta``, ``delta0``, ``std0`` map to their uniform
-    priors' intervals by an affine logistic transform, ``log_nu_minus_one`` is log(nu - 1),
-    ``z`` the q partially centred data-set means: delta_i = delta0 + std0^(1 - w_i)
-    (z_i - w_i delta0), so that z_i ~ t_nu(w_i delta0, std0^w_i) (:func:`_centredness`).
-    Uniform priors are constant, so the density is the Gamma prior of nu - 1, the Student
-    prior of the z_i, the likelihood with sigma_i integrated out,
-    -(n - 1)/2 sum_i log(1 + c_i (xbar_i - delta_i)^2), the truncation term when it matters
-    (module docstring) and the log-Jacobians.
-    """
-    import jax.numpy as jnp
-    from jax.nn import log_sigmoid, sigmoid
-    from jax.scipy.special import gammaincc, gammaln
-
-    def bounded(raw, low, high):
-        return low + (high - low) * sigmoid(raw), log_sigmoid(raw) + log_sigmoid(-raw)
-
-    def potential_gen(xbar, c, q_ref, centre, n, bounds, prior_bounds):
-        half = 0.5 * (n - 1.0)
-
-        def potential(p):
-            alpha, log_ja = bounded(p["alpha"], prior_bounds[0], prior_bounds[1])
-            beta, log_jb = bounded(p["beta"], prior_bounds[2], prior_bounds[3])
-            delta0, log_jd = bounded(p["delta0"], -bounds[0], bounds[0])
-            std0, log_js = bounded(p["std0"], 0.0, bounds[1])
-            log_g, z = p["log_nu_minus_one"], p["z"]
-            g = jnp.exp(log_g)
-            nu = g + 1.0
-            lp = log_ja + log_jb + log_jd + log_js
-            # nu - 1 ~ Gamma(alpha, rate beta), as a density of log(nu - 1).
-            lp += alpha * jnp.log(beta) - gammaln(alpha) + alpha * log_g - beta * g
-            # z_i ~ t_nu(w_i delta0, std0^w_i), i.e. delta_i ~ t_nu(delta0, std0).
-            log_scale = centre * jnp.log(std0)
-            t = (z - centre * delta0) * jnp.exp(-log_scale)
-            lp += z.shape[0] * (gammaln(0.5 * (nu + 1.0)) - gammaln(0.5 * nu)
-                                - 0.5 * jnp.log(nu))
-            lp -= jnp.sum(log_scale) + 0.5 * (nu + 1.0) * jnp.sum(jnp.log1p(t * t / nu))
-            ratio = c * (xbar - _delta_from(z, delta0, std0, centre)) ** 2
-            lp -= half * jnp.sum(jnp.log1p(ratio))
-            if truncate:
-                lp += jnp.sum(jnp.log(gammaincc(half, q_ref * (1.0 + ratio)
-                                                / (2.0 * bounds[2] ** 2))))
-            return -lp
-
-        return potential
-
-    return potential_gen
-
-
-CACHE_ENV = "OUTPERFORM_JAX_CACHE"
-
-
-def _enable_compilation_cache() -> None:
-    """Use JAX's persistent compilation cache in $OUTPERFORM_JAX_CACHE, if that is set.
-
-    Compiling the sampler takes ~15 s; with the cache, a later process (e.g. the next CLI
-    run) loads it from disk instead (~0.5 MB). Opt-in, and left alone if JAX already has a
-    cache directory.
-    """
-    import jax
-
-    folder = os.environ.get(CACHE_ENV)
-    if folder and not jax.config.jax_compilation_cache_dir:
-        jax.config.update("jax_compilation_cache_dir", folder)
-        jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.5)
-
-
-@functools.lru_cache(maxsize=4)
-def _runners(truncate: bool, chain_method: str):
-    """Compiled (jitted) warm-up initialisation and sampling loop, reused across calls.
-
-    The data are arguments, not constants, so one compilation serves every comparison
-    with the same number of data sets, chains and draws (e.g. all pairs of algorithms).
-    """
-    import jax
-    from numpyro.infer.hmc import hmc
-
-    _enable_compilation_cache()
-
-    init_kernel, sample_kernel = hmc(potential_fn_gen=_potential_gen(truncate), algo="NUTS")
-    over_chains = jax.vmap if chain_method == "vectorized" else \
-        (lambda f: lambda *xs: jax.lax.map(lambda x: f(*x), xs))
-
-    @functools.partial(jax.jit, static_argnums=(3,))
-    def initialise(keys, init, args, num_warmup):
-        return over_chains(lambda key, z: init_kernel(z, num_warmup, model_args=args,
-                                                      rng_key=key))(keys, init)
-
-    @functools.partial(jax.jit, static_argnums=(2, 3))
-    def sample(states, args, num_warmup, num_samples):
-        def chain(state):
-            def step(state, _):
-                state = sample_kernel(state, model_args=args)
-                return state, (state.z, state.diverging)
-
-            _, (z, diverging) = jax.lax.scan(step, state, None,
-                                             length=num_warmup + num_samples)
-            return ({k: v[num_warmup:] for k, v in z.items()},
-                    diverging[num_warmup:])
-
-        return over_chains(chain)(states)
-
-    return initialise, sample
-
-
-def _initial_values(xbar, within_sd, centre, bounds, prior, n_chains, rng):
-    """Dispersed starting points around the data (unconstrained), one per chain."""
-    from scipy.special import logit
-
-    delta_bound, std0_hi, _ = bounds
-    spread = max(float(np.std(xbar)), 1e-3)
-    lo_a, hi_a = prior.alpha_bounds
-    lo_b, hi_b = prior.beta_bounds
-    d0 = np.clip(np.mean(xbar) + rng.uniform(-0.5, 0.5, n_chains) * spread,
-                 -0.9 * delta_bound, 0.9 * delta_bound)
-    s0 = np.minimum(spread * np.exp(rng.uniform(-0.5, 0.5, n_chains)), 0.5 * std0_hi)
-    delta = xbar[None, :] + 0.3 * within_sd[None, :] * rng.uniform(-1, 1, (n_chains, xbar.size))
-    z = centre * d0[:, None] + (delta - d0[:, None]) / s0[:, None] ** (1.0 - centre)
-    return {
-        "alpha": rng.uniform(-2, 2, n_chains),
-        "beta": rng.uniform(-2, 2, n_chains),
-        "log_nu_minus_one": np.log((lo_a + hi_a) / (lo_b + hi_b)) + rng.uniform(-1, 1, n_chains),
-        "delta0": logit((d0 + delta_bound) / (2 * delta_bound)),
-        "std0": logit(s0 / std0_hi),
-        "z": z,
-    }
-
-
-def _run_nuts(args, init, n_chains, n_samples, n_warmup, seed, chain_method, truncate):
-    """NUTS draws (unconstrained, shape (n_chains, n_samples, ...)) and divergences."""
-    import jax
-    import jax.numpy as jnp
-
-    initialise, sample = _runners(truncate, chain_method)
-    args = tuple(jnp.asarray(a, dtype=jnp.float32) for a in args)
-    keys = jax.random.split(jax.random.PRNGKey(seed), n_chains)
-    init = {k: jnp.asarray(v, dtype=jnp.float32) for k, v in init.items()}
-    draws, diverging = sample(initialise(keys, init, args, n_warmup), args, n_warmup,
-                              n_samples)
-    return ({k: np.asarray(v, dtype=float) for k, v in draws.items()},
-            int(np.sum(np.asarray(diverging))))
-
-
-def _constrained(draws, bounds, prior, centre):
-    """The draws on their natural scale, still standardised (numpy)."""
-    from scipy.special import expit
-
-    (lo_a, hi_a), (lo_b, hi_b) = prior.alpha_bounds, prior.beta_bounds
-    delta0 = bounds[0] * (2.0 * expit(draws["delta0"]) - 1.0)
-    std0 = bounds[1] * expit(draws["std0"])
-    return {
-        "delta0": delta0, "std0": std0,
-        "nu": np.exp(draws["log_nu_minus_one"]) + 1.0,
-        "alpha": lo_a + (hi_a - lo_a) * expit(draws["alpha"]),
-        "beta": lo_b + (hi_b - lo_b) * expit(draws["beta"]),
-        "delta": _delta_from(draws["z"], delta0[..., None], std0[..., None], centre),
-    }
-
-
-def _truncation_matters(q_ref, c, xbar, delta_bound, n, std_hi) -> bool:
-    """Whether sigma_i <= sigma_bar changes the log-likelihood by more than 1e-12.
-
-    The term is log GammaQ((n-1)/2, Q_i / (2 sigma_bar^2)); it is evaluated at a Q_i far
-    beyond the posterior (|xbar_i - delta_i| = 3 D). With sigma_bar = 1000 s it is ~1e-200
-    and is left out of the compiled potential.
-    """
-    from scipy.special import gammainc
-
-    q_far = q_ref * (1.0 + c * (np.abs(xbar) + 3.0 * delta_bound) ** 2)
-    return bool(np.max(gammainc(0.5 * (n - 1.0), q_far / (2.0 * std_hi**2))) > 1e-12)
-
-
-def _diagnostics(chains: dict[str, np.ndarray]):
-    from numpyro.diagnostics import effective_sample_size, split_gelman_rubin
-
-    out = {}
-    for name, arr in chains.items():
-        if arr.shape[0] > 1:
-            rhat = np.atleast_1d(split_gelman_rubin(arr))
-        else:
-            rhat = np.full(arr.shape[2:] or (1,), np.nan)
-        ess = np.atleast_1d(effective_sample_size(arr))
-        out[name] = (rhat, ess)
-    return out
 
 
 def _region_draws(delta0, std0, nu, rope):
@@ -555,8 +273,7 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
               prior.sigma_scale)
     q_ref = w / (1.0 - rho)
     c = n / (1.0 + (n - 1.0) * rho) / q_ref
-    seed = int(np.random.default_rng().integers(2**31)) if random_state is None \
-        else int(random_state)
+    seed = seed_from(random_state)
     truncate = _truncation_matters(q_ref, c, xbar, delta_bound, n, bounds[2])
     centre = _centredness(xbar, c, n)
     init = _initial_values(xbar, within_sd / scale, centre, bounds, prior, int(n_chains),
@@ -568,15 +285,16 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
         print(f"hierarchical t-test: NUTS, {n_chains} chains x ({n_warmup} warm-up + "
               f"{n_samples}) draws on {q} data sets (the first call compiles)...",
               file=sys.stderr, flush=True)
-    raw, divergent = _run_nuts(args, init, int(n_chains), int(n_samples), int(n_warmup), seed,
-                               chain_method, truncate)
+    raw, divergent = run_nuts(_potential_gen(truncate), args, init, n_chains=int(n_chains),
+                              n_samples=int(n_samples), n_warmup=int(n_warmup), seed=seed,
+                              chain_method=chain_method)
     if progress:
         print(f"hierarchical t-test: sampled in {time.perf_counter() - started:.1f} s.",
               file=sys.stderr, flush=True)
     draws = _constrained(raw, bounds, prior, centre)
     delta0, std0, nu = draws["delta0"] * scale, draws["std0"] * scale, draws["nu"]
     delta = draws["delta"] * scale
-    diag = _diagnostics({k: draws[k] for k in ("delta0", "std0", "nu", "alpha", "beta",
+    diag = diagnostics({k: draws[k] for k in ("delta0", "std0", "nu", "alpha", "beta",
                                                "delta")})
     rhat_max = float(np.nanmax(np.concatenate([r for r, _ in diag.values()])))
     ess_min = float(np.min(np.concatenate([e for _, e in diag.values()])))
@@ -598,7 +316,7 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
     per_draw = (winner == top).astype(float) if region_rule == "argmax" else regions[:, top]
     mcse = 0.0
     if np.std(per_draw) > 0:
-        ess_top = float(_diagnostics({"p": per_draw.reshape(delta0.shape)})["p"][1][0])
+        ess_top = float(diagnostics({"p": per_draw.reshape(delta0.shape)})["p"][1][0])
         mcse = float(np.std(per_draw) / np.sqrt(max(ess_top, 1.0)))
     delta_next = flat0 + flats * np.random.default_rng(seed).standard_t(flatnu)
     flat_delta = delta.reshape(-1, q)

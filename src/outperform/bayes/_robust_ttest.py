@@ -36,13 +36,12 @@ import numpy as np
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_paired,
                            check_probability, check_rope)
 from ..results import BayesianResult
+from ._mcmc import ESS_LIMIT, RHAT_LIMIT, diagnostics, enable_compilation_cache, seed_from
 from ._rope import decide, region_probabilities_from_samples
 
 __all__ = ["robust_bayesian_ttest"]
 
 METHOD = "robust Bayesian t-test (Student-t likelihood, Kruschke 2013)"
-RHAT_LIMIT = 1.01
-ESS_LIMIT = 400
 
 
 def _model(z, observed):
@@ -66,6 +65,8 @@ def _compiled_sampler(n_chains: int, n_samples: int, n_warmup: int):
     """
     import jax
     from numpyro.infer import MCMC, NUTS
+
+    enable_compilation_cache()
 
     def run(key, z, observed):
         mcmc = MCMC(NUTS(_model), num_warmup=n_warmup, num_samples=n_samples,
@@ -98,13 +99,6 @@ def _sample(z, n_chains, n_samples, n_warmup, seed, progress):
         else:
             draws = _compiled_sampler(n_chains, n_samples, n_warmup)(key, padded, observed)
         return {k: np.asarray(v, dtype=float) for k, v in draws.items()}
-
-
-def _rhat_ess(chains: np.ndarray) -> tuple[float, float]:
-    from numpyro.diagnostics import effective_sample_size, split_gelman_rubin
-
-    rhat = float(split_gelman_rubin(chains)) if chains.shape[0] > 1 else float("nan")
-    return rhat, float(effective_sample_size(chains))
 
 
 def robust_bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95, n_samples: int = 2000,
@@ -184,12 +178,12 @@ def robust_bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95, n_samples
         raise DegenerateDataError(
             f"all {n} differences a - b are equal ({m:g}): there is nothing to estimate.")
     bounds = (-0.1 * s, 0.1 * s) if rope is None else check_rope(rope)
-    seed = int(np.random.default_rng().integers(2**31)) if random_state is None \
-        else int(random_state)
+    seed = seed_from(random_state)
     draws = _sample((d - m) / s, int(n_chains), int(n_samples), int(n_warmup), seed, progress)
 
     delta = m + s * draws["mu"]                      # (chains, draws)
-    diag = {k: _rhat_ess(draws[k]) for k in ("mu", "sigma", "nu_minus_one")}
+    diag = {k: (float(rhat[0]), float(ess[0])) for k, (rhat, ess) in diagnostics(
+        {k: draws[k] for k in ("mu", "sigma", "nu_minus_one")}).items()}
     rhat_max = float(np.nanmax([r for r, _ in diag.values()]))
     ess_min = float(min(e for _, e in diag.values()))
     converged = not (rhat_max > RHAT_LIMIT or ess_min < ESS_LIMIT)
@@ -207,7 +201,7 @@ def robust_bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95, n_samples
     if np.ptp(region) == 0:
         mcse = 0.0
     else:
-        ess_top = _rhat_ess(region)[1]
+        ess_top = float(diagnostics({"p": region})["p"][1][0])
         mcse = float(np.std(region) / np.sqrt(max(ess_top, 1.0)))
     details = {
         "n": n, "mean": m, "sd": s, "nu_median": float(np.median(draws["nu_minus_one"]) + 1.0),
