@@ -58,15 +58,24 @@ def dask_client(client=None):
 
 @contextlib.contextmanager
 def progress_bar(total: int, enabled: bool, description: str = "working"):
-    """A rich progress bar on stderr (drawn on a terminal only); yields ``advance(n=1)``."""
+    """A rich progress bar on stderr, drawn on a terminal only; yields ``advance(n=1)``.
+
+    It shows the steps done out of ``total``, the percentage, the time elapsed and the
+    estimated time remaining, and vanishes when the work ends. Whether stderr is a terminal
+    is rich's decision, so ``FORCE_COLOR`` or ``TTY_COMPATIBLE=1`` force the bar on.
+    """
     if not (enabled and total):
         yield lambda n=1: None
         return
     from rich.console import Console
-    from rich.progress import Progress
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn,
+                               TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 
     console = Console(stderr=True)
-    bar = Progress(console=console, transient=True, disable=not console.is_terminal)
+    bar = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                   MofNCompleteColumn(), TaskProgressColumn(), TimeElapsedColumn(),
+                   TextColumn("ETA"), TimeRemainingColumn(),
+                   console=console, transient=True, disable=not console.is_terminal)
     with bar:
         task = bar.add_task(description, total=total)
         yield lambda n=1: bar.advance(task, n)
