@@ -1,7 +1,8 @@
-"""`outperform benchmark` end to end: designs with few splits, results kept whatever the
-analysis does, progress on a terminal only, and scikit-learn as a core dependency that
-`import outperform` does not load."""
+"""Long work on the command line: `outperform benchmark` end to end (designs with few splits,
+results kept whatever the analysis does, scikit-learn as a core dependency that `import
+outperform` does not load) and progress on a terminal only (benchmark, simulate, MCMC)."""
 import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from typer.testing import CliRunner
 from outperform.cli import app
 
 runner = CliRunner()
+TERMINAL_VARIABLES = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")
 SMALL = ["benchmark", "--models", "nb,dummy,tree", "--datasets", "iris,wine"]
 
 
@@ -55,7 +57,7 @@ def test_results_are_written_without_out_and_before_the_analysis(tmp_path, monke
 
 def test_benchmark_shows_a_progress_bar_only_on_a_terminal(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+    for name in TERMINAL_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     plain = runner.invoke(app, [*SMALL, "--cv", "2x3", "--out", "a.csv"])
     assert plain.exit_code == 0 and "ETA" not in plain.output
@@ -76,3 +78,35 @@ def test_scikit_learn_is_a_core_dependency_loaded_only_when_used():
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True, env={"PYTHONPATH": ":".join(sys.path)})
     assert loaded.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_simulate_shows_a_progress_bar_only_on_a_terminal(monkeypatch, terminal):
+    for name in TERMINAL_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    if terminal:
+        monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    res = runner.invoke(app, ["simulate", "lacoste-fig3"])
+    assert res.exit_code == 0, res.output
+    # quick size: 4 values of N x 3000 repetitions
+    assert ("12000/12000" in res.output and "ETA" in res.output) is terminal
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_a_step_without_parts_shows_a_spinner_on_a_terminal_and_a_line_elsewhere(
+        monkeypatch, capfd, terminal):
+    # the hierarchical t-test's MCMC is one compiled call: it reports through this
+    from outperform._parallel import progress_status
+
+    for name in TERMINAL_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TTY_COMPATIBLE", "1" if terminal else "0")
+    with progress_status("sampling", True):
+        pass
+    err = capfd.readouterr().err
+    assert ("\x1b[?25l" in err) is terminal  # rich hides the cursor while it animates
+    assert ("sampling ...\n" in err) is not terminal
+    assert re.search(r"sampling: done in \d+\.\d s\.\n$", err)
+    with progress_status("sampling", False):
+        pass
+    assert capfd.readouterr().err == ""
