@@ -153,7 +153,7 @@ class ResultsStore:
             shown = ", ".join(map(str, corrupt[:10])) + (", ..." if len(corrupt) > 10 else "")
             warnings.warn(
                 f"skipped {len(corrupt)} corrupt line(s) of the journal {self.journal} (line "
-                f"{shown}); those fits are computed again.", UserWarning, stacklevel=2)
+                f"{shown}); those fits are computed again.", UserWarning, stacklevel=5)
         return records
 
     def consolidate(self):
