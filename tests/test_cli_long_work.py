@@ -110,3 +110,11 @@ def test_a_step_without_parts_shows_a_spinner_on_a_terminal_and_a_line_elsewhere
     with progress_status("sampling", False):
         pass
     assert capfd.readouterr().err == ""
+
+
+def test_an_unwritable_results_file_is_a_message_not_a_traceback(tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    res = runner.invoke(app, [*SMALL, "--cv", "2x3", "--out", str(blocker / "r.csv")])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert "error:" in res.output and "a_file" in res.output

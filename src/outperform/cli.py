@@ -186,7 +186,8 @@ def benchmark(
     from .compare import compare
     from .experiments import get_models, load_datasets, parse_design, run_experiment
 
-    with _exit_on_bad_input((OutperformError, ValueError)):
+    # OSError: the results file cannot be written (permissions, a full disk).
+    with _exit_on_bad_input((OutperformError, ValueError, OSError)):
         design = parse_design(cv, random_state=seed)
         n_splits = design.n_runs * design.n_folds
         if n_splits < 2:
