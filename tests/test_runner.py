@@ -1,7 +1,12 @@
 """The experiment runner: paired splits, scores against scikit-learn, predictions, resume,
 parallel backends (joblib loky, Dask LocalCluster), and bad input."""
 import json
+import os
+import signal
+import subprocess
+import sys
 import threading
+import time
 
 import numpy as np
 import pandas as pd
@@ -10,6 +15,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import load_iris
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_validate
 from sklearn.naive_bayes import GaussianNB
+from threadpoolctl import threadpool_info
 
 from outperform._validation import InvalidInputError, TooFewError
 from outperform.experiments import load_datasets
@@ -318,14 +324,143 @@ def test_a_loader_is_called_and_names_keep_order():
     assert df["task"].unique().tolist() == ["z", "a"]
 
 
-def test_no_progress_output_when_not_a_terminal(capfd):
-    run_experiment("nb", "iris", DESIGN, progress=True)
-    assert capfd.readouterr().err == ""
-
-
 def test_bundled_data_sets():
     # Sizes documented by scikit-learn's dataset descriptions (toy datasets section).
     data = load_datasets(["sklearn"])
     shapes = {name: (X.shape, len(np.unique(y))) for name, (X, y) in data.items()}
     assert shapes == {"iris": ((150, 4), 3), "wine": ((178, 13), 3),
                       "breast_cancer": ((569, 30), 2), "digits": ((1797, 64), 10)}
+
+
+# --- one writer per file, readable journals ---------------------------------------------------
+
+_SLOW_WRITER = """
+import sys, time
+from sklearn.naive_bayes import GaussianNB
+from outperform.experiments import run_experiment
+
+class Slow(GaussianNB):
+    def fit(self, X, y):
+        time.sleep(0.3)
+        return super().fit(X, y)
+
+run_experiment({"slow": Slow()}, "iris", "10x10", out=sys.argv[1], progress=False)
+"""
+
+
+def _wait_for(condition, seconds=60.0):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the writer process did not start in time"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_second_writer_fails_at_once_and_a_dead_writers_lock_is_taken_over(tmp_path, suffix):
+    # Item 6 of issue 12: two runs on one out left duplicate keys (CSV) or lost fits (Parquet).
+    out = tmp_path / f"r{suffix}"
+    journal = out.with_name(out.name + ".journal")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    writer = subprocess.Popen([sys.executable, "-c", _SLOW_WRITER, str(out)], env=env)
+    try:
+        _wait_for(lambda: journal.exists() and journal.read_text().count("\n") >= 2)
+        started = time.monotonic()
+        with pytest.raises(InvalidInputError) as info:
+            run_experiment({"slow": GaussianNB()}, "iris", "10x10", out=out, progress=False)
+        assert time.monotonic() - started < 5  # at once, not after the other run
+        message = str(info.value)
+        assert str(out) in message and f"process {writer.pid}@" in message
+        assert writer.poll() is None  # the first writer was not disturbed
+    finally:
+        writer.send_signal(signal.SIGKILL)  # dies holding the lock, leaving lock and journal
+        writer.wait()
+    assert out.with_name(out.name + ".lock").exists() and journal.exists()
+    done = sum(1 for line in journal.read_text().splitlines() if line.endswith("}"))
+
+    with pytest.warns(UserWarning, match=f"process {writer.pid}@.*ended without removing"):
+        df = run_experiment({"slow": GaussianNB()}, "iris", "10x10", out=out, progress=False)
+    assert len(df) == 100 and not df.duplicated(["run", "fold"]).any()
+    assert done >= 2 and not out.with_name(out.name + ".lock").exists()
+    fresh = run_experiment({"slow": GaussianNB()}, "iris", "10x10", progress=False)
+    pd.testing.assert_frame_equal(_no_times(df), _no_times(fresh), check_dtype=False)
+
+
+def test_a_run_in_progress_in_this_process_also_holds_the_file(tmp_path):
+    out = tmp_path / "r.csv"
+
+    class Reentrant(GaussianNB):
+        def fit(self, X, y):
+            with pytest.raises(InvalidInputError, match="being written by another run"):
+                run_experiment("nb", "iris", DESIGN, out=out, progress=False)
+            return super().fit(X, y)
+
+    run_experiment({"nb": Reentrant()}, "iris", DESIGN, out=out, progress=False)
+    run_experiment("nb", "iris", DESIGN, out=out, progress=False)  # released at the end
+
+
+def test_corrupt_journal_lines_are_skipped_with_a_warning_naming_them(tmp_path):
+    # Item 5 of issue 12: a bad line in the middle blocked every resume with
+    # "Invalid control character".
+    out = tmp_path / "r.csv"
+    whole = run_experiment("nb", "iris", DESIGN, progress=False)
+    lines = [json.dumps({"row": row, "pred": None})
+             for row in whole.head(4).to_dict(orient="records")]
+    lines[1] = lines[1].replace('"iris"', '"ir\x01is"')  # a raw control character
+    lines[2] = lines[2][:40]                              # a line cut short mid-file
+    journal = out.with_name(out.name + ".journal")
+    journal.write_bytes(("\n".join(lines) + "\n").encode() + b"\xff\xfe not utf-8\n{}\n")
+    FailAfter.calls[0] = 0
+    with pytest.warns(UserWarning, match=r"skipped 4 corrupt line\(s\).*line 2, 3, 5, 6"):
+        df = run_experiment({"nb": FailAfter(n=100)}, "iris", DESIGN, out=out, progress=False)
+    assert FailAfter.calls[0] == 4  # lines 1 and 4 were kept, the other fits redone
+    pd.testing.assert_frame_equal(_no_times(df), _no_times(whole), check_dtype=False)
+    assert not journal.exists()
+
+
+# --- long work: threads and progress ----------------------------------------------------------
+
+class BlasThreads(GaussianNB):
+    """Gaussian naive Bayes that records the BLAS threads available during its fit."""
+
+    seen: list = []
+
+    def fit(self, X, y):
+        BlasThreads.seen += [i["num_threads"] for i in threadpool_info()
+                             if i["user_api"] == "blas"]
+        return super().fit(X, y)
+
+
+def _blas_threads():
+    return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+
+def test_parallel_fits_use_one_blas_thread_each():
+    if max(_blas_threads(), default=1) < 2:
+        pytest.skip("BLAS runs one thread here: nothing to limit")
+    before = _blas_threads()
+    BlasThreads.seen = []
+    run_experiment({"nb": BlasThreads()}, "iris", DESIGN, n_jobs=2, backend="threading",
+                   progress=False)
+    assert BlasThreads.seen and set(BlasThreads.seen) == {1}
+    assert _blas_threads() == before  # restored after the run
+    BlasThreads.seen = []
+    run_experiment({"nb": BlasThreads()}, "iris", DESIGN, progress=False)
+    assert set(BlasThreads.seen) == set(before)  # serial fits keep BLAS's own setting
+
+
+@pytest.mark.parametrize("terminal, n_jobs", [("1", 1), ("1", 2), ("0", 1), (None, 1)])
+def test_progress_bar_only_on_a_terminal(monkeypatch, capfd, terminal, n_jobs):
+    # rich decides whether stderr is a terminal; TTY_COMPATIBLE is its switch for
+    # force_terminal (https://rich.readthedocs.io/en/latest/console.html#environment-variables).
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
+    if terminal is not None:
+        monkeypatch.setenv("TTY_COMPATIBLE", terminal)
+    run_experiment("nb,dummy", "iris", DESIGN, n_jobs=n_jobs, progress=True,
+                   backend="threading" if n_jobs > 1 else None)
+    err = capfd.readouterr().err
+    if terminal == "1":
+        # fits done out of 2 models x 2 runs x 3 folds, and the estimated time remaining
+        assert "fits" in err and "12/12" in err and "ETA" in err
+    else:
+        assert err == ""

@@ -75,8 +75,6 @@ Sign convention: scores, higher is better; x = a - b, so a positive difference f
 """
 from __future__ import annotations
 
-import sys
-import time
 import warnings
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -84,6 +82,7 @@ from typing import Sequence
 import numpy as np
 from scipy import stats
 
+from .._parallel import progress_status
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError,
                            as_float_array, check_choice, check_probability, check_rope)
 from ..results import BayesianResult
@@ -161,8 +160,9 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
     random_state : int or None
         Seed (a ``jax.random.PRNGKey``); None draws one from numpy.
     progress : bool
-        Print the stages (compiling / sampling, with timings) to stderr; the sampling loop
-        is one compiled program, so there is no per-draw progress bar.
+        Show the sampling on stderr: a spinner with the time elapsed on a terminal, a line
+        in a log, and the time taken at the end. The sampling loop is one compiled program,
+        so there is no per-draw progress bar.
     chain_method : {"vectorized", "sequential"}
         How the chains run on one CPU ("vectorized" was the faster in our benchmark).
     region_rule : {"argmax", "averaged"}
@@ -280,17 +280,12 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
                            np.random.default_rng(seed))
     args = (xbar, c, q_ref, centre, float(n), np.array(bounds),
             np.array(prior.alpha_bounds + prior.beta_bounds))
-    started = time.perf_counter()
-    if progress:
-        print(f"hierarchical t-test: NUTS, {n_chains} chains x ({n_warmup} warm-up + "
-              f"{n_samples}) draws on {q} data sets (the first call compiles)...",
-              file=sys.stderr, flush=True)
-    raw, divergent = run_nuts(_potential_gen(truncate), args, init, n_chains=int(n_chains),
-                              n_samples=int(n_samples), n_warmup=int(n_warmup), seed=seed,
-                              chain_method=chain_method)
-    if progress:
-        print(f"hierarchical t-test: sampled in {time.perf_counter() - started:.1f} s.",
-              file=sys.stderr, flush=True)
+    stage = (f"hierarchical t-test: NUTS, {n_chains} chains x ({n_warmup} warm-up + "
+             f"{n_samples}) draws on {q} data sets (the first call compiles)")
+    with progress_status(stage, progress):
+        raw, divergent = run_nuts(_potential_gen(truncate), args, init, n_chains=int(n_chains),
+                                  n_samples=int(n_samples), n_warmup=int(n_warmup), seed=seed,
+                                  chain_method=chain_method)
     draws = _constrained(raw, bounds, prior, centre)
     delta0, std0, nu = draws["delta0"] * scale, draws["std0"] * scale, draws["nu"]
     delta = draws["delta"] * scale

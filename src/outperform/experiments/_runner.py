@@ -4,37 +4,31 @@ The result is the tidy table of DESIGN.md (one row per task, model, run and fold
 Q2 tests read, with ``n_train`` and ``n_test`` for the correlation correction, and on demand
 a table of per-example predictions for the Q1 tests and the Poisson-binomial test.
 
-Results survive interruption: each finished fit is appended at once as one JSON line to a
-journal next to ``out`` (``<out>.journal``); when the run ends, normally or not, the journal
-is merged into ``out`` (Parquet or CSV) by writing a temporary file and renaming it over
-``out``, so ``out`` is always a complete, readable table. A torn last journal line (a killed
-process) is ignored, and a journal left by a killed run is merged at the start of the next.
-A rerun with the same ``out`` skips the fits already recorded and computes the rest.
+Results survive interruption: each finished fit is appended at once to a journal next to
+``out`` (``<out>.journal``), merged into ``out`` (Parquet or CSV) when the run ends, normally
+or not, by an atomic rename, so ``out`` is always a complete, readable table. A rerun with
+the same ``out`` skips the fits already recorded; unreadable journal lines are skipped with a
+warning naming them. A lock file ``<out>.lock`` keeps a second run from writing the same
+``out`` at the same time.
 """
 from __future__ import annotations
 
-import json
-import os
+import contextlib
 import time
 from collections.abc import Mapping
-from pathlib import Path
 
 import numpy as np
-import pandas as pd
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import clone
 from sklearn.metrics import check_scoring
+from threadpoolctl import threadpool_limits
 
 from .._parallel import joblib_backend, progress_bar
 from .._validation import InvalidInputError
+from ._store import FIXED, KEY, ResultsStore, frames
 from ._datasets import load_datasets
-from ._designs import Design, parse_design
+from ._designs import parse_design
 from ._models import get_models
-
-KEY = ["task", "model", "run", "fold"]
-_FIXED = [*KEY, "n_train", "n_test", "fit_time", "score_time", "design", "random_state"]
-_PRED_COLUMNS = [*KEY, "example", "y_true", "y_pred", "correct"]
-_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
 
 
 def run_experiment(models, datasets, design, *, metrics=("accuracy",), n_jobs=1, out=None,
@@ -94,17 +88,27 @@ def run_experiment(models, datasets, design, *, metrics=("accuracy",), n_jobs=1,
 
     Notes
     -----
-    Only one run at a time may write to a given ``out``.
+    One run at a time writes to a given ``out``: it holds the lock file ``<out>.lock``
+    (with its process id) while it runs, and a second run fails at once. The operating
+    system releases the lock of a killed run; the next run takes it over with a warning.
+    While fits run in parallel (``n_jobs != 1`` or a backend), each uses one BLAS thread.
 
     Raises
     ------
     InvalidInputError, TooFewError
         Unknown model, data set, metric, backend or file suffix; no model or data set;
         X and y of different lengths; a data set the design cannot split; an ``out`` that
-        holds results of another design, random_state, metric set or data set size.
+        holds results of another design, random_state, metric set or data set size, or that
+        another run is writing.
     Exception
         Whatever a model raises; a note says which (task, model, run, fold) failed. The
         fits finished before it are kept in ``out``.
+
+    Warns
+    -----
+    UserWarning
+        Lines of the journal that cannot be read (the line numbers are named) are skipped
+        and their fits computed again; a lock left by a killed run is taken over.
 
     Examples
     --------
@@ -120,53 +124,40 @@ def run_experiment(models, datasets, design, *, metrics=("accuracy",), n_jobs=1,
     data = load_datasets(datasets)
     design = parse_design(design)
     metric_names, scorer = _scorer(metrics)
-    store = _Store(out, store_predictions) if out is not None else None
-
     splits = {task: list(design.split(X, y)) for task, (X, y) in data.items()}
-    done = store.done(design, metric_names, splits) if store else set()
-    jobs = [(task, name, run, fold, train, test)
-            for task, task_splits in splits.items() for name in models
-            for run, fold, train, test in task_splits if (task, name, run, fold) not in done]
+    # nullcontext() gives store = None: the records stay in memory.
+    results_file = (ResultsStore(out, store_predictions) if out is not None
+                    else contextlib.nullcontext())
+    with results_file as store:
+        done = store.done(design, metric_names, splits) if store else set()
+        jobs = [(task, name, run, fold, train, test)
+                for task, task_splits in splits.items() for name in models
+                for run, fold, train, test in task_splits if (task, name, run, fold) not in done]
+        records = []
+        sink = store.append if store else records.append
+        fixed = {"design": design.name, "random_state": design.random_state}
+        try:
+            with joblib_backend(backend), _blas_limit(n_jobs, backend), \
+                    progress_bar(len(jobs), progress, "fits") as advance:
+                results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+                    delayed(_fit_and_score)(models[name], *data[task], train, test, scorer,
+                                            store_predictions, (task, name, run, fold))
+                    for task, name, run, fold, train, test in jobs)
+                for record in results:
+                    record["row"].update(fixed)
+                    sink(record)
+                    advance()
+        finally:
+            if store:
+                store.consolidate()
+        scores, predictions = store.read() if store else frames(records, store_predictions)
 
-    records = []
-    sink = store.append if store else records.append
-    fixed = {"design": design.name, "random_state": design.random_state}
-    try:
-        with joblib_backend(backend), progress_bar(len(jobs), progress, "fitting") as advance:
-            results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                delayed(_fit_and_score)(models[name], *data[task], train, test, scorer,
-                                        store_predictions, (task, name, run, fold))
-                for task, name, run, fold, train, test in jobs)
-            for record in results:
-                record["row"].update(fixed)
-                sink(record)
-                advance()
-    finally:
-        if store:
-            store.consolidate()
-
-    if store:
-        scores, predictions = store.read()
-    else:
-        scores, predictions = _frames(records, store_predictions)
     scores = _select(scores, data, models)
-    scores = scores.reindex(columns=[*KEY, "n_train", "n_test", *metric_names, *_FIXED[6:]])
+    scores = scores.reindex(columns=[*KEY, "n_train", "n_test", *metric_names, *FIXED[6:]])
     scores.attrs["design"] = design.to_dict()
     if not store_predictions:
         return scores
     return scores, _select(predictions, data, models)
-
-
-def predictions_path(out) -> Path:
-    """Where :func:`run_experiment` writes the predictions for results file ``out``.
-
-    Examples
-    --------
-    >>> predictions_path("runs/results.parquet").as_posix()
-    'runs/results.predictions.parquet'
-    """
-    out = Path(out)
-    return out.with_name(f"{out.stem}.predictions{out.suffix}")
 
 
 def _scorer(metrics):
@@ -179,10 +170,25 @@ def _scorer(metrics):
     except (ValueError, TypeError) as exc:
         raise InvalidInputError(f"bad metrics {metrics!r}: {exc}") from None
     names = [str(m) for m in metrics]
-    clash = sorted(set(names) & set(_FIXED))
+    clash = sorted(set(names) & set(FIXED))
     if clash:
         raise InvalidInputError(f"metric name(s) {clash} clash with the table's own columns.")
     return names, scorer
+
+
+def _blas_limit(n_jobs, backend):
+    """One BLAS/OpenMP thread per fit while fits run in parallel.
+
+    Several fits at once, each with as many BLAS threads as cores, oversubscribe the CPU: a
+    LogisticRegression on ``digits`` took 80x longer with 2 OpenBLAS threads than with 1 on a
+    busy 2-core machine. joblib's loky workers already get ``cores // n_jobs`` threads; the
+    limit set here, in this process, covers the threading backend and in-process Dask
+    workers (threadpoolctl limits are per process, so they are not set per fit, where
+    concurrent threads would restore each other's limits).
+    """
+    if backend is None and effective_n_jobs(n_jobs) == 1:
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1)
 
 
 def _take(X, idx):
@@ -215,18 +221,6 @@ def _fit_and_score(estimator, X, y, train, test, scorer, store_predictions, key)
     return {"row": row, "pred": pred}
 
 
-def _frames(records, store_predictions):
-    scores = pd.DataFrame([r["row"] for r in records], columns=None if records else _FIXED)
-    if not store_predictions:
-        return scores, None
-    records = [r for r in records if r["pred"] is not None]
-    sizes = [len(r["pred"]["example"]) for r in records]
-    columns = {k: np.repeat([r["row"][k] for r in records], sizes) for k in KEY}
-    for k in _PRED_COLUMNS[len(KEY):]:
-        columns[k] = [v for r in records for v in r["pred"][k]]
-    return scores, pd.DataFrame(columns, columns=_PRED_COLUMNS)
-
-
 def _select(df, data, models):
     """Rows of the requested tasks and models, sorted in the order they were given."""
     order = {**{t: i for i, t in enumerate(data)}, **{m: i for i, m in enumerate(models)}}
@@ -235,129 +229,3 @@ def _select(df, data, models):
     df = df.sort_values(by, key=lambda s: s.map(order) if s.name in ("task", "model") else s,
                         kind="stable")
     return df.reset_index(drop=True)
-
-
-class _Store:
-    """Results file ``out`` (+ predictions file) and the journal of fits not merged yet."""
-
-    def __init__(self, out, store_predictions):
-        self.path = Path(out)
-        suffix = self.path.suffix.lower()
-        if suffix not in _FORMATS:
-            raise InvalidInputError(
-                f"out must end in {sorted(_FORMATS)} to choose the file format, got {out!r}."
-            )
-        self.format = _FORMATS[suffix]
-        self.pred_path = predictions_path(self.path)
-        self.journal = self.path.with_name(self.path.name + ".journal")
-        self.store_predictions = store_predictions
-        self._fh = None
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.consolidate()  # a journal left by a killed run
-
-    def done(self, design: Design, metric_names, splits) -> set:
-        """Keys already computed, after checking ``out`` holds the same experiment."""
-        scores = self._read(self.path)
-        if scores.empty:
-            return set()
-        seen = scores[["design", "random_state"]].drop_duplicates()
-        if (len(seen) != 1 or seen.iloc[0, 0] != design.name
-                or seen.iloc[0, 1] != design.random_state):
-            found = ", ".join(f"{d!r} random_state={r}" for d, r in seen.itertuples(index=False))
-            raise InvalidInputError(
-                f"{self.path} holds results of design {found}, not {design.name!r} "
-                f"random_state={design.random_state}; use the same design or another out."
-            )
-        found = [c for c in scores.columns if c not in _FIXED]
-        if sorted(found) != sorted(metric_names):
-            raise InvalidInputError(
-                f"{self.path} holds metrics {found}, not {list(metric_names)}; use the same "
-                "metrics or another out."
-            )
-        self._check_sizes(scores, splits)
-        keys = set(scores[KEY].itertuples(index=False, name=None))
-        if self.store_predictions:
-            predictions = self._read(self.pred_path)
-            keys &= set(predictions[KEY].drop_duplicates().itertuples(index=False, name=None))
-        return keys
-
-    def _check_sizes(self, scores, splits):
-        sizes = pd.DataFrame([(t, r, f, len(tr), len(te)) for t, s in splits.items()
-                              for r, f, tr, te in s],
-                             columns=["task", "run", "fold", "n_train_now", "n_test_now"])
-        both = scores.merge(sizes, on=["task", "run", "fold"])
-        bad = both[(both["n_train"] != both["n_train_now"]) | (both["n_test"] != both["n_test_now"])]
-        if len(bad):
-            raise InvalidInputError(
-                f"{self.path} holds results for data set {bad['task'].iloc[0]!r} with other "
-                "split sizes than now: the data set changed; use another out."
-            )
-
-    def append(self, record):
-        if self._fh is None:
-            self._fh = open(self.journal, "a", encoding="utf-8")
-        # One write per record, so a killed process leaves at most one torn last line.
-        self._fh.write(json.dumps(record, default=str) + "\n")
-        self._fh.flush()
-
-    def _read_journal(self):
-        if not self.journal.exists():
-            return []
-        records = []
-        with open(self.journal, encoding="utf-8") as fh:
-            for line in fh:
-                if not line.endswith("\n"):
-                    break  # torn by a killed process: that fit is redone
-                records.append(json.loads(line))
-        return records
-
-    def consolidate(self):
-        """Merge the journal into the results files (atomically) and delete it."""
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
-        records = self._read_journal()
-        if records:
-            has_preds = any(r["pred"] is not None for r in records)
-            new_scores, new_preds = _frames(records, has_preds)
-            old_scores, old_preds = self.read()
-            if has_preds:
-                self._write(_replace(old_preds, new_preds), self.pred_path)
-            self._write(_replace(old_scores, new_scores), self.path)
-        self.journal.unlink(missing_ok=True)
-
-    def read(self):
-        return self._read(self.path), self._read(self.pred_path)
-
-    def _read(self, path):
-        if not path.exists():
-            return pd.DataFrame(columns=_PRED_COLUMNS if path == self.pred_path else _FIXED)
-        if self.format == "parquet":
-            return pd.read_parquet(path)
-        return pd.read_csv(path, dtype={"task": str, "model": str, "design": str})
-
-    def _write(self, df, path):
-        tmp = path.with_name(path.name + ".tmp")
-        if self.format == "parquet":
-            _storable_labels(df).to_parquet(tmp, index=False)
-        else:
-            df.to_csv(tmp, index=False)
-        os.replace(tmp, path)
-
-
-def _replace(old, new):
-    """``old`` without the fits present in ``new``, then ``new`` (a redone fit wins)."""
-    if old.empty:
-        return new
-    redone = pd.MultiIndex.from_frame(new[KEY].drop_duplicates())
-    keep = ~pd.MultiIndex.from_frame(old[KEY]).isin(redone)
-    return pd.concat([old[keep], new], ignore_index=True)
-
-
-def _storable_labels(df):
-    # Parquet needs one type per column; labels of different tasks may mix ints and text.
-    for col in ("y_true", "y_pred"):
-        if col in df.columns and df[col].dtype == object and df[col].map(type).nunique() > 1:
-            df = df.assign(**{col: df[col].astype(str)})
-    return df
-
