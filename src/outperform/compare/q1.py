@@ -225,7 +225,7 @@ def _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnin
         binary_scores = {m: p for m, p in preds.items() if _probabilities(np.asarray(p))}
         if len(binary_scores) == 2 and set(np.unique(y)) <= {0, 1}:
             tests["delong"] = delong_test(y, preds[names[0]], preds[names[1]])
-        conclusions = [_bayes_words(names, bm, losses),
+        conclusions = [_bayes_words(names, bm, losses, "error rate"),
                        _mcnemar_words(names, tests["mcnemar"], c, losses, alpha)]
         if c.n01 + c.n10 < 25:
             warnings.append(f"only {c.n01 + c.n10} discordant examples: the chi-square version "
@@ -258,9 +258,10 @@ def _real_valued(losses, names, reference, rope, alpha, threshold, warnings, com
                  "paired_t": paired_ttest(a, b), "wilcoxon": wilcoxon(a, b, zero_method="pratt")}
         _normality(a - b, warnings)
         return ComparisonReport(tests=tests, recommended="bayesian_t", rationale=rationale,
-                                conclusions=(_bayes_words(names, tests["bayesian_t"], losses),
+                                conclusions=(_bayes_words(names, tests["bayesian_t"], losses,
+                                                          "mean loss"),
                                              _freq_words(names, tests["paired_t"], losses,
-                                                         alpha)),
+                                                         alpha, "mean loss")),
                                 warnings=tuple(warnings), **common)
     k = len(names)
     stat, p = np.full((k, k), np.nan), np.full((k, k), np.nan)
@@ -292,18 +293,12 @@ def _normality(d: np.ndarray, warnings: list[str]) -> None:
                             "and the Wilcoxon test (Williams 2026 §5.3).")
 
 
-def _quantity(losses, names) -> str:
-    """What the mean loss is called: an error rate for 0/1 losses of single examples."""
-    binary = all(np.isin(losses[m], (0.0, 1.0)).all() for m in names)
-    return "error rate" if binary else "mean loss"
-
-
-def _bayes_words(names, res, losses) -> str:
+def _bayes_words(names, res, losses, quantity) -> str:
     a, b = names
     lo, hi = res.rope
     return conclusion(res.method, a, b, decision=res.decision,
                       values=(losses[a].mean(), losses[b].mean()),
-                      quantity=_quantity(losses, names), higher_is_better=False,
+                      quantity=quantity, higher_is_better=False,
                       evidence=f"{probability_summary(a, b, res, '.3g')}; ROPE [{lo:.3g}, "
                                f"{hi:.3g}], threshold {res.threshold}")
 
@@ -320,7 +315,7 @@ def _mcnemar_words(names, res, counts, losses, alpha) -> str:
                  + f" {alpha}")
 
 
-def _freq_words(names, res, losses, alpha) -> str:
+def _freq_words(names, res, losses, alpha, quantity) -> str:
     # res compares negated losses, so its estimate is mean(loss_B - loss_A).
     a, b = names
     lo, hi = res.confidence_interval(0.95)
@@ -328,7 +323,7 @@ def _freq_words(names, res, losses, alpha) -> str:
               if res.effect_size is not None else "")
     return conclusion(
         res.method, a, b, decision=res.pvalue < alpha,
-        values=(losses[a].mean(), losses[b].mean()), quantity=_quantity(losses, names),
+        values=(losses[a].mean(), losses[b].mean()), quantity=quantity,
         higher_is_better=False,
         evidence=f"mean loss of {a} − {b} = {-res.estimate:.4g}, 95% CI [{-hi:.4g}, {-lo:.4g}], "
                  f"p = {res.pvalue:.3g}{effect}")

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._format import (BAYES_PAIR_HEADER, POSTHOC_HEADER, bayes_pairwise_rows, fmt_num, fmt_p,
-                      is_bayesian, posthoc_rows, summary_columns)
+from ..compare._words import favoured
+from ._format import fmt_column, fmt_num, fmt_p, is_bayesian, summary_columns
 
 SECTIONS = (
     ("question", "Question"),
@@ -179,14 +179,9 @@ def design_text(report) -> list[str]:
 def settings_text(report) -> list[str]:
     """Significance level, ROPE and decision threshold of the analysis."""
     out = [f"Significance level α = {report.alpha}."]
-    d = report.details
-    if "rope" in d or "threshold" in d:
-        rope = d.get("rope")
-        rope = f"±{rope:.3g}" if isinstance(rope, (int, float)) else rope
-        rule = f" ({d['rope_rule']})" if d.get("rope_rule") else ""
-        out.append(f"Bayesian tests: region of practical equivalence {rope}{rule}"
-                   + (f", decision threshold {d['threshold']}" if "threshold" in d else "")
-                   + " (Williams 2026 §5.2).")
+    rope = rope_text(report)
+    if rope:
+        out.append(rope)
     if report.control:
         out.append(f"Control (reference) model: {report.control}.")
     return out
@@ -209,7 +204,10 @@ def test_notes(report) -> list[tuple[str, str, str]]:
 def summary_table(report) -> Table:
     """Models best first with their average rank / mean score."""
     cols = summary_columns(report)
-    rows = [[str(r[c]) if c == "model" else fmt_num(r[c]) for c in cols] for r in report.summary]
+    # One format per column, so that an average rank 2 is printed 2.000 beside 1.964.
+    columns = [[str(r[c]) for r in report.summary] if c == "model" else
+               fmt_column([r.get(c) for r in report.summary]) for c in cols]
+    rows = [list(cells) for cells in zip(*columns)] if cols else []
     return Table("summary", "Models, best first", [c.replace("_", " ") for c in cols], rows,
                  "summary")
 
@@ -259,6 +257,61 @@ def _interval(res) -> str:
     return f"{mean:.3g} [{lo:.3g}, {hi:.3g}]"
 
 
+def _on_phi(res) -> bool:
+    """Whether a Bayesian result's ROPE is on McNemar's φ rather than in metric units."""
+    return str(getattr(res, "parameter", "")).startswith("phi")
+
+
+def _rope_label(report, res) -> str:
+    """A Bayesian result's ROPE with its units: "±0.01 accuracy" or "[0.46, 0.54] on φ"."""
+    lo, hi = res.rope
+    if _on_phi(res):
+        return f"[{lo:.3g}, {hi:.3g}] on φ"
+    return (f"±{hi:.3g} {report.metric}" if math.isclose(lo, -hi, abs_tol=1e-15)
+            else f"[{lo:.3g}, {hi:.3g}] {report.metric}")
+
+
+def _rope_scale(report) -> str | None:
+    d, a = report.details, model_names(report)[0]
+    rope = d.get("rope")
+    if isinstance(rope, (int, float)) and not isinstance(rope, bool):
+        rule = f" ({d['rope_rule']})" if d.get("rope_rule") not in (None, "given") else ""
+        return f"±{rope:.3g} in {report.metric}, on the difference between two models{rule}"
+    if d.get("rope_rule"):   # one width per pair (Q2 with several models)
+        return (f"{d['rope_rule']}, in {report.metric}; the width of each pair is in its "
+                "table")
+    for res in report.tests.values():
+        if hasattr(res, "p_rope"):
+            if _on_phi(res):
+                return (f"{_rope_label(report, res)}, where φ is the share of the discordant "
+                        f"examples that {a} gets wrong and φ = 1/2 means no difference "
+                        "(Williams 2026 eq. 7)")
+            return f"{_rope_label(report, res)}, on the difference between the two models"
+    if any(is_bayesian(r) and "posterior_mean" in r.details for r in report.posthoc.values()):
+        return ("around φ = 1/2 for each pair by Williams (2026) eq. 7, where φ is the share "
+                "of the pair's discordant examples that the first model gets wrong")
+    return None
+
+
+def rope_text(report) -> str | None:
+    """The ROPE of the report's Bayesian tests, with its value and units, explained once."""
+    scale = _rope_scale(report)
+    if scale is None:
+        return None
+    thresholds = {r.threshold for r in report.tests.values() if hasattr(r, "p_rope")}
+    # A Bayesian pairwise table has no p-values; its alpha is 1 - threshold.
+    thresholds |= {r.details.get("threshold", round(1 - r.alpha, 12))
+                   for r in report.posthoc.values() if is_bayesian(r)}
+    threshold = report.details.get("threshold") or (thresholds.pop() if len(thresholds) == 1
+                                                    else None)
+    decides = (f" when the posterior probability of one region reaches {threshold}"
+               if threshold is not None else "")
+    return (f"ROPE (region of practical equivalence): {scale}. A difference inside it is too "
+            "small to matter in practice: P(equivalent) is the posterior probability of the "
+            "ROPE, and a Bayesian test decides \"better\" or \"practically equivalent\""
+            f"{decides} (Williams 2026 §5.2).")
+
+
 def bayesian_table(report) -> Table | None:
     """Bayesian tests: the three region probabilities, ROPE, posterior summary, decision."""
     a, b = model_names(report)
@@ -268,11 +321,11 @@ def bayesian_table(report) -> Table | None:
             continue
         if key == report.recommended:
             marked.append(len(rows))
-        lo, hi = res.rope
         decision = {"A better": f"{a} better", "B better": f"{b} better"}.get(res.decision,
                                                                             res.decision)
         rows.append([res.method, f"{res.p_a_better:.3f}", f"{res.p_rope:.3f}",
-                     f"{res.p_b_better:.3f}", f"[{lo:.3g}, {hi:.3g}]", _interval(res), decision])
+                     f"{res.p_b_better:.3f}", _rope_label(report, res), _interval(res),
+                     decision])
         thresholds.add(res.threshold)
     if not rows:
         return None
@@ -287,27 +340,107 @@ def bayesian_table(report) -> Table | None:
     return Table("bayesian", title, header, rows, "bayesian", tuple(marked))
 
 
+def _mean_name(report) -> str:
+    """What the summary's mean is: an error rate for 0/1 losses of single examples."""
+    if report.question == "Q1":
+        d = report.details
+        return "error rate" if d.get("loss") == "zero-one" and not d.get("groups") else "mean loss"
+    return f"mean {report.metric}"
+
+
+def _pair_differences(report, res):
+    """(k x k differences row − column, higher_is_better, name) of the pairs of ``res``.
+
+    The test's own estimate where it has one (posterior probabilities, rank-biserial
+    correlations, average ranks), else the difference of the summary's means (Q1, Q2).
+    """
+    if is_bayesian(res):
+        p = np.asarray(res.statistic, dtype=float)
+        return p - p.T, True, "P(better)"
+    if "rank_biserial" in res.details:
+        return np.asarray(res.details["rank_biserial"], dtype=float), True, "rank-biserial r"
+    if res.average_ranks is not None:
+        r = np.asarray(res.average_ranks, dtype=float)
+        return r[:, None] - r[None, :], False, "average rank"
+    means = {row["model"]: row.get("mean_loss", row.get("mean_score")) for row in report.summary}
+    v = np.array([np.nan if means.get(m) is None else means[m] for m in res.names], dtype=float)
+    return v[:, None] - v[None, :], report.higher_is_better, _mean_name(report)
+
+
+def _oriented(pairs, diff, higher_is_better) -> list[tuple[int, int, float]]:
+    """Each pair as (better, worse, how much better), in the order given; ties keep it."""
+    out = []
+    for i, j in pairs:
+        side = favoured(diff[i, j], higher_is_better=higher_is_better)
+        out.append((j, i, abs(diff[i, j])) if side < 0 else (i, j, abs(diff[i, j])))
+    return out
+
+
+BAYES_PAIR_HEADER = ["A", "B", "P(A better)", "P(equivalent)", "P(B better)"]
+
+
+def _bayes_pair_table(key, report, res) -> Table:
+    diff, hib, _ = _pair_differences(report, res)
+    p_rope = np.asarray(res.details["p_rope"], dtype=float)
+    decision = np.asarray(res.details["decision"], dtype=object)
+    rows = []
+    for a, b, _ in _oriented(res.pairs(), diff, hib):
+        d = {"A better": f"{res.names[a]} better", "B better": f"{res.names[b]} better"}.get(
+            decision[a, b], decision[a, b])
+        rows.append([res.names[a], res.names[b], f"{res.statistic[a, b]:.3f}",
+                     f"{p_rope[a, b]:.3f}", f"{res.statistic[b, a]:.3f}", d])
+    rope = report.details.get("rope")
+    notes = (f"; ROPE ±{rope:.3g} {report.metric}" if isinstance(rope, (int, float))
+             and not isinstance(rope, bool) else "")
+    return Table(key, f"{res.method} (posterior probabilities{notes})",
+                 BAYES_PAIR_HEADER + ["decision"], rows, "bayesian")
+
+
 def pairwise_tables(report) -> list[Table]:
-    """One table per post-hoc result; Q2's Bayesian pair probabilities get their own table."""
+    """One table per post-hoc result; Q2's Bayesian pair probabilities get their own table.
+
+    Each row puts first (as A) the model the pair's estimate favours, so that the "A better
+    by" column is never negative: the difference of error rates or mean scores (Q1, Q2), of
+    average ranks (rank tests), the rank-biserial correlation (pairwise Wilcoxon), or, in
+    Bayesian tables, the model with the larger posterior probability of being better.
+    """
     out = []
     for key, res in report.posthoc.items():
         if is_bayesian(res):
-            out.append(Table(key, res.method, list(BAYES_PAIR_HEADER), bayes_pairwise_rows(res),
-                             "bayesian"))
+            out.append(_bayes_pair_table(key, report, res))
             continue
+        diff, hib, name = _pair_differences(report, res)
+        pairs = sorted(res.pairs(), key=lambda ij: (math.isnan(res.pvalue[ij]), res.pvalue[ij]))
+        oriented = _oriented(pairs, diff, hib)
+        by = fmt_column([d for _, _, d in oriented])
+        stat = fmt_column([res.statistic[a, b] for a, b, _ in oriented])
+        rows = [[res.names[a], res.names[b], by[n], stat[n], fmt_p(res.pvalue_adjusted[a, b]),
+                 "yes" if res.reject[a, b] else "no"] for n, (a, b, _) in enumerate(oriented)]
+        header, rows = _without_empty_columns(
+            ["A", "B", f"A better by ({name})", "statistic", "adj. p", "significant"], rows,
+            keep=2)
         cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
-        header, rows = list(POSTHOC_HEADER), posthoc_rows(res)
-        if res.average_ranks is None:   # no ranks: drop the rank-difference column
-            header.pop(2)
-            rows = [r[:2] + r[3:] for r in rows]
         out.append(Table(key, f"Post-hoc: {res.method}{cd}, α = {res.alpha}", header, rows,
                          "frequentist"))
         if "p_row_better" in res.details and "p_rope" in res.details:
             better = np.asarray(res.details["p_row_better"], dtype=float)
             rope = np.asarray(res.details["p_rope"], dtype=float)
-            rows = [[res.names[i], res.names[j], f"{better[i, j]:.3f}", f"{rope[i, j]:.3f}",
-                     f"{better[j, i]:.3f}"] for i, j in res.pairs()]
-            out.append(Table(f"{key}-bayes",
-                             "Bayesian tests of the same pairs (posterior probabilities)",
-                             BAYES_PAIR_HEADER[:5], rows, "bayesian"))
+            rows = [[res.names[a], res.names[b], f"{better[a, b]:.3f}", f"{rope[a, b]:.3f}",
+                     f"{better[b, a]:.3f}"] for a, b, _ in oriented]
+            header = list(BAYES_PAIR_HEADER)
+            if "rope" in res.details:   # each pair's own ROPE width
+                width = np.asarray(res.details["rope"], dtype=float)
+                header.append(f"ROPE ({report.metric})")
+                for row, (a, b, _) in zip(rows, oriented):
+                    row.append(f"±{width[a, b]:.3g}")
+            out.append(Table(f"{key}-bayes", "Bayesian tests of the same pairs, in the same "
+                             "order (posterior probabilities)", header, rows, "bayesian"))
     return out
+
+
+def marked_rows(t: Table, marker: str = " ←") -> tuple[str, list[list[str]]]:
+    """Title and rows of ``t`` for plain text: ``marker`` after the test the decision rests on,
+    and a title that says so only when a row carries it."""
+    rows = [[r[0] + marker] + r[1:] if n in t.marked else list(r) for n, r in enumerate(t.rows)]
+    title = t.title + (f" — {marker.strip()} the test the decision rests on" if t.marked else "")
+    return title, rows
