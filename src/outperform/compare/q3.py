@@ -191,17 +191,18 @@ def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
     k = len(names)
     out = []
     # F is infinite when every data set ranks the algorithms in the same order (Friedman's
-    # chi-square at its maximum N(k - 1)): say so rather than print "F = inf".
+    # chi-square at its maximum N(k - 1)): say so rather than print "F = inf" alone.
     same_order = (" — every data set ranks the algorithms in the same order, so the "
-                  "Friedman statistic is at its maximum and F is infinite"
-                  if np.isinf(omnibus.statistic) else "")
+                  "Friedman statistic is at its maximum, F is infinite and p is the exact "
+                  "probability of such agreement under the null hypothesis, (k!)^(1 - N)"
+                  if omnibus.details.get("perfect_agreement") else "")
     if omnibus.pvalue < alpha:
         out.append(f"The algorithms differ (Friedman with Iman–Davenport F = {omnibus.statistic:.3f}, "
                    f"p = {omnibus.pvalue:.3g} < {alpha}{same_order}).")
     else:
         out.append(f"No significant difference among the {k} algorithms (Iman–Davenport F = "
-                   f"{omnibus.statistic:.3f}, p = {omnibus.pvalue:.3g} >= {alpha}); post-hoc "
-                   "results below are descriptive.")
+                   f"{omnibus.statistic:.3f}, p = {omnibus.pvalue:.3g} >= {alpha}{same_order}); "
+                   "post-hoc results below are descriptive.")
     for key, res in post.items():
         pairs = [(i, j) for i, j in res.pairs() if res.reject[i, j]]
         label = _LABELS.get(key, key)

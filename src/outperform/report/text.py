@@ -12,7 +12,9 @@ from ._sections import (bayesian_table, frequentist_table, marked_rows, pairwise
 
 
 def _is_text(cells: list[str]) -> bool:
-    return any(any(ch.isalpha() for ch in c.replace("e-", "").replace("e+", "")) for c in cells)
+    """Whether a column holds words (names, decisions) rather than numbers (inf included)."""
+    return any(any(ch.isalpha() for ch in c.replace("e-", "").replace("e+", "").replace("inf", ""))
+               for c in cells)
 
 
 def _rich(t) -> Table:
