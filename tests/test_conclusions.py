@@ -9,9 +9,15 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from scipy import stats
 from typer.testing import CliRunner
 
+from outperform import DegenerateDataError
 from outperform.cli import app
+from outperform.compare import compare, compare_counts
+from outperform.report import render_markdown
 
 runner = CliRunner()
 
@@ -56,14 +62,6 @@ def test_issue_scenario_names_clf_a_better_than_clf_e(tmp_path, fmt):
 # Generated tables for every question, k = 2 and k > 2 models, all pairs and a control,
 # higher- and lower-is-better. The data's own directions (means, wins per unit, average
 # ranks over data sets) are computed here with numpy/scipy.
-
-from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from scipy import stats  # noqa: E402
-
-from outperform import DegenerateDataError  # noqa: E402
-from outperform.compare import compare, compare_counts  # noqa: E402
-from outperform.report import render_markdown  # noqa: E402
 
 QUESTIONS = ("Q1-labels", "Q1-losses", "Q2", "Q3", "Q3-folds")
 CLAIM = re.compile(r"(\w+) is (significantly|practically) better than (\w+)")
@@ -190,3 +188,18 @@ def test_counts_claims_agree_with_the_unshared_errors(n01, n10):
     assert CLAIM.findall(" ".join(rep.conclusions))        # the data are clear enough
     errors = np.column_stack([n01, n10]).astype(float)     # A's, B's unshared errors per task
     _check(rep, _data_favours(errors, False, True), {"A": 0, "B": 1})
+
+
+def test_two_models_with_the_second_as_control_keep_the_columns_right():
+    # Found by the property test: with control = the second of two models, Q2 tested
+    # (control, other) but the tables label A and B after the models' order.
+    folds = pd.DataFrame([dict(task="t", model=m, run=0, fold=f, accuracy=0.8 + s + 0.01 * e)
+                          for f, e in enumerate([0.3, -1.2, 0.5, 1.1, -0.4, 0.9, -0.8, 0.2])
+                          for m, s in (("lr", 0.0), ("svm", 0.03 + 0.002 * (f % 3)))])
+    wide = folds.pivot(index="fold", columns="model", values="accuracy")
+    assert (wide["svm"] > wide["lr"]).all()               # svm is better on every fold
+    rep = compare(folds, control="svm")
+    lines = render_markdown(rep).split("## Bayesian tests")[1].splitlines()
+    header, _, row = ([c.strip() for c in line.strip("|").split("|")] for line in lines[2:5])
+    cells = dict(zip(header, row))
+    assert float(cells["P(svm better)"]) > 0.95 and cells["decision"] == "svm better"

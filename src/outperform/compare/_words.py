@@ -144,6 +144,12 @@ def conclusion(test: str, a: str, b: str, *, decision, difference: float = math.
     return f"{test}: {text}" + (f" ({'; '.join(parts)})" if parts else "") + "."
 
 
+def decision_label(a: str, b: str, decision: str) -> str:
+    """A Bayesian decision as a table cell: "<a> better", "<b> better", or the decision."""
+    side = _side(decision, math.nan, True)
+    return f"{a if side > 0 else b} better" if side else decision
+
+
 def probability_summary(a: str, b: str, res, spec: str = ".3f") -> str:
     """The three region probabilities of a Bayesian result, each formatted with ``spec``."""
     return (f"P({a} better) = {res.p_a_better:{spec}}, P(equivalent) = {res.p_rope:{spec}}, "

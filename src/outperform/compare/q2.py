@@ -92,8 +92,10 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
     scores = table.paired_replicates(task, metric)
     sign = 1.0 if hib else -1.0
     r, rho_source = _rho(table, task, rho)
+    # Two models: one pair, A = the first model whatever the control, since the report's
+    # tables name A and B after ``models`` (a control second would swap the columns).
     pairs = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
-             if control else list(combinations(range(len(names)), 2)))
+             if control and len(names) > 2 else list(combinations(range(len(names)), 2)))
     freq, bayes, widths = {}, {}, {}
     for i, j in pairs:
         a, b = sign * scores[names[i]], sign * scores[names[j]]

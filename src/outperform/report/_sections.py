@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..compare._words import favoured
+from ..compare._words import decision_label, favoured
 from ._format import fmt_column, fmt_num, fmt_p, is_bayesian, summary_columns
 
 SECTIONS = (
@@ -321,8 +321,7 @@ def bayesian_table(report) -> Table | None:
             continue
         if key == report.recommended:
             marked.append(len(rows))
-        decision = {"A better": f"{a} better", "B better": f"{b} better"}.get(res.decision,
-                                                                            res.decision)
+        decision = decision_label(a, b, res.decision)
         rows.append([res.method, f"{res.p_a_better:.3f}", f"{res.p_rope:.3f}",
                      f"{res.p_b_better:.3f}", _rope_label(report, res), _interval(res),
                      decision])
@@ -385,8 +384,7 @@ def _bayes_pair_table(key, report, res) -> Table:
     decision = np.asarray(res.details["decision"], dtype=object)
     rows = []
     for a, b, _ in _oriented(res.pairs(), diff, hib):
-        d = {"A better": f"{res.names[a]} better", "B better": f"{res.names[b]} better"}.get(
-            decision[a, b], decision[a, b])
+        d = decision_label(res.names[a], res.names[b], decision[a, b])
         rows.append([res.names[a], res.names[b], f"{res.statistic[a, b]:.3f}",
                      f"{p_rope[a, b]:.3f}", f"{res.statistic[b, a]:.3f}", d])
     rope = report.details.get("rope")
