@@ -91,8 +91,8 @@ def claim(a: str, b: str, *, decision, difference: float = math.nan,
 
 def conclusion(test: str, a: str, b: str, *, decision, difference: float = math.nan,
                higher_is_better: bool = True, values: Sequence[float] | None = None,
-               quantity: str = "", evidence: str = "", spec: str = ".3g") -> str:
-    """One conclusion of a report: ``"<test>: <claim> (<quantity> x vs y; <evidence>)."``.
+               quantity: str = "", evidence: str = "", spec: str = ".3g", lead: str = "") -> str:
+    """One conclusion of a report: ``"<test>: <lead><claim> (<quantity> x vs y; <evidence>)."``.
 
     Parameters
     ----------
@@ -117,6 +117,8 @@ def conclusion(test: str, a: str, b: str, *, decision, difference: float = math.
         speaks of, since the claim may put them in either order.
     spec : str
         Format of ``values``.
+    lead : str
+        Words before the claim, e.g. "for the next task, ".
 
     Returns
     -------
@@ -141,7 +143,7 @@ def conclusion(test: str, a: str, b: str, *, decision, difference: float = math.
         parts.append(evidence)
     text = claim(a, b, decision=decision, difference=difference,
                  higher_is_better=higher_is_better)
-    return f"{test}: {text}" + (f" ({'; '.join(parts)})" if parts else "") + "."
+    return f"{test}: {lead}{text}" + (f" ({'; '.join(parts)})" if parts else "") + "."
 
 
 def decision_label(a: str, b: str, decision: str) -> str:

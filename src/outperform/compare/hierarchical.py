@@ -144,7 +144,7 @@ def compare_counts(data, *, names: tuple[str, str] | None = None, alpha: float =
                          "decision": claim(a, b, decision=r.decision)})
     wins = int(np.sum(n01 < n10))
     conclusions = (
-        conclusion(f"{hier.method}, for the next task", a, b, decision=hier.decision,
+        conclusion(hier.method, a, b, decision=hier.decision, lead="for the next task, ",
                    evidence=f"P({a} better) = {hier.p_a_better:.3f}, P(equivalent) = "
                             f"{hier.p_rope:.3f}, P({b} better) = {hier.p_b_better:.3f}; "
                             f"φ̄ = {hier.posterior_mean:.3f}"),
