@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from ..results import ComparisonReport
 from ._format import headline
-from ._sections import (bayesian_table, frequentist_table, marked_rows, pairwise_tables,
-                        rope_text, summary_table)
+from ._pairs import pairwise_tables
+from ._sections import bayesian_table, frequentist_table, marked_rows, rope_text, summary_table
 
 
 def _table(t) -> str:

@@ -7,8 +7,8 @@ from rich.table import Table
 
 from ..results import ComparisonReport
 from ._format import headline
-from ._sections import (bayesian_table, frequentist_table, marked_rows, pairwise_tables,
-                        rope_text, summary_table)
+from ._pairs import pairwise_tables
+from ._sections import bayesian_table, frequentist_table, marked_rows, rope_text, summary_table
 
 
 def _is_text(cells: list[str]) -> bool:
