@@ -85,9 +85,9 @@ def test_the_marker_the_heading_promises_is_on_the_row(name):
     rep = report(name)
     for text in (_text(rep), render_markdown(rep)):
         lines = text.splitlines()
-        # The heading says "— ← the test the decision rests on" (rich may wrap it).
-        promises = [line for line in lines if "— ← the test" in line]
-        marked = [line for line in lines if "←" in line and "— ← the test" not in line]
+        # The heading says "(← the test that decides)" (rich may wrap it).
+        promises = [line for line in lines if "(← the test" in line]
+        marked = [line for line in lines if "←" in line and "(← the test" not in line]
         assert len(marked) == len(promises) == (1 if rep.recommended else 0), text
         if rep.recommended:
             assert rep.tests[rep.recommended].method.split(" (")[0] in marked[0]

@@ -341,5 +341,5 @@ def marked_rows(t: Table, marker: str = " ←") -> tuple[str, list[list[str]]]:
     """Title and rows of ``t`` for plain text: ``marker`` after the test the decision rests on,
     and a title that says so only when a row carries it."""
     rows = [[r[0] + marker] + r[1:] if n in t.marked else list(r) for n, r in enumerate(t.rows)]
-    title = t.title + (f" — {marker.strip()} the test the decision rests on" if t.marked else "")
+    title = t.title + (f" ({marker.strip()} the test that decides)" if t.marked else "")
     return title, rows
