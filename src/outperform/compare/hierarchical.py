@@ -71,10 +71,11 @@ def add_hierarchical_ttest(report: ComparisonReport, table: ResultsTable, *,
     words = conclusion(
         res.method, a, b, decision=res.decision,
         evidence=f"share of posterior draws in which each is the most probable outcome for the "
-                 f"next data set (Benavoli et al. 2017): {a} better {res.p_a_better:.3f}, "
-                 f"equivalent {res.p_rope:.3f}, {b} better {res.p_b_better:.3f}; predictive "
-                 f"probabilities for the next data set (Williams 2026 fn. 15): {a} better "
-                 f"{right:.3f}, equivalent {rope_p:.3f}, {b} better {left:.3f}")
+                 f"next data set (Benavoli et al. 2017): P({a} better) = {res.p_a_better:.3f}, "
+                 f"P(equivalent) = {res.p_rope:.3f}, P({b} better) = {res.p_b_better:.3f}; "
+                 f"predictive probabilities for the next data set (Williams 2026 fn. 15): "
+                 f"P({a} better) = {right:.3f}, P(equivalent) = {rope_p:.3f}, P({b} better) = "
+                 f"{left:.3f}")
     tests = dict(report.tests, hierarchical=res)
     return replace(report, tests=tests, conclusions=report.conclusions + (words,))
 
