@@ -138,6 +138,14 @@ def test_groups_come_from_reject_when_given():
     assert lines_with(ax, "group-bar") == []
 
 
+def test_demsar_figure_1b_labels_the_critical_difference():
+    # Issue 12 item 8: the Bonferroni–Dunn form had no CD label. Demšar (2006) Table 5(b):
+    # q_0.05 = 2.394 for k = 4, so CD = 2.394 sqrt(4 * 5 / (6 * 14)) = 1.168 on Table 6.
+    cd = 2.394 * np.sqrt(4 * 5 / (6 * 14))
+    ax = cd_diagram(RANKS, NAMES, critical_difference=cd, control="C4.5")
+    assert [t.get_text() for t in ax.texts if t.get_text().startswith("CD")] == ["CD = 1.17"]
+
+
 def test_demsar_figure_1b_control_interval():
     ax = cd_diagram(RANKS, NAMES, critical_difference=1.16, control="C4.5")
     (interval,) = lines_with(ax, "control-interval")

@@ -46,7 +46,7 @@ def test_tables_are_booktabs_with_consistent_columns(name):
     tex = render_latex(report(name))
     # The column specification is the rest of the \begin line: {@{}lrr...@{}}.
     tables = re.findall(
-        r"^\\begin\{(tabularx?)\}(?:\{\\linewidth\})?\{([^\n]*)\}$\n(.*?)\\end\{\1\}",
+        r"^\\begin\{(tabularx?)\}(?:\{\\linewidth\})?\{([^\n]*)\}$\n(.*?)^\\end\{\1\}",
         tex, re.S | re.M)
     assert tables, tex
     assert tex.count(r"\toprule") == tex.count(r"\bottomrule") == len(tables)

@@ -36,8 +36,6 @@ EXIT_INTERNAL = 3
 #: Top-level module of an optional dependency -> (its distribution, the extra of
 #: pyproject.toml's [project.optional-dependencies] that installs it).
 EXTRAS = {
-    "sklearn": ("scikit-learn", "ml"),
-    "joblib": ("joblib", "ml"),
     "dask": ("dask", "dask"),
     "distributed": ("distributed", "dask"),
     "numpyro": ("numpyro", "bayes"),

@@ -21,7 +21,7 @@ from ..data._results_table import ResultsTable
 from ..results import ComparisonReport
 from .._names import model_names
 from ..stats._friedman import friedman
-from ._words import verdict
+from ._words import claim, conclusion
 from ._q3_bayes import default_rope, fold_scores
 
 
@@ -68,11 +68,14 @@ def add_hierarchical_ttest(report: ComparisonReport, table: ResultsTable, *,
                                         random_state=random_state, progress=progress)
     a, b = table.models
     left, rope_p, right = res.details["p_regions_averaged"]
-    words = (f"{res.method}: {verdict(a, b, res.decision)} — share of posterior draws in which "
-             f"each is the most probable outcome for the next data set (Benavoli et al. 2017): "
-             f"{a} better {res.p_a_better:.3f}, equivalent {res.p_rope:.3f}, {b} better "
-             f"{res.p_b_better:.3f}; predictive probabilities for the next data set (Williams "
-             f"2026 fn. 15): {right:.3f} / {rope_p:.3f} / {left:.3f}.")
+    words = conclusion(
+        res.method, a, b, decision=res.decision,
+        evidence=f"share of posterior draws in which each is the most probable outcome for the "
+                 f"next data set (Benavoli et al. 2017): P({a} better) = {res.p_a_better:.3f}, "
+                 f"P(equivalent) = {res.p_rope:.3f}, P({b} better) = {res.p_b_better:.3f}; "
+                 f"predictive probabilities for the next data set (Williams 2026 fn. 15): "
+                 f"P({a} better) = {right:.3f}, P(equivalent) = {rope_p:.3f}, P({b} better) = "
+                 f"{left:.3f}")
     tests = dict(report.tests, hierarchical=res)
     return replace(report, tests=tests, conclusions=report.conclusions + (words,))
 
@@ -139,14 +142,18 @@ def compare_counts(data, *, names: tuple[str, str] | None = None, alpha: float =
         r = bayesian_mcnemar(int(u), int(v), threshold=threshold)
         per_task.append({"task": t, "n01": int(u), "n10": int(v), "p_a_better": r.p_a_better,
                          "p_equivalent": r.p_rope, "p_b_better": r.p_b_better,
-                         "decision": verdict(a, b, r.decision)})
+                         "decision": claim(a, b, decision=r.decision)})
     wins = int(np.sum(n01 < n10))
     conclusions = (
-        f"{hier.method}: for the next task, {verdict(a, b, hier.decision)} (P({a} better) = "
-        f"{hier.p_a_better:.3f}, P(equivalent) = {hier.p_rope:.3f}, P({b} better) = "
-        f"{hier.p_b_better:.3f}; φ̄ = {hier.posterior_mean:.3f}).",
-        f"Friedman on the counts: χ² = {fr.statistic:.3f}, p = {fr.pvalue:.3g}; {a} has fewer "
-        f"unshared errors on {wins} of {n01.size} tasks.",
+        conclusion(hier.method, a, b, decision=hier.decision, lead="for the next task, ",
+                   evidence=f"P({a} better) = {hier.p_a_better:.3f}, P(equivalent) = "
+                            f"{hier.p_rope:.3f}, P({b} better) = {hier.p_b_better:.3f}; "
+                            f"φ̄ = {hier.posterior_mean:.3f}"),
+        conclusion("Friedman test on the counts", a, b, decision=bool(fr.pvalue < alpha),
+                   values=(wins, int(np.sum(n10 < n01))),
+                   quantity="tasks with fewer unshared errors", higher_is_better=True,
+                   evidence=f"χ² = {fr.statistic:.3f}, p = {fr.pvalue:.3g}, {n01.size} tasks",
+                   spec="d"),
     )
     # Reports print the summary as "best first": fewer unshared errors, then more tasks won.
     summary = tuple(sorted(

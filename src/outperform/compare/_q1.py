@@ -33,7 +33,7 @@ from ..stats._multipletests import adjust_pvalues
 from ..stats._risk_bounds import beta_risk_bound
 from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
-from ._words import probability_summary, verdict
+from ._words import conclusion, probability_summary
 
 LOSSES = ("zero-one", "log", "squared", "absolute", "given")
 EPS = 1e-15  # log loss of a probability 0 for the true class would be infinite
@@ -229,11 +229,8 @@ def _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnin
         binary_scores = {m: p for m, p in preds.items() if _probabilities(np.asarray(p))}
         if len(binary_scores) == 2 and set(np.unique(y)) <= {0, 1}:
             tests["delong"] = delong_test(y, preds[names[0]], preds[names[1]])
-        conclusions = [_bayes_words(names, bm),
-                       f"McNemar (exact): p = {tests['mcnemar'].pvalue:.3g} "
-                       + ("< " if tests["mcnemar"].pvalue < alpha else ">= ") + f"{alpha}; "
-                       f"{names[0]} wrong and {names[1]} right on {c.n01} examples, the reverse on "
-                       f"{c.n10}."]
+        conclusions = [_bayes_words(names, bm, losses, "error rate"),
+                       _mcnemar_words(names, tests["mcnemar"], c, losses, alpha)]
         if c.n01 + c.n10 < 25:
             warnings.append(f"only {c.n01 + c.n10} discordant examples: the chi-square version "
                             "of McNemar's test is unreliable; the exact test is the one to read.")
@@ -245,7 +242,8 @@ def _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnin
                              pairwise_mcnemar(correct, names=names, adjustment="holm", alpha=alpha)),
             "bayesian_mcnemar": pairwise_bayesian_mcnemar(correct, names=names, threshold=threshold,
                                                           rope=rope)}
-    conclusions = [_omnibus_words(tests["cochran_q"], alpha)] + _pair_words(post["mcnemar_holm"])
+    conclusions = ([_omnibus_words(tests["cochran_q"], alpha)]
+                   + _pair_words(post["mcnemar_holm"], losses, "error rate"))
     return ComparisonReport(tests=tests, recommended="cochran_q", rationale=rationale,
                             posthoc=post, conclusions=tuple(conclusions),
                             warnings=tuple(warnings), **common)
@@ -264,8 +262,10 @@ def _real_valued(losses, names, reference, rope, alpha, threshold, warnings, com
                  "paired_t": paired_ttest(a, b), "wilcoxon": wilcoxon(a, b, zero_method="pratt")}
         _normality(a - b, warnings)
         return ComparisonReport(tests=tests, recommended="bayesian_t", rationale=rationale,
-                                conclusions=(_bayes_words(names, tests["bayesian_t"]),
-                                             _freq_words(names, tests["paired_t"], alpha)),
+                                conclusions=(_bayes_words(names, tests["bayesian_t"], losses,
+                                                          "mean loss"),
+                                             _freq_words(names, tests["paired_t"], losses,
+                                                         alpha, "mean loss")),
                                 warnings=tuple(warnings), **common)
     k = len(names)
     stat, p = np.full((k, k), np.nan), np.full((k, k), np.nan)
@@ -283,7 +283,8 @@ def _real_valued(losses, names, reference, rope, alpha, threshold, warnings, com
                           adjustment="holm", control=reference)
     return ComparisonReport(tests={}, recommended="", rationale=rationale,
                             posthoc={"paired_t_holm": post},
-                            conclusions=tuple(_pair_words(post)), warnings=tuple(warnings),
+                            conclusions=tuple(_pair_words(post, losses, "mean loss")),
+                            warnings=tuple(warnings),
                             **common)
 
 
@@ -296,21 +297,40 @@ def _normality(d: np.ndarray, warnings: list[str]) -> None:
                             "and the Wilcoxon test (Williams 2026 §5.3).")
 
 
-def _bayes_words(names, res) -> str:
+def _bayes_words(names, res, losses, quantity) -> str:
     a, b = names
     lo, hi = res.rope
-    return (f"{res.method}: {verdict(a, b, res.decision)}: "
-            f"{probability_summary(a, b, res, '.3g')} (ROPE [{lo:.3g}, {hi:.3g}], "
-            f"threshold {res.threshold}).")
+    return conclusion(res.method, a, b, decision=res.decision,
+                      values=(losses[a].mean(), losses[b].mean()),
+                      quantity=quantity, higher_is_better=False,
+                      evidence=f"{probability_summary(a, b, res, '.3g')}; ROPE [{lo:.3g}, "
+                               f"{hi:.3g}], threshold {res.threshold}")
 
 
-def _freq_words(names, res, alpha) -> str:
+def _mcnemar_words(names, res, counts, losses, alpha) -> str:
+    # The direction comes from the error rates (n01 vs n10), never from the statistic.
+    a, b = names
+    return conclusion(
+        res.method, a, b, decision=res.pvalue < alpha,
+        values=(losses[a].mean(), losses[b].mean()), quantity="error rate",
+        higher_is_better=False,
+        evidence=f"{a} wrong and {b} right on {counts.n01} examples, the reverse on "
+                 f"{counts.n10}; p = {res.pvalue:.3g} " + ("<" if res.pvalue < alpha else ">=")
+                 + f" {alpha}")
+
+
+def _freq_words(names, res, losses, alpha, quantity) -> str:
+    # res compares negated losses, so its estimate is mean(loss_B - loss_A).
+    a, b = names
     lo, hi = res.confidence_interval(0.95)
-    return (f"{res.method}: mean loss difference ({names[1]} − {names[0]}) = {res.estimate:.4g}, "
-            f"95% CI [{lo:.4g}, {hi:.4g}], p = {res.pvalue:.3g}"
-            + (" (significant)" if res.pvalue < alpha else " (not significant)")
-            + (f", {res.effect_size_name} = {res.effect_size:.3f}." if res.effect_size is not None
-               else "."))
+    effect = (f", {res.effect_size_name} = {res.effect_size:.3f} (positive favours {a})"
+              if res.effect_size is not None else "")
+    return conclusion(
+        res.method, a, b, decision=res.pvalue < alpha,
+        values=(losses[a].mean(), losses[b].mean()), quantity=quantity,
+        higher_is_better=False,
+        evidence=f"mean loss of {a} − {b} = {-res.estimate:.4g}, 95% CI [{-hi:.4g}, {-lo:.4g}], "
+                 f"p = {res.pvalue:.3g}{effect}")
 
 
 def _omnibus_words(res, alpha) -> str:
@@ -319,8 +339,11 @@ def _omnibus_words(res, alpha) -> str:
                else "— no significant difference among the error rates."))
 
 
-def _pair_words(res: PairwiseResult) -> list[str]:
-    out = [f"{res.method}: {res.names[i]} vs {res.names[j]} differ (adjusted p = "
-           f"{res.pvalue_adjusted[i, j]:.3g}, {'first' if res.statistic[i, j] > 0 else 'second'} "
-           "better)." for i, j in res.pairs() if res.reject[i, j]]
+def _pair_words(res: PairwiseResult, losses, quantity) -> list[str]:
+    """Sentences of the pairs ``res`` rejects, the better model named by the mean losses."""
+    out = [conclusion(res.method, res.names[i], res.names[j], decision=True,
+                      values=(losses[res.names[i]].mean(), losses[res.names[j]].mean()),
+                      quantity=quantity, higher_is_better=False,
+                      evidence=f"Holm-adjusted p = {res.pvalue_adjusted[i, j]:.3g}")
+           for i, j in res.pairs() if res.reject[i, j]]
     return out or [f"{res.method}: no pair differs significantly at α = {res.alpha}."]

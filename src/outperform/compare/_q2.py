@@ -18,7 +18,7 @@ from ..data._schema import FOLD, N_TEST, N_TRAIN, RUN
 from ..results import ComparisonReport, PairwiseResult
 from ..stats._correlated_ttest import correlation_heuristic, corrected_resampled_ttest
 from ..stats._multipletests import adjust_pvalues
-from ._words import probability_summary, verdict
+from ._words import conclusion, probability_summary
 
 ROPE_SD_FRACTION = 0.1  # Williams (2026) §5.2: ROPE = ±0.1 sd of the differences by default
 
@@ -92,20 +92,29 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
     scores = table.paired_replicates(task, metric)
     sign = 1.0 if hib else -1.0
     r, rho_source = _rho(table, task, rho)
+    # Two models: one pair, A = the first model whatever the control, since the report's
+    # tables name A and B after ``models`` (a control second would swap the columns).
     pairs = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
-             if control else list(combinations(range(len(names)), 2)))
-    freq, bayes = {}, {}
+             if control and len(names) > 2 else list(combinations(range(len(names)), 2)))
+    freq, bayes, widths = {}, {}, {}
     for i, j in pairs:
         a, b = sign * scores[names[i]], sign * scores[names[j]]
         width = rope if rope is not None else ROPE_SD_FRACTION * float(np.std(a - b, ddof=1))
+        widths[i, j] = width
         freq[i, j] = corrected_resampled_ttest(a, b, rho=r)
         bayes[i, j] = correlated_bayesian_ttest(a, b, rho=r, rope=width, threshold=threshold)
     summary = tuple(sorted(
         ({"model": m, "mean_score": float(np.mean(v)), "sd_over_folds": float(np.std(v, ddof=1)),
           "n_folds": int(v.size)} for m, v in scores.items()),
         key=lambda row: -sign * row["mean_score"]))
+    # One ROPE for all pairs when given (or with one pair), else each pair's own width.
     details = {"task": task, "rho": r, "rho_source": rho_source,
-               "rope": rope if rope is not None else f"{ROPE_SD_FRACTION} x sd of differences"}
+               "rope": (float(rope) if rope is not None else
+                        next(iter(widths.values())) if len(widths) == 1 else None),
+               "rope_rule": ("given" if rope is not None else
+                             f"{ROPE_SD_FRACTION} x sd of the fold differences of each pair "
+                             "(Williams 2026 §5.2)"),
+               "threshold": threshold}
     rationale = ("resampled scores share training data, so the naive t-test over folds is "
                  "miscalibrated (Nadeau & Bengio 2003; Corani & Benavoli 2015 §2): the corrected "
                  f"resampled t-test and the correlated Bayesian t-test use rho = {r:.3g} "
@@ -113,25 +122,33 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
     common = dict(question="Q2", metric=metric, higher_is_better=hib, models=names, n_tasks=1,
                   alpha=alpha, summary=summary, rationale=rationale, control=control,
                   details=details)
+    means = {m: float(np.mean(v)) for m, v in scores.items()}
+    words = dict(metric=metric, hib=hib, means=means, alpha=alpha)
     if len(names) == 2:
         (i, j), = pairs
         f, b = freq[i, j], bayes[i, j]
         return ComparisonReport(tests={"corrected_t": f, "correlated_bayes": b},
                                 recommended="correlated_bayes",
-                                conclusions=tuple(_pair_words(names[i], names[j], f, b, alpha)),
+                                conclusions=(_bayes_words(names[i], names[j], b, **words),
+                                             _freq_words(names[i], names[j], f.pvalue,
+                                                         "p", **words)),
                                 **common)
-    post = _pairwise(names, pairs, freq, bayes, alpha, control)
-    conclusions = [w for (i, j) in pairs
-                   for w in _pair_words(names[i], names[j], freq[i, j], bayes[i, j], alpha,
-                                        p_adj=post.pvalue_adjusted[i, j])]
+    post = _pairwise(names, pairs, freq, bayes, widths, alpha, control)
+    conclusions = [_bayes_words(names[i], names[j], bayes[i, j], **words) for i, j in pairs]
+    significant = [(i, j) for i, j in pairs if post.reject[i, j]]
+    conclusions += [_freq_words(names[i], names[j], post.pvalue_adjusted[i, j],
+                                "Holm-adjusted p", **words) for i, j in significant]
+    if not significant:
+        conclusions.append(f"{post.method}: no pair differs significantly at α = {alpha}.")
     return ComparisonReport(tests={}, recommended="", posthoc={"corrected_t_holm": post},
                             conclusions=tuple(conclusions), **common)
 
 
-def _pairwise(names, pairs, freq, bayes, alpha, control) -> PairwiseResult:
+def _pairwise(names, pairs, freq, bayes, widths, alpha, control) -> PairwiseResult:
     k = len(names)
-    stat, p, p_better, p_rope = (np.full((k, k), np.nan) for _ in range(4))
+    stat, p, p_better, p_rope, rope = (np.full((k, k), np.nan) for _ in range(5))
     for (i, j), res in freq.items():
+        rope[i, j] = rope[j, i] = widths[i, j]
         stat[i, j], stat[j, i] = res.statistic, -res.statistic
         p[i, j] = p[j, i] = res.pvalue
         p_better[i, j], p_better[j, i] = bayes[i, j].p_a_better, bayes[i, j].p_b_better
@@ -144,14 +161,20 @@ def _pairwise(names, pairs, freq, bayes, alpha, control) -> PairwiseResult:
         method="corrected resampled t-test, Holm-adjusted", names=names, statistic=stat,
         pvalue=p, pvalue_adjusted=adj, reject=np.nan_to_num(adj, nan=1.0) < alpha, alpha=alpha,
         adjustment="holm", control=control,
-        details={"p_row_better": p_better.tolist(), "p_rope": p_rope.tolist()})
+        details={"p_row_better": p_better.tolist(), "p_rope": p_rope.tolist(),
+                 "rope": rope.tolist()})
 
 
-def _pair_words(a, b, f, bayes, alpha, p_adj=None) -> list[str]:
-    p = f.pvalue if p_adj is None else p_adj
-    label = "p" if p_adj is None else "Holm-adjusted p"
-    lo, hi = bayes.rope
-    return [f"{verdict(a, b, bayes.decision)}: {probability_summary(a, b, bayes)} "
-            f"(ROPE [{lo:.3g}, {hi:.3g}], threshold {bayes.threshold}); corrected t-test "
-            f"{label} = {p:.3g}"
-            + (" (significant)." if p < alpha else " (not significant).")]
+def _bayes_words(a, b, res, *, metric, hib, means, alpha) -> str:
+    lo, hi = res.rope
+    return conclusion(res.method, a, b, decision=res.decision, values=(means[a], means[b]),
+                      quantity=f"mean {metric}", higher_is_better=hib,
+                      evidence=f"{probability_summary(a, b, res)}; ROPE [{lo:.3g}, {hi:.3g}] "
+                               f"{metric}, threshold {res.threshold}")
+
+
+def _freq_words(a, b, p, label, *, metric, hib, means, alpha) -> str:
+    return conclusion("corrected resampled t-test", a, b, decision=bool(p < alpha),
+                      values=(means[a], means[b]), quantity=f"mean {metric}",
+                      higher_is_better=hib,
+                      evidence=f"{label} = {p:.3g} " + ("<" if p < alpha else ">=") + f" {alpha}")

@@ -22,6 +22,7 @@ from ..stats._ranks import average_ranks, rank_scores
 from ..stats._sign import sign_test
 from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
+from ._words import conclusion
 
 POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm")
 MANY_TIES = 0.25  # share of tied rank positions above which the report warns
@@ -111,18 +112,18 @@ def _two_models(scores, ranks, summary, alpha, warnings) -> ComparisonReport:
         warnings.append("the paired t-test is shown for reference only: it assumes the differences "
                         "are commensurable across data sets and normally distributed (Demšar 2006 "
                         "§3.1.2); the Wilcoxon test does not.")
-    w = tests["wilcoxon"]
-    better, worse = ((a_name, b_name) if w.details["R_plus"] >= w.details["R_minus"]
-                     else (b_name, a_name))
-    if w.pvalue < alpha:
-        conclusions = [f"{better} is significantly better than {worse} (Wilcoxon signed-rank, "
-                       f"p = {w.pvalue:.3g} < {alpha})."]
-    else:
-        conclusions = [f"No significant difference between {a_name} and {b_name} (Wilcoxon "
-                       f"signed-rank, p = {w.pvalue:.3g} >= {alpha})."]
-    s = tests["sign"]
-    conclusions.append(f"Sign test (ties split): {a_name} wins {s.statistic:g} of "
-                       f"{s.details['n']} data sets, exact p = {s.pvalue:.3g}.")
+    w, s = tests["wilcoxon"], tests["sign"]
+    # Directions from the signed-rank sums and the wins, never from T (which is never < 0).
+    conclusions = [
+        conclusion("Wilcoxon signed-rank test", a_name, b_name, decision=bool(w.pvalue < alpha),
+                   values=(w.details["R_plus"], w.details["R_minus"]),
+                   quantity="signed-rank sums", higher_is_better=True, spec="g",
+                   evidence=f"p = {w.pvalue:.3g} " + ("<" if w.pvalue < alpha else ">=")
+                            + f" {alpha}"),
+        conclusion("Sign test (ties split)", a_name, b_name, decision=bool(s.pvalue < alpha),
+                   values=(s.statistic, s.details["n"] - s.statistic),
+                   quantity="data sets won", higher_is_better=True, spec="g",
+                   evidence=f"of {s.details['n']}, exact p = {s.pvalue:.3g}")]
     if (s.pvalue < alpha) != (w.pvalue < alpha):
         warnings.append("the sign test and the Wilcoxon test disagree; the sign test is weaker and "
                         "ignores the size of differences, the Wilcoxon test is the one to report.")
@@ -189,13 +190,19 @@ def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> C
 def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
     k = len(names)
     out = []
+    # F is infinite when every data set ranks the algorithms in the same order (Friedman's
+    # chi-square at its maximum N(k - 1)): say so rather than print "F = inf" alone.
+    same_order = (" — every data set ranks the algorithms in the same order, so the "
+                  "Friedman statistic is at its maximum, F is infinite and p is the exact "
+                  "probability of such agreement under the null hypothesis, (k!)^(1 - N)"
+                  if omnibus.details.get("perfect_agreement") else "")
     if omnibus.pvalue < alpha:
         out.append(f"The algorithms differ (Friedman with Iman–Davenport F = {omnibus.statistic:.3f}, "
-                   f"p = {omnibus.pvalue:.3g} < {alpha}).")
+                   f"p = {omnibus.pvalue:.3g} < {alpha}{same_order}).")
     else:
         out.append(f"No significant difference among the {k} algorithms (Iman–Davenport F = "
-                   f"{omnibus.statistic:.3f}, p = {omnibus.pvalue:.3g} >= {alpha}); post-hoc "
-                   "results below are descriptive.")
+                   f"{omnibus.statistic:.3f}, p = {omnibus.pvalue:.3g} >= {alpha}{same_order}); "
+                   "post-hoc results below are descriptive.")
     for key, res in post.items():
         pairs = [(i, j) for i, j in res.pairs() if res.reject[i, j]]
         label = _LABELS.get(key, key)
@@ -204,10 +211,7 @@ def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
             out.append(f"{label}{cd} finds no significantly different pair at α = {alpha}.")
             continue
         for i, j in pairs:
-            better, worse = (i, j) if ranks[i] < ranks[j] else (j, i)
-            out.append(f"{label}{cd}: {names[better]} is significantly better than {names[worse]} "
-                       f"(average ranks {ranks[better]:.3f} vs {ranks[worse]:.3f}, adjusted p = "
-                       f"{res.pvalue_adjusted[i, j]:.3g}).")
+            out.append(_pair_conclusion(f"{label}{cd}", res, i, j, ranks, names))
         if key in groups:
             member = {m: sum(m in g for g in groups[key]) for m in names}
             unplaced = [m for m, c in member.items() if c > 1]
@@ -215,6 +219,18 @@ def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
                 out.append(f"{label}: the data are not sufficient to tell which group "
                            f"{', '.join(unplaced)} belong(s) to (Demšar 2006 §3.2.2).")
     return out
+
+
+def _pair_conclusion(test, res, i, j, ranks, names) -> str:
+    """A rejected pair, the better model named by the post-hoc test's own estimate."""
+    p = f"adjusted p = {res.pvalue_adjusted[i, j]:.3g}"
+    if "rank_biserial" in res.details:   # pairwise Wilcoxon: the pair's own signed ranks
+        r = float(np.asarray(res.details["rank_biserial"], dtype=float)[i, j])
+        return conclusion(test, names[i], names[j], decision=True, difference=r,
+                          higher_is_better=True,
+                          evidence=f"matched-pairs rank-biserial correlation {abs(r):.3f}, {p}")
+    return conclusion(test, names[i], names[j], decision=True, values=(ranks[i], ranks[j]),
+                      quantity="average ranks", higher_is_better=False, spec=".3f", evidence=p)
 
 
 _LABELS = {"nemenyi": "Nemenyi", "holm": "Holm", "hochberg": "Hochberg", "hommel": "Hommel",

@@ -15,7 +15,7 @@ from ..bayes._dirichlet_process import (bayesian_sign_test, bayesian_signed_rank
 from ..bayes._poisson_test import pairwise_poisson_test, poisson_test
 from ..data._results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport, PairwiseResult
-from ._words import probability_summary, verdict
+from ._words import conclusion, probability_summary
 from ._q2 import ROPE_SD_FRACTION, _rho
 
 ACCURACY_ROPE = 0.01  # Benavoli et al. (2017): 1 point of accuracy is practically nothing
@@ -103,22 +103,19 @@ def add_bayesian_section(report: ComparisonReport, scores: ScoreMatrix,
 
 def _words(names, res) -> str:
     a, b = names
-    return f"{res.method}: {verdict(a, b, res.decision)} ({probability_summary(a, b, res)})."
+    return conclusion(res.method, a, b, decision=res.decision,
+                      evidence=probability_summary(a, b, res))
 
 
 def _pair_words(res: PairwiseResult) -> list[str]:
+    """Sentences of the pairs a decision was reached on (``decision[i, j]``: "A" = row i)."""
     names, decision = res.names, np.asarray(res.details["decision"], dtype=object)
-    out = []
-    for i, j in res.pairs():
-        d = decision[i, j]
-        if d == "A better":
-            out.append(f"{res.method}: {names[i]} is practically better than {names[j]} "
-                       f"(P = {res.statistic[i, j]:.3f}).")
-        elif d == "B better":
-            out.append(f"{res.method}: {names[j]} is practically better than {names[i]} "
-                       f"(P = {res.statistic[j, i]:.3f}).")
-        elif d == "practically equivalent":
-            out.append(f"{res.method}: {names[i]} and {names[j]} are practically equivalent.")
+    p_rope = np.asarray(res.details["p_rope"], dtype=float)
+    out = [conclusion(res.method, names[i], names[j], decision=decision[i, j],
+                      evidence=f"P({names[i]} better) = {res.statistic[i, j]:.3f}, "
+                               f"P(equivalent) = {p_rope[i, j]:.3f}, "
+                               f"P({names[j]} better) = {res.statistic[j, i]:.3f}")
+           for i, j in res.pairs() if decision[i, j] != "undecided"]
     if not out:
         out.append(f"{res.method}: no pair reaches a decision at the threshold.")
     for cycle in res.details.get("cycles", []):

@@ -1,13 +1,155 @@
-"""Sentences shared by the conclusions of the comparison reports."""
+"""The one place where the direction of a comparison becomes words.
+
+Every sentence of a report that names a better model is written by :func:`conclusion` (or,
+as a phrase inside a longer sentence, by :func:`claim`), from one of two kinds of decision:
+
+- a frequentist decision (``True`` when the test rejects at its level) and the *signed
+  estimate* of the pair: the difference A − B of a quantity (an error rate, a mean score,
+  an average rank, the signed-rank sums, ...) and whether higher of that quantity is better.
+  The better model is the one the estimate favours (:func:`favoured`). A test statistic's
+  sign is never used: McNemar's statistic and Wilcoxon's T are never negative, so their sign
+  says nothing about which model is better.
+- a Bayesian decision (``"A better"``, ``"B better"``, ``"practically equivalent"``,
+  ``"undecided"``; Williams 2026 §5.2), taken by the posterior in the stated direction.
+"""
 from __future__ import annotations
 
+import math
+from typing import Sequence
 
-def verdict(a: str, b: str, decision: str) -> str:
-    """The decision of a Bayesian comparison of ``a`` (as A) with ``b`` (as B), in words."""
-    return {"A better": f"{a} is practically better than {b}",
-            "B better": f"{b} is practically better than {a}",
-            "practically equivalent": f"{a} and {b} are practically equivalent",
-            "undecided": f"no decision between {a} and {b}"}[decision]
+A_BETTER, B_BETTER = "A better", "B better"
+BAYES_DECISIONS = (A_BETTER, B_BETTER, "practically equivalent", "undecided")
+
+
+def favoured(difference: float, *, higher_is_better: bool) -> int:
+    """Which side a signed difference A − B favours: +1 for A, −1 for B, 0 for neither.
+
+    Parameters
+    ----------
+    difference : float
+        Value of A minus value of B of a quantity (error rate, mean score, average rank, ...).
+    higher_is_better : bool
+        Whether a higher value of that quantity is better (False for losses, error rates and
+        average ranks, where rank 1 is the best).
+
+    Returns
+    -------
+    int
+        0 when the difference is 0 or not finite (no direction).
+    """
+    d = float(difference)
+    if not math.isfinite(d) or d == 0:
+        return 0
+    return 1 if (d > 0) == bool(higher_is_better) else -1
+
+
+def _side(decision, difference, higher_is_better) -> int:
+    if isinstance(decision, str):
+        if decision not in BAYES_DECISIONS:
+            raise ValueError(f"unknown decision {decision!r}; expected one of {BAYES_DECISIONS} "
+                             "or a bool (the frequentist test rejects).")
+        return {A_BETTER: 1, B_BETTER: -1}.get(decision, 0)
+    return favoured(difference, higher_is_better=higher_is_better) if decision else 0
+
+
+def claim(a: str, b: str, *, decision, difference: float = math.nan,
+          higher_is_better: bool = True) -> str:
+    """What a decision says about models ``a`` (A) and ``b`` (B), as a phrase.
+
+    Parameters
+    ----------
+    a, b : str
+        Names of models A and B.
+    decision : bool or str
+        A Bayesian decision (one of ``BAYES_DECISIONS``, "A" meaning ``a``), or whether a
+        frequentist test rejects the null hypothesis of no difference.
+    difference, higher_is_better :
+        The signed estimate A − B and its direction (see :func:`favoured`); they name the
+        better model when a frequentist test rejects.
+
+    Returns
+    -------
+    str
+        "X is significantly better than Y", "no significant difference between A and B",
+        "X is practically better than Y", "A and B are practically equivalent" or "no
+        decision between A and B".
+    """
+    side = _side(decision, difference, higher_is_better)
+    if isinstance(decision, str):
+        if side:
+            better, worse = (a, b) if side > 0 else (b, a)
+            return f"{better} is practically better than {worse}"
+        return (f"{a} and {b} are practically equivalent" if decision == "practically equivalent"
+                else f"no decision between {a} and {b}")
+    if not decision:
+        return f"no significant difference between {a} and {b}"
+    if not side:
+        return f"{a} and {b} differ significantly, but the estimate favours neither"
+    better, worse = (a, b) if side > 0 else (b, a)
+    return f"{better} is significantly better than {worse}"
+
+
+def conclusion(test: str, a: str, b: str, *, decision, difference: float = math.nan,
+               higher_is_better: bool = True, values: Sequence[float] | None = None,
+               quantity: str = "", evidence: str = "", spec: str = ".3g", lead: str = "") -> str:
+    """One conclusion of a report: ``"<test>: <lead><claim> (<quantity> x vs y; <evidence>)."``.
+
+    Parameters
+    ----------
+    test : str
+        Name of the test (or "label (CD = ...)") the sentence starts with.
+    a, b : str
+        Names of models A and B.
+    decision : bool or str
+        See :func:`claim`.
+    difference : float
+        Signed estimate A − B; ignored when ``values`` is given.
+    higher_is_better : bool
+        Direction of the estimate's quantity.
+    values : (float, float), optional
+        Values of the quantity for A and B: the difference is ``values[0] - values[1]``, and
+        they are written as "<quantity> x vs y" in the order the claim names the models
+        (better first).
+    quantity : str
+        Name of the quantity of ``values``, e.g. "error rate", "average ranks".
+    evidence : str
+        More facts in parentheses (p-values, probabilities); it must name the models it
+        speaks of, since the claim may put them in either order.
+    spec : str
+        Format of ``values``.
+    lead : str
+        Words before the claim, e.g. "for the next task, ".
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    Issue 12: five classifiers, clf_E with 250 errors and clf_A with 84 on 1000 examples.
+
+    >>> conclusion("McNemar", "clf_E", "clf_A", decision=True, values=(0.25, 0.084),
+    ...            quantity="error rate", higher_is_better=False, evidence="adjusted p = 1.6e-23")
+    'McNemar: clf_A is significantly better than clf_E (error rate 0.084 vs 0.25; adjusted p = 1.6e-23).'
+    """
+    if values is not None:
+        difference = float(values[0]) - float(values[1])
+    side = _side(decision, difference, higher_is_better)
+    parts = []
+    if values is not None:
+        first, second = values if side >= 0 else values[::-1]
+        parts.append(f"{quantity} {first:{spec}} vs {second:{spec}}".strip())
+    if evidence:
+        parts.append(evidence)
+    text = claim(a, b, decision=decision, difference=difference,
+                 higher_is_better=higher_is_better)
+    return f"{test}: {lead}{text}" + (f" ({'; '.join(parts)})" if parts else "") + "."
+
+
+def decision_label(a: str, b: str, decision: str) -> str:
+    """A Bayesian decision as a table cell: "<a> better", "<b> better", or the decision."""
+    side = _side(decision, math.nan, True)
+    return f"{a if side > 0 else b} better" if side else decision
 
 
 def probability_summary(a: str, b: str, res, spec: str = ".3f") -> str:

@@ -43,8 +43,9 @@ def cd_diagram(average_ranks, names, *, critical_difference=None, groups=None, r
       ``groups`` is given; the critical difference is drawn as a ruler above the axis.
     * against a control (Figure 1(b), Bonferroni–Dunn): when ``control`` is given, a thick
       line marks the interval of one critical difference on both sides of the control's
-      average rank; methods outside it differ significantly from the control. ``groups``
-      and ``reject`` are not used in this form.
+      average rank; methods outside it differ significantly from the control. The critical
+      difference is drawn as a labelled ruler above the axis, as in the other form.
+      ``groups`` and ``reject`` are not used in this form.
 
     Parameters
     ----------
@@ -388,7 +389,8 @@ class _Layout:
         self.x0 = margin + left_width + self.gap + self.hook
         self.x1 = self.x0 + axis_length
         self.scale = axis_length / span        # inches per rank unit
-        self.ruler = spec.cd * self.scale if spec.cd is not None and spec.control is None else 0
+        # The CD is drawn as a labelled ruler in both forms (Demšar 2006 Figure 1 (a), (b)).
+        self.ruler = spec.cd * self.scale if spec.cd is not None else 0
         self.width = max(self.x1 + self.hook + self.gap + right_width + margin,
                          self.x0 + self.ruler + margin)
 

@@ -13,9 +13,9 @@ from .. import __version__
 from ..results import SCHEMA_VERSION, ComparisonReport
 from ._figures import figure_svg, report_figures
 from ._format import headline
+from ._pairs import pairwise_tables
 from ._sections import (SECTIONS, THINK, Table, bayesian_table, design_text, frequentist_table,
-                        metric_text, pairwise_tables, question_text, settings_text,
-                        summary_table, test_notes)
+                        metric_text, question_text, settings_text, summary_table, test_notes)
 
 _CSS = """
 :root { --ink: #1d2733; --muted: #5b6675; --rule: #d5dbe3; --accent: #1f5fa8;

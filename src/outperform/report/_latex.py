@@ -14,9 +14,9 @@ from .. import __version__
 from ..results import ComparisonReport
 from ._figures import figure_paths, report_figures, save_figure_file
 from ._format import headline
+from ._pairs import pairwise_tables
 from ._sections import (THINK, Table, bayesian_table, design_text, frequentist_table,
-                        metric_text, pairwise_tables, question_text, settings_text,
-                        summary_table, test_notes)
+                        metric_text, question_text, settings_text, summary_table, test_notes)
 
 _SPECIAL = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",

@@ -2,39 +2,30 @@
 from __future__ import annotations
 
 from ..results import ComparisonReport
-from ._format import (BAYES_PAIR_HEADER, POSTHOC_HEADER, bayes_pairwise_rows, is_bayesian,
-                      bayes_rows, fmt_num, headline, posthoc_rows, summary_columns, tests_rows)
+from ._format import headline
+from ._pairs import pairwise_tables
+from ._sections import bayesian_table, frequentist_table, marked_rows, rope_text, summary_table
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+def _table(t) -> str:
+    title, rows = marked_rows(t)
+    lines = [f"## {title}", "", "| " + " | ".join(t.header) + " |", "|" + "---|" * len(t.header)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines)
 
 
 def render_markdown(report: ComparisonReport) -> str:
-    """Return ``report`` as a Markdown document (tables, conclusions, warnings)."""
+    """Return ``report`` as a Markdown document (tables, conclusions, warnings).
+
+    The tables are those of the HTML and LaTeX reports; "←" marks the test the decision
+    rests on, and the ROPE of the Bayesian tests is explained once, under the tables.
+    """
     parts = [f"# {headline(report)}"]
-    cols = summary_columns(report)
-    parts.append("## Models, best first\n\n" + _table(
-        [c.replace("_", " ") for c in cols],
-        [[fmt_num(r[c]) if c != "model" else r[c] for c in cols] for r in report.summary]))
-    if tests_rows(report):
-        parts.append("## Tests\n\n" + _table(["test", "statistic", "df", "p-value", "effect size"],
-                                             tests_rows(report)))
-    if bayes_rows(report):
-        a, b = report.models[:2] if len(report.models) == 2 else ("A", "B")
-        parts.append("## Bayesian tests\n\n" + _table(
-            ["test", f"P({a} better)", "P(equivalent)", f"P({b} better)", "ROPE", "decision"],
-            bayes_rows(report)))
-    for res in report.posthoc.values():
-        cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
-        if is_bayesian(res):
-            parts.append(f"## {res.method}\n\n" + _table(BAYES_PAIR_HEADER,
-                                                          bayes_pairwise_rows(res)))
-        else:
-            parts.append(f"## Post-hoc: {res.method}{cd}\n\n" + _table(POSTHOC_HEADER,
-                                                                       posthoc_rows(res)))
+    tables = [summary_table(report), frequentist_table(report), bayesian_table(report)]
+    parts += [_table(t) for t in tables + pairwise_tables(report) if t is not None]
+    rope = rope_text(report)
+    if rope:
+        parts.append(f"*{rope}*")
     parts.append("## Conclusions\n\n" + "\n".join(f"- {c}" for c in report.conclusions)
                  + f"\n\n*Why these tests:* {report.rationale}")
     if report.warnings:

@@ -10,10 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
-from ._format import (BAYES_PAIR_HEADER, POSTHOC_HEADER, bayes_pairwise_rows, fmt_num, fmt_p,
-                      is_bayesian, posthoc_rows, summary_columns)
+from ..compare._words import decision_label
+from ._format import fmt_column, fmt_num, fmt_p, is_bayesian, summary_columns
 
 SECTIONS = (
     ("question", "Question"),
@@ -100,7 +98,7 @@ TEST_NOTES = {
 _UNITS = {"Q1": "test examples", "Q2": "folds", "Q3": "data sets"}
 
 
-def _without_empty_columns(header: list[str], rows: list[list[str]], keep: int = 1):
+def without_empty_columns(header: list[str], rows: list[list[str]], keep: int = 1):
     """Drop the columns (after the first ``keep``) that hold no value in any row."""
     cols = [c for c in range(len(header))
             if c < keep or any(r[c] not in ("–", "") for r in rows)]
@@ -179,14 +177,9 @@ def design_text(report) -> list[str]:
 def settings_text(report) -> list[str]:
     """Significance level, ROPE and decision threshold of the analysis."""
     out = [f"Significance level α = {report.alpha}."]
-    d = report.details
-    if "rope" in d or "threshold" in d:
-        rope = d.get("rope")
-        rope = f"±{rope:.3g}" if isinstance(rope, (int, float)) else rope
-        rule = f" ({d['rope_rule']})" if d.get("rope_rule") else ""
-        out.append(f"Bayesian tests: region of practical equivalence {rope}{rule}"
-                   + (f", decision threshold {d['threshold']}" if "threshold" in d else "")
-                   + " (Williams 2026 §5.2).")
+    rope = rope_text(report)
+    if rope:
+        out.append(rope)
     if report.control:
         out.append(f"Control (reference) model: {report.control}.")
     return out
@@ -209,7 +202,10 @@ def test_notes(report) -> list[tuple[str, str, str]]:
 def summary_table(report) -> Table:
     """Models best first with their average rank / mean score."""
     cols = summary_columns(report)
-    rows = [[str(r[c]) if c == "model" else fmt_num(r[c]) for c in cols] for r in report.summary]
+    # One format per column, so that an average rank 2 is printed 2.000 beside 1.964.
+    columns = [[str(r[c]) for r in report.summary] if c == "model" else
+               fmt_column([r.get(c) for r in report.summary]) for c in cols]
+    rows = [list(cells) for cells in zip(*columns)] if cols else []
     return Table("summary", "Models, best first", [c.replace("_", " ") for c in cols], rows,
                  "summary")
 
@@ -245,7 +241,7 @@ def frequentist_table(report) -> Table | None:
                      fmt_p(float(res.pvalue)), _estimate(res), _effect(res)])
     if not rows:
         return None
-    header, rows = _without_empty_columns(
+    header, rows = without_empty_columns(
         ["test", "statistic", "df", "p-value", "estimate [95% CI]", "effect size"], rows)
     return Table("frequentist", "Frequentist tests", header, rows, "frequentist", tuple(marked))
 
@@ -259,6 +255,61 @@ def _interval(res) -> str:
     return f"{mean:.3g} [{lo:.3g}, {hi:.3g}]"
 
 
+def _on_phi(res) -> bool:
+    """Whether a Bayesian result's ROPE is on McNemar's φ rather than in metric units."""
+    return str(getattr(res, "parameter", "")).startswith("phi")
+
+
+def _rope_label(report, res) -> str:
+    """A Bayesian result's ROPE with its units: "±0.01 accuracy" or "[0.46, 0.54] on φ"."""
+    lo, hi = res.rope
+    if _on_phi(res):
+        return f"[{lo:.3g}, {hi:.3g}] on φ"
+    return (f"±{hi:.3g} {report.metric}" if math.isclose(lo, -hi, abs_tol=1e-15)
+            else f"[{lo:.3g}, {hi:.3g}] {report.metric}")
+
+
+def _rope_scale(report) -> str | None:
+    d, a = report.details, model_names(report)[0]
+    rope = d.get("rope")
+    if isinstance(rope, (int, float)) and not isinstance(rope, bool):
+        rule = f" ({d['rope_rule']})" if d.get("rope_rule") not in (None, "given") else ""
+        return f"±{rope:.3g} in {report.metric}, on the difference between two models{rule}"
+    if d.get("rope_rule"):   # one width per pair (Q2 with several models)
+        return (f"{d['rope_rule']}, in {report.metric}; the width of each pair is in its "
+                "table")
+    for res in report.tests.values():
+        if hasattr(res, "p_rope"):
+            if _on_phi(res):
+                return (f"{_rope_label(report, res)}, where φ is the share of the discordant "
+                        f"examples that {a} gets wrong and φ = 1/2 means no difference "
+                        "(Williams 2026 eq. 7)")
+            return f"{_rope_label(report, res)}, on the difference between the two models"
+    if any(is_bayesian(r) and "posterior_mean" in r.details for r in report.posthoc.values()):
+        return ("around φ = 1/2 for each pair by Williams (2026) eq. 7, where φ is the share "
+                "of the pair's discordant examples that the first model gets wrong")
+    return None
+
+
+def rope_text(report) -> str | None:
+    """The ROPE of the report's Bayesian tests, with its value and units, explained once."""
+    scale = _rope_scale(report)
+    if scale is None:
+        return None
+    thresholds = {r.threshold for r in report.tests.values() if hasattr(r, "p_rope")}
+    # A Bayesian pairwise table has no p-values; its alpha is 1 - threshold.
+    thresholds |= {r.details.get("threshold", round(1 - r.alpha, 12))
+                   for r in report.posthoc.values() if is_bayesian(r)}
+    threshold = report.details.get("threshold") or (thresholds.pop() if len(thresholds) == 1
+                                                    else None)
+    decides = (f" when the posterior probability of one region reaches {threshold}"
+               if threshold is not None else "")
+    return (f"ROPE (region of practical equivalence): {scale}. A difference inside it is too "
+            "small to matter in practice: P(equivalent) is the posterior probability of the "
+            "ROPE, and a Bayesian test decides \"better\" or \"practically equivalent\""
+            f"{decides} (Williams 2026 §5.2).")
+
+
 def bayesian_table(report) -> Table | None:
     """Bayesian tests: the three region probabilities, ROPE, posterior summary, decision."""
     a, b = model_names(report)
@@ -268,11 +319,10 @@ def bayesian_table(report) -> Table | None:
             continue
         if key == report.recommended:
             marked.append(len(rows))
-        lo, hi = res.rope
-        decision = {"A better": f"{a} better", "B better": f"{b} better"}.get(res.decision,
-                                                                            res.decision)
+        decision = decision_label(a, b, res.decision)
         rows.append([res.method, f"{res.p_a_better:.3f}", f"{res.p_rope:.3f}",
-                     f"{res.p_b_better:.3f}", f"[{lo:.3g}, {hi:.3g}]", _interval(res), decision])
+                     f"{res.p_b_better:.3f}", _rope_label(report, res), _interval(res),
+                     decision])
         thresholds.add(res.threshold)
     if not rows:
         return None
@@ -282,32 +332,14 @@ def bayesian_table(report) -> Table | None:
     if len({r[4] for r in rows}) == 1:   # one ROPE for all: say it once, in the title
         notes.insert(0, f"ROPE {rows[0][4]}")
         header, rows = header[:4] + header[5:], [r[:4] + r[5:] for r in rows]
-    header, rows = _without_empty_columns(header, rows)
+    header, rows = without_empty_columns(header, rows)
     title = "Bayesian tests (" + "; ".join(["posterior probabilities"] + notes) + ")"
     return Table("bayesian", title, header, rows, "bayesian", tuple(marked))
 
 
-def pairwise_tables(report) -> list[Table]:
-    """One table per post-hoc result; Q2's Bayesian pair probabilities get their own table."""
-    out = []
-    for key, res in report.posthoc.items():
-        if is_bayesian(res):
-            out.append(Table(key, res.method, list(BAYES_PAIR_HEADER), bayes_pairwise_rows(res),
-                             "bayesian"))
-            continue
-        cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
-        header, rows = list(POSTHOC_HEADER), posthoc_rows(res)
-        if res.average_ranks is None:   # no ranks: drop the rank-difference column
-            header.pop(2)
-            rows = [r[:2] + r[3:] for r in rows]
-        out.append(Table(key, f"Post-hoc: {res.method}{cd}, α = {res.alpha}", header, rows,
-                         "frequentist"))
-        if "p_row_better" in res.details and "p_rope" in res.details:
-            better = np.asarray(res.details["p_row_better"], dtype=float)
-            rope = np.asarray(res.details["p_rope"], dtype=float)
-            rows = [[res.names[i], res.names[j], f"{better[i, j]:.3f}", f"{rope[i, j]:.3f}",
-                     f"{better[j, i]:.3f}"] for i, j in res.pairs()]
-            out.append(Table(f"{key}-bayes",
-                             "Bayesian tests of the same pairs (posterior probabilities)",
-                             BAYES_PAIR_HEADER[:5], rows, "bayesian"))
-    return out
+def marked_rows(t: Table, marker: str = " ←") -> tuple[str, list[list[str]]]:
+    """Title and rows of ``t`` for plain text: ``marker`` after the test the decision rests on,
+    and a title that says so only when a row carries it."""
+    rows = [[r[0] + marker] + r[1:] if n in t.marked else list(r) for n, r in enumerate(t.rows)]
+    title = t.title + (f" ({marker.strip()} the test that decides)" if t.marked else "")
+    return title, rows

@@ -1,0 +1,113 @@
+"""Post-hoc tables: every tested pair with the better model first, and by how much.
+
+A pair's order comes from the pair's estimate, through the one rule that names a better
+model (:func:`outperform.compare._words.favoured`): the difference of error rates or mean
+scores (Q1, Q2), of average ranks (rank tests), the rank-biserial correlation (pairwise
+Wilcoxon), or the posterior probabilities (Bayesian tables).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..compare._words import decision_label, favoured
+from ._format import fmt_column, fmt_p, is_bayesian
+from ._sections import Table, without_empty_columns
+
+
+def _mean_name(report) -> str:
+    """What the summary's mean is: an error rate for 0/1 losses of single examples."""
+    if report.question == "Q1":
+        d = report.details
+        return "error rate" if d.get("loss") == "zero-one" and not d.get("groups") else "mean loss"
+    return f"mean {report.metric}"
+
+
+def _pair_differences(report, res):
+    """(k x k differences row − column, higher_is_better, name) of the pairs of ``res``.
+
+    The test's own estimate where it has one (posterior probabilities, rank-biserial
+    correlations, average ranks), else the difference of the summary's means (Q1, Q2).
+    """
+    if is_bayesian(res):
+        p = np.asarray(res.statistic, dtype=float)
+        return p - p.T, True, "P(better)"
+    if "rank_biserial" in res.details:
+        return np.asarray(res.details["rank_biserial"], dtype=float), True, "rank-biserial r"
+    if res.average_ranks is not None:
+        r = np.asarray(res.average_ranks, dtype=float)
+        return r[:, None] - r[None, :], False, "average rank"
+    means = {row["model"]: row.get("mean_loss", row.get("mean_score")) for row in report.summary}
+    v = np.array([np.nan if means.get(m) is None else means[m] for m in res.names], dtype=float)
+    return v[:, None] - v[None, :], report.higher_is_better, _mean_name(report)
+
+
+def _oriented(pairs, diff, higher_is_better) -> list[tuple[int, int, float]]:
+    """Each pair as (better, worse, how much better), in the order given; ties keep it."""
+    out = []
+    for i, j in pairs:
+        side = favoured(diff[i, j], higher_is_better=higher_is_better)
+        out.append((j, i, abs(diff[i, j])) if side < 0 else (i, j, abs(diff[i, j])))
+    return out
+
+
+BAYES_PAIR_HEADER = ["A", "B", "P(A better)", "P(equivalent)", "P(B better)"]
+
+
+def _bayes_pair_table(key, report, res) -> Table:
+    diff, hib, _ = _pair_differences(report, res)
+    p_rope = np.asarray(res.details["p_rope"], dtype=float)
+    decision = np.asarray(res.details["decision"], dtype=object)
+    rows = []
+    for a, b, _ in _oriented(res.pairs(), diff, hib):
+        d = decision_label(res.names[a], res.names[b], decision[a, b])
+        rows.append([res.names[a], res.names[b], f"{res.statistic[a, b]:.3f}",
+                     f"{p_rope[a, b]:.3f}", f"{res.statistic[b, a]:.3f}", d])
+    rope = report.details.get("rope")
+    notes = (f"; ROPE ±{rope:.3g} {report.metric}" if isinstance(rope, (int, float))
+             and not isinstance(rope, bool) else "")
+    return Table(key, f"{res.method} (posterior probabilities{notes})",
+                 BAYES_PAIR_HEADER + ["decision"], rows, "bayesian")
+
+
+def pairwise_tables(report) -> list[Table]:
+    """One table per post-hoc result; Q2's Bayesian pair probabilities get their own table.
+
+    Each row puts first (as A) the model the pair's estimate favours, so that the "A better
+    by" column is never negative: the difference of error rates or mean scores (Q1, Q2), of
+    average ranks (rank tests), the rank-biserial correlation (pairwise Wilcoxon), or, in
+    Bayesian tables, the model with the larger posterior probability of being better.
+    """
+    out = []
+    for key, res in report.posthoc.items():
+        if is_bayesian(res):
+            out.append(_bayes_pair_table(key, report, res))
+            continue
+        diff, hib, name = _pair_differences(report, res)
+        pairs = sorted(res.pairs(), key=lambda ij: (math.isnan(res.pvalue[ij]), res.pvalue[ij]))
+        oriented = _oriented(pairs, diff, hib)
+        by = fmt_column([d for _, _, d in oriented])
+        stat = fmt_column([res.statistic[a, b] for a, b, _ in oriented])
+        rows = [[res.names[a], res.names[b], by[n], stat[n], fmt_p(res.pvalue_adjusted[a, b]),
+                 "yes" if res.reject[a, b] else "no"] for n, (a, b, _) in enumerate(oriented)]
+        header, rows = without_empty_columns(
+            ["A", "B", f"A better by ({name})", "statistic", "adj. p", "significant"], rows,
+            keep=2)
+        cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
+        out.append(Table(key, f"Post-hoc: {res.method}{cd}, α = {res.alpha}", header, rows,
+                         "frequentist"))
+        if "p_row_better" in res.details and "p_rope" in res.details:
+            better = np.asarray(res.details["p_row_better"], dtype=float)
+            rope = np.asarray(res.details["p_rope"], dtype=float)
+            rows = [[res.names[a], res.names[b], f"{better[a, b]:.3f}", f"{rope[a, b]:.3f}",
+                     f"{better[b, a]:.3f}"] for a, b, _ in oriented]
+            header = list(BAYES_PAIR_HEADER)
+            if "rope" in res.details:   # each pair's own ROPE width
+                width = np.asarray(res.details["rope"], dtype=float)
+                header.append(f"ROPE ({report.metric})")
+                for row, (a, b, _) in zip(rows, oriented):
+                    row.append(f"±{width[a, b]:.3g}")
+            out.append(Table(f"{key}-bayes", "Bayesian tests of the same pairs, in the same "
+                             "order (posterior probabilities)", header, rows, "bayesian"))
+    return out
