@@ -37,6 +37,7 @@ from .._validation import (
     as_score_matrix,
     check_choice,
     check_probability,
+    check_random_state,
     check_rope,
 )
 from ..results import BayesianResult, PairwiseResult
@@ -190,7 +191,7 @@ def bayesian_sign_test(a, b, *, rope=0.0, prior_strength: float = 1.0,
     _check_options(prior_strength, n_samples, threshold, prior_place)
     counts = _sign_counts(z, rope)
     theta = _sign_thetas(counts, prior_strength, prior_place, int(n_samples),
-                         np.random.default_rng(random_state))
+                         check_random_state(random_state))
     details = {"counts": tuple(int(c) for c in counts), "n_data_sets": int(z.size),
                "prior_strength": float(prior_strength), "prior_place": prior_place}
     return _result(
@@ -423,7 +424,7 @@ def bayesian_signed_rank_test(a, b, *, rope=0.0, prior_strength: float = 0.5,
     _check_options(prior_strength, n_samples, threshold, prior_place)
     probs, theta = _signed_rank_posterior(
         [z], rope, float(prior_strength), prior_place, int(n_samples),
-        np.random.default_rng(random_state), keep_samples=True)
+        check_random_state(random_state), keep_samples=True)
     details = {"n_data_sets": int(z.size), "prior_strength": float(prior_strength),
                "prior_place": prior_place}
     return _result(
@@ -442,7 +443,7 @@ def _pairwise(test: str, scores, names, rope, prior_strength, prior_place, n_sam
     check_probability(cycle_threshold, "cycle_threshold")
     q, k = x.shape
     labels = model_names(names, k)
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     iu, ju = np.triu_indices(k, 1)
     zs = [x[:, i] - x[:, j] for i, j in zip(iu, ju)]
     if test == "sign":

@@ -87,7 +87,8 @@ import numpy as np
 from scipy import stats
 
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError,
-                           as_float_array, check_choice, check_probability, check_rope)
+                           as_float_array, check_choice, check_probability, check_rope,
+                           random_seed)
 from ..results import BayesianResult
 from .rope import decide
 
@@ -440,8 +441,9 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
         Decision threshold of Williams (2026) §5.2.
     n_chains, n_samples, n_warmup : int
         NUTS chains, kept draws per chain and warm-up draws per chain.
-    random_state : int or None
-        Seed (a ``jax.random.PRNGKey``); None draws one from numpy.
+    random_state : None, int, numpy SeedSequence or Generator
+        Seed (a ``jax.random.PRNGKey``): an int is used as it is; otherwise one is drawn from
+        numpy (:func:`outperform._validation.random_seed`).
     progress : bool
         Print the stages (compiling / sampling, with timings) to stderr; the sampling loop
         is one compiled program, so there is no per-draw progress bar.
@@ -555,8 +557,7 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
               prior.sigma_scale)
     q_ref = w / (1.0 - rho)
     c = n / (1.0 + (n - 1.0) * rho) / q_ref
-    seed = int(np.random.default_rng().integers(2**31)) if random_state is None \
-        else int(random_state)
+    seed = random_seed(random_state)
     truncate = _truncation_matters(q_ref, c, xbar, delta_bound, n, bounds[2])
     centre = _centredness(xbar, c, n)
     init = _initial_values(xbar, within_sd / scale, centre, bounds, prior, int(n_chains),

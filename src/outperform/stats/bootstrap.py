@@ -6,7 +6,8 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from .._validation import InvalidInputError, check_alternative, check_choice, check_probability
+from .._validation import (InvalidInputError, check_alternative, check_choice, check_probability,
+                           check_random_state)
 from ..results import FrequentistResult
 
 __all__ = ["paired_bootstrap"]
@@ -51,7 +52,7 @@ def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
         2 x n_resamples x the metric's own; scikit-learn metrics cost ~1 ms per call for
         their input checks alone.
     confidence_level : float
-    random_state : None, int or numpy Generator
+    random_state : None, int, numpy SeedSequence or Generator
         Seed for the resampling.
     method : {"percentile", "BCa", "basic"}
         Confidence interval method of :func:`scipy.stats.bootstrap`.
@@ -104,6 +105,10 @@ def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
     check_choice(method, "method", ("percentile", "BCa", "basic"))
     check_alternative(alternative)
     check_probability(confidence_level, "confidence_level")
+    rng = check_random_state(random_state)
+    # scipy seeds a legacy RandomState from an int, a stream other than default_rng's: an int
+    # goes to scipy as it is, so that a seed keeps giving the same resamples.
+    seed = random_state if isinstance(random_state, (int, np.integer)) else rng
     if int(n_resamples) != n_resamples or n_resamples < 1:
         raise InvalidInputError(f"n_resamples must be a positive integer, got {n_resamples!r}.")
     y = _rows(y_true, "y_true")
@@ -136,7 +141,7 @@ def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
             warnings.simplefilter("ignore", stats.DegenerateDataWarning)
             return stats.bootstrap((everything,), diff, n_resamples=resamples,
                                    vectorized=False, confidence_level=level, method=method,
-                                   bootstrap_result=previous, random_state=random_state)
+                                   bootstrap_result=previous, random_state=seed)
 
     boot = run(confidence_level)
     dist = np.asarray(boot.bootstrap_distribution, dtype=float)

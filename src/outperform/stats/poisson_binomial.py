@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import InvalidInputError, as_float_array, check_choice
+from .._validation import InvalidInputError, as_float_array, check_choice, check_random_state
 
 __all__ = ["PoissonBinomial", "poisson_binomial_pmf", "poisson_multinomial_pmf"]
 
@@ -285,7 +285,7 @@ class PoissonBinomial:
         int or ndarray
             Shape ``size`` for a single distribution, (B,) + ``size`` for a batch.
         """
-        rng = np.random.default_rng(random_state)
+        rng = check_random_state(random_state)
         shape = () if size is None else tuple(np.atleast_1d(size).astype(int))
         cdf = np.atleast_2d(np.cumsum(self.pmf_table, axis=-1))
         cdf[:, -1] = 1.0
