@@ -33,6 +33,7 @@ from ..stats.multipletests import adjust_pvalues
 from ..stats.risk_bounds import beta_risk_bound
 from ..stats.ttest import paired_ttest
 from ..stats.wilcoxon import wilcoxon
+from ._guards import check_predictions
 from ._words import probability_summary, verdict
 
 LOSSES = ("zero-one", "log", "squared", "absolute", "given")
@@ -161,7 +162,7 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     y, preds, groups = read_predictions(data, y_true=None if loss == "given" else y_true,
                                         models=models, group=group)
     names = tuple(preds)
-    warnings: list[str] = _cluster_warning(data, group)
+    warnings: list[str] = _cluster_warning(data, group) + check_predictions(y, preds, loss)
     if reference is not None and reference not in names:
         raise InvalidInputError(f"reference {reference!r} is not one of the models {list(names)}.")
     losses = {m: (np.asarray(p, dtype=float) if loss == "given" else per_example_losses(y, p, loss))
