@@ -131,10 +131,15 @@ def as_counts(x, name: str) -> np.ndarray:
 
 
 def _refuse_text_and_flags(x, name: str) -> None:
-    if isinstance(x, np.ndarray) and x.dtype.kind in "iuf":
-        return  # numeric arrays hold neither (checked without a pass over the elements)
-    values = np.asarray(x, dtype=object).ravel()
-    for v in values:
+    # numpy turns [1, True] into [1, 1]: lists are checked element by element; arrays and
+    # Series by their dtype, unless they hold Python objects.
+    if not isinstance(x, (list, tuple)):
+        kind = np.asarray(x).dtype.kind
+        if kind in "iufc":
+            return
+        if kind != "O":
+            x = np.asarray(x).ravel()[:1]  # bool or text dtype: the first element says which
+    for v in np.asarray(x, dtype=object).ravel():
         if isinstance(v, (str, bytes, np.str_, np.bytes_)):
             raise InvalidInputError(
                 f"{name} must be counts (whole numbers), got the text {v!r}; convert it to a "
@@ -163,8 +168,8 @@ def check_random_state(random_state, name: str = "random_state") -> np.random.Ge
 
     Examples
     --------
-    >>> check_random_state(0).integers(10) == np.random.default_rng(0).integers(10)
-    np.True_
+    >>> bool(check_random_state(0).random() == np.random.default_rng(0).random())
+    True
     """
     if isinstance(random_state, np.random.Generator):
         return random_state

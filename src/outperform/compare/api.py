@@ -87,11 +87,18 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     Returns
     -------
     ComparisonReport
+        Its ``warnings`` name, among others: an option given that the question answered does
+        not use (e.g. ``rho`` for Q3); a metric whose direction was assumed (first, prefixed
+        "DIRECTION:"); a model whose scores look like percentages among fractions (first,
+        "UNITS:"); a Q2 design of fewer than 5 folds; Bayesian decisions over data sets
+        withheld below :func:`outperform.compare.min_data_sets` data sets, or fragile up to
+        twice that.
 
     Raises
     ------
     InvalidInputError, TooFewError
-        Bad or insufficient input (see :func:`read_results`).
+        Bad or insufficient input (see :func:`read_results`); Q1 predictions that are neither
+        labels of ``y_true`` nor probabilities (see :func:`compare_predictions`).
 
     Examples
     --------
@@ -107,7 +114,7 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     given = _given_options(metric=metric, higher_is_better=higher_is_better, control=control,
                            posthoc=posthoc, aggregate=aggregate, rope=rope, rho=rho,
                            threshold=threshold, prior_strength=prior_strength,
-                           random_state=random_state, loss=loss, group=group,
+                           random_state=random_state, y_true=y_true, loss=loss, group=group,
                            hierarchical=hierarchical)
     if question == "Q1" or (question == "auto" and _has_column(data, y_true)):
         report = compare_predictions(data, y_true=y_true, loss=loss, reference=control,
@@ -177,7 +184,7 @@ _USED_BY = {
     "posthoc": ("Q3",), "aggregate": ("Q3",), "rope": ("Q1", "Q2", "bayesian", "hierarchical"),
     "threshold": ("Q1", "Q2", "counts", "bayesian", "hierarchical"), "rho": ("Q2",),
     "prior_strength": ("bayesian",), "random_state": ("bayesian", "hierarchical"),
-    "loss": ("Q1",), "group": ("Q1",), "hierarchical": ("Q3", "counts"),
+    "y_true": ("Q1",), "loss": ("Q1",), "group": ("Q1",), "hierarchical": ("Q3", "counts"),
 }
 _ROUTES = {"Q1": "Q1 (predictors on one test set, per-example predictions)",
            "counts": "per-task discordance counts (the hierarchical McNemar test)",

@@ -141,7 +141,10 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     Raises
     ------
     InvalidInputError, TooFewError
-        Bad columns or values, unknown reference, too few examples or models.
+        Bad columns or values, unknown reference, too few examples or models; predictions
+        that are neither labels of ``y_true`` nor probabilities in [0, 1] (logits, scores,
+        percentages), probabilities against a ``y_true`` not coded 0/1, label sets that do
+        not match ``y_true``'s (see ``check_predictions`` in ``compare/_guards.py``).
 
     Examples
     --------
