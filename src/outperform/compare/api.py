@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .._validation import InvalidInputError
+from .._validation import InvalidInputError, check_random_state
 from ..data.io import read_results, read_table
 from ..data.results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport
@@ -111,6 +111,7 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     """
     if question not in QUESTIONS:
         raise InvalidInputError(f"question must be one of {QUESTIONS}, got {question!r}.")
+    check_random_state(random_state)  # a bad seed is an error even where it goes unused
     given = _given_options(metric=metric, higher_is_better=higher_is_better, control=control,
                            posthoc=posthoc, aggregate=aggregate, rope=rope, rho=rho,
                            threshold=threshold, prior_strength=prior_strength,
