@@ -158,3 +158,34 @@ def test_resamples_stay_out_of_the_json(labels):
     out = res.to_dict()
     assert "samples" not in out and "distribution" not in out["details"]
     assert len(json.dumps(out)) < 2000
+
+
+def error_rate(y, p):
+    return float(np.mean(y != p))
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("method", ["BCa", "percentile", "basic"])
+def test_accuracy_and_error_rate_give_the_same_interval(seed, method):
+    # Property: accuracy with higher_is_better=True and error rate with False are the same
+    # comparison (acc_a - acc_b = err_b - err_a), so the intervals, p-values and tie shares
+    # agree up to rounding. Before the fix BCa moved by a whole step of the bootstrap grid
+    # (seed 0: [-0.070, 0.080] against [-0.065, 0.0876]), because scipy counts the resamples
+    # equal to the observed difference bit for bit and the two forms differ in the last bit.
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, 200)
+    a = np.where(rng.random(200) < 0.85, y, 1 - y)
+    b = np.where(rng.random(200) < 0.80, y, 1 - y)
+    kw = dict(method=method, random_state=1, n_resamples=999)
+    acc = paired_bootstrap(y, a, b, accuracy, **kw)
+    err = paired_bootstrap(y, a, b, error_rate, higher_is_better=False, **kw)
+    np.testing.assert_allclose(acc.confidence_interval(), err.confidence_interval(),
+                               rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(acc.confidence_interval(0.8), err.confidence_interval(0.8),
+                               rtol=1e-12, atol=1e-15)
+    assert acc.pvalue == err.pvalue
+    assert acc.details["p_tie"] == err.details["p_tie"]
+    # Swapping A and B mirrors the interval.
+    swapped = paired_bootstrap(y, b, a, accuracy, **kw)
+    lo, hi = acc.confidence_interval()
+    np.testing.assert_allclose(swapped.confidence_interval(), (-hi, -lo), rtol=1e-12, atol=1e-15)

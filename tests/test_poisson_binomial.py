@@ -86,6 +86,40 @@ def test_recursion_keeps_relative_precision_in_the_far_tails():
     np.testing.assert_allclose(X.cdf(0), 0.99 ** 50, rtol=1e-13)
 
 
+EPS = np.finfo(float).eps
+# The error each method's docstring states (module docstring of stats.poisson_binomial).
+STATED_ERROR = {"recursion": lambda n: 2 * n * EPS,             # relative, every entry
+                "fft": lambda n: n * EPS,                        # absolute
+                "convolution": lambda n: 2 * np.log2(n) * EPS}   # absolute
+
+
+@pytest.mark.parametrize("method", ["recursion", "fft", "convolution"])
+@pytest.mark.parametrize("n, p", [(100, 0.5), (1000, 0.3), (1000, 0.02), (4000, 0.3)])
+def test_each_method_keeps_its_stated_error(method, n, p):
+    # Peer: scipy.stats.binom.pmf (equal probabilities give the binomial distribution).
+    ref = stats.binom.pmf(np.arange(n + 1), n, p)
+    pmf = poisson_binomial_pmf(np.full(n, p), method=method)
+    if method == "recursion":
+        tiny = ref > 1e-290   # below, scipy's own value is subnormal
+        assert np.max(np.abs(pmf[tiny] - ref[tiny]) / ref[tiny]) <= STATED_ERROR[method](n)
+    else:
+        assert np.max(np.abs(pmf - ref)) <= STATED_ERROR[method](n)
+
+
+def test_tail_seven_sd_out_is_as_precise_as_stated():
+    # The module docstring: far tails lose their relative precision with the FFT methods.
+    # Peer: scipy.stats.binom.sf(k, 4000, 0.3), about 1e-12 at 7 sd above the mean.
+    n, p = 4000, 0.3
+    k = int(n * p + 7 * np.sqrt(n * p * (1 - p)))
+    ref = stats.binom.sf(k, n, p)
+    errors = {m: abs(PoissonBinomial(np.full(n, p), method=m).sf(k) / ref - 1)
+              for m in ("recursion", "fft", "convolution")}
+    assert errors["recursion"] <= STATED_ERROR["recursion"](n)
+    # The absolute errors stated for the FFT methods are all one may rely on there.
+    for m in ("fft", "convolution"):
+        assert errors[m] * ref <= (n + 1) * STATED_ERROR[m](n)
+
+
 @pytest.mark.parametrize("method", METHODS)
 def test_probabilities_at_and_near_zero_and_one(method):
     pmf = poisson_binomial_pmf([1.0, 0.0, 1.0, 1.0, 0.0], method=method)

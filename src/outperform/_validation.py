@@ -110,11 +110,16 @@ def as_score_matrix(scores, name: str = "scores", *, min_tasks: int = 2,
 def as_counts(x, name: str) -> np.ndarray:
     """Return non-negative integer counts as an int64 array.
 
+    Strings and booleans are refused even where numpy would convert them ("3" -> 3,
+    True -> 1): a count given as text or as a flag is a mistake upstream (a column read as
+    text, a mask passed for its sum), not a number to guess.
+
     Raises
     ------
     InvalidInputError
-        If any value is negative, non-integer, NaN or non-numeric.
+        If any value is a string or a boolean, negative, non-integer, NaN or non-numeric.
     """
+    _refuse_text_and_flags(x, name)
     arr = as_float_array(x, name)
     if np.any(arr < 0):
         raise InvalidInputError(f"{name} must be non-negative counts, got {arr[arr < 0][0]:g}.")
@@ -123,6 +128,80 @@ def as_counts(x, name: str) -> np.ndarray:
             f"{name} must be whole numbers (counts), got {arr[arr != np.round(arr)][0]:g}."
         )
     return arr.astype(np.int64)
+
+
+def _refuse_text_and_flags(x, name: str) -> None:
+    # numpy turns [1, True] into [1, 1]: lists are checked element by element; arrays and
+    # Series by their dtype, unless they hold Python objects.
+    if not isinstance(x, (list, tuple)):
+        kind = np.asarray(x).dtype.kind
+        if kind in "iufc":
+            return
+        if kind != "O":
+            x = np.asarray(x).ravel()[:1]  # bool or text dtype: the first element says which
+    for v in np.asarray(x, dtype=object).ravel():
+        if isinstance(v, (str, bytes, np.str_, np.bytes_)):
+            raise InvalidInputError(
+                f"{name} must be counts (whole numbers), got the text {v!r}; convert it to a "
+                "number first (a column read as text?).")
+        if isinstance(v, (bool, np.bool_)):
+            raise InvalidInputError(
+                f"{name} must be counts (whole numbers), got the boolean {v!r}; pass the number "
+                "of True values (e.g. int(mask.sum())), not a flag.")
+
+
+def check_random_state(random_state, name: str = "random_state") -> np.random.Generator:
+    """Return the numpy Generator that ``random_state`` names.
+
+    Parameters
+    ----------
+    random_state : None, int >= 0, numpy.random.SeedSequence or numpy.random.Generator
+        None draws fresh entropy; an int or a SeedSequence seeds a new Generator
+        (``numpy.random.default_rng``); a Generator is used as it is (its state advances).
+    name : str
+        Name used in error messages.
+
+    Raises
+    ------
+    InvalidInputError
+        Anything else: a string, a float, a bool, a negative int, a legacy ``RandomState``.
+
+    Examples
+    --------
+    >>> bool(check_random_state(0).random() == np.random.default_rng(0).random())
+    True
+    """
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.SeedSequence) or random_state is None:
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, (bool, np.bool_)):
+        if random_state < 0:
+            raise InvalidInputError(f"{name} must be a non-negative int, got {random_state}.")
+        return np.random.default_rng(int(random_state))
+    hint = (" (a legacy RandomState: pass np.random.default_rng(seed) instead)"
+            if isinstance(random_state, np.random.RandomState) else "")
+    raise InvalidInputError(
+        f"{name} must be None, a non-negative int, a numpy SeedSequence or a numpy Generator, "
+        f"got {random_state!r}{hint}.")
+
+
+def random_seed(random_state, name: str = "random_state") -> int:
+    """An int seed in [0, 2**31) for back ends that take one (JAX's PRNGKey).
+
+    An int is returned as it is (so a given seed keeps giving the same draws); None, a
+    SeedSequence or a Generator yield a seed drawn from the Generator of
+    :func:`check_random_state`.
+
+    Raises
+    ------
+    InvalidInputError
+        As :func:`check_random_state`.
+    """
+    rng = check_random_state(random_state, name)
+    if isinstance(random_state, (int, np.integer)):
+        return int(random_state)
+    return int(rng.integers(2**31))
 
 
 def check_alternative(alternative: str) -> str:

@@ -8,7 +8,8 @@ imported only by the functions that need them.
 from ._correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
 from ._cycles import find_cycles
 from ._dirichlet_process import (bayesian_sign_test, bayesian_signed_rank_test,
-                                pairwise_bayesian_sign_test, pairwise_bayesian_signed_rank_test)
+                                pairwise_bayesian_sign_test, pairwise_bayesian_signed_rank_test,
+                                 signed_rank_probabilities)
 from ._hierarchical_mcnemar import beta_binomial_hyperposterior, hierarchical_mcnemar
 from ._hierarchical_ttest import HierarchicalPrior, hierarchical_correlated_ttest
 from ._mcnemar import (bayesian_mcnemar, default_phi_rope, pairwise_bayesian_mcnemar,
@@ -32,5 +33,5 @@ __all__ = [
     "bayesian_ttest", "correlated_bayesian_ttest", "decide", "find_cycles",
     "pairwise_bayesian_sign_test", "pairwise_bayesian_signed_rank_test",
     "pairwise_poisson_binomial_test", "pairwise_poisson_test", "poisson_binomial_test",
-    "poisson_test",
+    "poisson_test", "signed_rank_probabilities",
 ]

@@ -33,10 +33,12 @@ import numpy as np
 from .._validation import (
     InvalidInputError,
     TooFewError,
+    as_float_array,
     as_paired,
     as_score_matrix,
     check_choice,
     check_probability,
+    check_random_state,
     check_rope,
 )
 from ..results import BayesianResult, PairwiseResult
@@ -49,6 +51,7 @@ __all__ = [
     "bayesian_signed_rank_test",
     "pairwise_bayesian_sign_test",
     "pairwise_bayesian_signed_rank_test",
+    "signed_rank_probabilities",
 ]
 
 PRIOR_PLACES = ("rope", "left", "right")
@@ -190,7 +193,7 @@ def bayesian_sign_test(a, b, *, rope=0.0, prior_strength: float = 1.0,
     _check_options(prior_strength, n_samples, threshold, prior_place)
     counts = _sign_counts(z, rope)
     theta = _sign_thetas(counts, prior_strength, prior_place, int(n_samples),
-                         np.random.default_rng(random_state))
+                         check_random_state(random_state))
     details = {"counts": tuple(int(c) for c in counts), "n_data_sets": int(z.size),
                "prior_strength": float(prior_strength), "prior_place": prior_place}
     return _result(
@@ -349,6 +352,56 @@ def _signed_rank_posterior(zs, rope, prior_strength, prior_place, n_samples, rng
     return wins / n_samples, samples
 
 
+def signed_rank_probabilities(differences, *, rope=0.0, prior_strength: float = 0.5,
+                              prior_place: str = "rope", n_samples: int = 50000,
+                              random_state=None) -> np.ndarray:
+    """Region probabilities of the Bayesian signed-rank test for many experiments at once.
+
+    The batched form of :func:`bayesian_signed_rank_test` for simulations: row r gives the
+    (p_left, p_rope, p_right) of ``bayesian_signed_rank_test(differences[r], 0, ...)``. All
+    rows share one set of posterior draws (module docstring), so each row's probabilities
+    are those of the scalar test with some seed.
+
+    Parameters
+    ----------
+    differences : array_like, shape (R, q)
+        One row of score differences a - b over q data sets per experiment (z > 0 favours A).
+    rope, prior_strength, prior_place, n_samples, random_state
+        As in :func:`bayesian_signed_rank_test`.
+
+    Returns
+    -------
+    ndarray, shape (R, 3)
+        (p_left, p_rope, p_right) per row; ``p_right`` is P(A practically better).
+
+    Raises
+    ------
+    InvalidInputError
+        Not a 2-D finite array, bad ROPE or options.
+    TooFewError
+        No data set (q = 0).
+
+    Examples
+    --------
+    The example of :func:`bayesian_signed_rank_test`, twice:
+
+    >>> a = np.array([0.815, 0.92, 0.77, 0.85, 0.90, 0.68, 0.88, 0.95, 0.792, 0.83])
+    >>> b = np.array([0.80, 0.90, 0.775, 0.81, 0.86, 0.695, 0.85, 0.91, 0.79, 0.805])
+    >>> signed_rank_probabilities([a - b, a - b], rope=0.01, random_state=0).round(3)
+    array([[0.   , 0.059, 0.941],
+           [0.   , 0.059, 0.941]])
+    """
+    z = as_float_array(differences, "differences", ndim=2)
+    if z.shape[1] == 0:
+        raise TooFewError("differences has no column: the test needs one score per data set.")
+    rope = check_rope(rope)
+    _check_options(prior_strength, n_samples, 0.95, prior_place)
+    probs, _ = _signed_rank_posterior(list(z), rope, float(prior_strength), prior_place,
+                                      int(n_samples), check_random_state(random_state),
+                                      keep_samples=False)
+    return probs
+
+
 def bayesian_signed_rank_test(a, b, *, rope=0.0, prior_strength: float = 0.5,
                               prior_place: str = "rope", n_samples: int = 50000,
                               random_state=None, threshold: float = 0.95) -> BayesianResult:
@@ -423,7 +476,7 @@ def bayesian_signed_rank_test(a, b, *, rope=0.0, prior_strength: float = 0.5,
     _check_options(prior_strength, n_samples, threshold, prior_place)
     probs, theta = _signed_rank_posterior(
         [z], rope, float(prior_strength), prior_place, int(n_samples),
-        np.random.default_rng(random_state), keep_samples=True)
+        check_random_state(random_state), keep_samples=True)
     details = {"n_data_sets": int(z.size), "prior_strength": float(prior_strength),
                "prior_place": prior_place}
     return _result(
@@ -442,7 +495,7 @@ def _pairwise(test: str, scores, names, rope, prior_strength, prior_place, n_sam
     check_probability(cycle_threshold, "cycle_threshold")
     q, k = x.shape
     labels = model_names(names, k)
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     iu, ju = np.triu_indices(k, 1)
     zs = [x[:, i] - x[:, j] for i, j in zip(iu, ju)]
     if test == "sign":

@@ -46,7 +46,7 @@ import numpy as np
 from scipy import optimize, special
 
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_counts,
-                           check_choice, check_probability)
+                           check_choice, check_probability, check_random_state)
 from ..results import BayesianResult
 from ._mcnemar import default_phi_rope
 from ._rope import decide
@@ -420,7 +420,7 @@ class BetaBinomialHyperposterior:
 
     def sample(self, n_samples: int, random_state=None) -> np.ndarray:
         """Draws of (a, b), shape (n_samples, 2): nodes by weight, jittered within cells."""
-        rng = np.random.default_rng(random_state)
+        rng = check_random_state(random_state)
         flat = self.weights.ravel()
         idx = rng.choice(flat.size, size=n_samples, p=flat / flat.sum())
         iu, iv = np.unravel_index(idx, self.weights.shape)
@@ -721,7 +721,7 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
     }
     samples = None
     if n_samples:
-        rng = np.random.default_rng(random_state)
+        rng = check_random_state(random_state)
         ab = post.sample(int(n_samples), rng)
         samples = rng.beta(ab[:, 0], ab[:, 1])
     return BayesianResult(

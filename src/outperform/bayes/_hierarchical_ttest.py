@@ -84,11 +84,12 @@ from scipy import stats
 
 from .._parallel import progress_status
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError,
-                           as_float_array, check_choice, check_probability, check_rope)
+                           as_float_array, check_choice, check_probability, check_rope,
+                           random_seed)
 from ..results import BayesianResult
 from ._hierarchical_model import (HierarchicalPrior, _centredness, _constrained, _initial_values,
                                   _potential_gen, _summaries, _truncation_matters)
-from ._mcmc import ESS_LIMIT, RHAT_LIMIT, diagnostics, run_nuts, seed_from
+from ._mcmc import ESS_LIMIT, RHAT_LIMIT, diagnostics, run_nuts
 from ._rope import decide
 
 __all__ = ["HierarchicalPrior", "HierarchicalPosterior", "hierarchical_correlated_ttest"]
@@ -157,8 +158,9 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
         Decision threshold of Williams (2026) §5.2.
     n_chains, n_samples, n_warmup : int
         NUTS chains, kept draws per chain and warm-up draws per chain.
-    random_state : int or None
-        Seed (a ``jax.random.PRNGKey``); None draws one from numpy.
+    random_state : None, int, numpy SeedSequence or Generator
+        Seed (a ``jax.random.PRNGKey``): an int is used as it is; otherwise one is drawn from
+        numpy (:func:`outperform._validation.random_seed`).
     progress : bool
         Show the sampling on stderr: a spinner with the time elapsed on a terminal, a line
         in a log, and the time taken at the end. The sampling loop is one compiled program,
@@ -273,7 +275,7 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
               prior.sigma_scale)
     q_ref = w / (1.0 - rho)
     c = n / (1.0 + (n - 1.0) * rho) / q_ref
-    seed = seed_from(random_state)
+    seed = random_seed(random_state)
     truncate = _truncation_matters(q_ref, c, xbar, delta_bound, n, bounds[2])
     centre = _centredness(xbar, c, n)
     init = _initial_values(xbar, within_sd / scale, centre, bounds, prior, int(n_chains),

@@ -1,4 +1,4 @@
-"""What the MCMC-based tests share: seeds, the compiled NUTS runner, convergence checks.
+"""What the MCMC-based tests share: the compiled NUTS runner, its cache, convergence checks.
 
 NumPyro/JAX are imported inside the functions, so importing ``outperform.bayes`` stays light.
 """
@@ -9,35 +9,11 @@ import os
 
 import numpy as np
 
-from .._validation import InvalidInputError
 
 # Convergence limits of Vehtari et al. (2021, "Rank-normalization, folding, and localization"):
 # split R-hat below 1.01 and a bulk effective sample size of at least 400.
 RHAT_LIMIT = 1.01
 ESS_LIMIT = 400
-
-
-def seed_from(random_state) -> int:
-    """A JAX PRNG seed from ``random_state``: None (fresh entropy), an int, or a Generator.
-
-    An int is used as it is, so a seed gives the same draws as before the Generator form
-    existed; a Generator gives one draw from it (and advances it).
-
-    Raises
-    ------
-    InvalidInputError
-        Anything else (a string, a float, a negative int).
-    """
-    if random_state is None:
-        return int(np.random.default_rng().integers(2**31))
-    if isinstance(random_state, np.random.Generator):
-        return int(random_state.integers(2**31))
-    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool) \
-            and random_state >= 0:
-        return int(random_state)
-    raise InvalidInputError(
-        "random_state must be None, a non-negative int or a numpy.random.Generator, got "
-        f"{random_state!r}.")
 
 
 CACHE_ENV = "OUTPERFORM_JAX_CACHE"

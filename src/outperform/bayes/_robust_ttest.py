@@ -34,9 +34,9 @@ import warnings
 import numpy as np
 
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_paired,
-                           check_probability, check_rope)
+                           check_probability, check_rope, random_seed)
 from ..results import BayesianResult
-from ._mcmc import ESS_LIMIT, RHAT_LIMIT, diagnostics, enable_compilation_cache, seed_from
+from ._mcmc import ESS_LIMIT, RHAT_LIMIT, diagnostics, enable_compilation_cache
 from ._rope import decide, region_probabilities_from_samples
 
 __all__ = ["robust_bayesian_ttest"]
@@ -118,8 +118,9 @@ def robust_bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95, n_samples
         Decision threshold of Williams (2026) §5.2.
     n_samples, n_warmup, n_chains : int
         Draws kept per chain, warm-up draws per chain, and chains (run vectorised).
-    random_state : int or None
-        Seed of the sampler (a ``jax.random.PRNGKey``); None draws one.
+    random_state : None, int, numpy SeedSequence or Generator
+        Seed of the sampler (a ``jax.random.PRNGKey``): an int is used as it is; otherwise
+        one is drawn from numpy.
     progress : bool
         Show NumPyro's progress bar.
 
@@ -178,7 +179,7 @@ def robust_bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95, n_samples
         raise DegenerateDataError(
             f"all {n} differences a - b are equal ({m:g}): there is nothing to estimate.")
     bounds = (-0.1 * s, 0.1 * s) if rope is None else check_rope(rope)
-    seed = seed_from(random_state)
+    seed = random_seed(random_state)
     draws = _sample((d - m) / s, int(n_chains), int(n_samples), int(n_warmup), seed, progress)
 
     delta = m + s * draws["mu"]                      # (chains, draws)

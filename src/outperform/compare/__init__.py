@@ -8,13 +8,15 @@ import sys
 import types
 
 from ._api import compare, infer_question
+from ._guards import FALSE_DECISION_BOUND, MIN_DATA_SETS_TABLE, min_data_sets
 from ._hierarchical import compare_counts
 from ._q1 import compare_predictions
 from ._q2 import compare_one_task
 from ._q3 import compare_many_tasks
 
-__all__ = ["compare", "compare_counts", "compare_many_tasks", "compare_one_task",
-           "compare_predictions", "infer_question"]
+__all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_counts",
+           "compare_many_tasks", "compare_one_task", "compare_predictions", "infer_question",
+           "min_data_sets"]
 
 
 class _CallablePackage(types.ModuleType):

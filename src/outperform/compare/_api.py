@@ -1,12 +1,13 @@
 """``compare()``: one entry point that picks the question and the tests from the data."""
 from __future__ import annotations
 
+import inspect
 from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 
-from .._validation import InvalidInputError
+from .._validation import InvalidInputError, check_random_state
 from ..data._io import read_results, read_table
 from ..data._results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport
@@ -86,11 +87,18 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     Returns
     -------
     ComparisonReport
+        Its ``warnings`` name, among others: an option given that the question answered does
+        not use (e.g. ``rho`` for Q3); a metric whose direction was assumed (first, prefixed
+        "DIRECTION:"); a model whose scores look like percentages among fractions (first,
+        "UNITS:"); a Q2 design of fewer than 5 folds; Bayesian decisions over data sets
+        withheld below :func:`outperform.compare.min_data_sets` data sets, or fragile up to
+        twice that.
 
     Raises
     ------
     InvalidInputError, TooFewError
-        Bad or insufficient input (see :func:`read_results`).
+        Bad or insufficient input (see :func:`read_results`); Q1 predictions that are neither
+        labels of ``y_true`` nor probabilities (see :func:`compare_predictions`).
 
     Examples
     --------
@@ -103,11 +111,19 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     """
     if question not in QUESTIONS:
         raise InvalidInputError(f"question must be one of {QUESTIONS}, got {question!r}.")
+    check_random_state(random_state)  # a bad seed is an error even where it goes unused
+    given = _given_options(metric=metric, higher_is_better=higher_is_better, control=control,
+                           posthoc=posthoc, aggregate=aggregate, rope=rope, rho=rho,
+                           threshold=threshold, prior_strength=prior_strength,
+                           random_state=random_state, y_true=y_true, loss=loss, group=group,
+                           hierarchical=hierarchical)
     if question == "Q1" or (question == "auto" and _has_column(data, y_true)):
-        return compare_predictions(data, y_true=y_true, loss=loss, reference=control, group=group,
-                                   rope=rope, alpha=alpha, threshold=threshold)
+        report = compare_predictions(data, y_true=y_true, loss=loss, reference=control,
+                                     group=group, rope=rope, alpha=alpha, threshold=threshold)
+        return _with_ignored_options(report, "Q1", given)
     if _has_column(data, "n01") and _has_column(data, "n10"):
-        return compare_counts(data, alpha=alpha, threshold=threshold)
+        return _with_ignored_options(compare_counts(data, alpha=alpha, threshold=threshold),
+                                     "counts", given)
     if isinstance(data, ScoreMatrix):
         scores = data
     else:
@@ -120,7 +136,7 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         if q == "Q2":
             report = compare_one_task(table, metric=metric, alpha=alpha, rope=rope, rho=rho,
                                       threshold=threshold, control=control)
-            return _with_assumed_direction(report, table)
+            return _with_ignored_options(_with_assumed_direction(report, table), "Q2", given)
         scores = table.score_matrix(metric, aggregate=aggregate)
     report = compare_many_tasks(scores, alpha=alpha, control=control, posthoc=posthoc)
     if bayesian:
@@ -133,7 +149,10 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
                                     "one score per cell.")
         report = add_hierarchical_ttest(report, table, rope=rope, threshold=threshold,
                                         random_state=random_state)
-    return report if isinstance(data, ScoreMatrix) else _with_assumed_direction(report, table)
+    q3 = "Q3" + (" bayesian" if bayesian else "") + (" hierarchical" if hierarchical else "")
+    if not isinstance(data, ScoreMatrix):
+        report = _with_assumed_direction(report, table)
+    return _with_ignored_options(report, q3, given)
 
 
 def _has_column(data, column: str) -> bool:
@@ -145,9 +164,58 @@ def _has_column(data, column: str) -> bool:
 
 
 def _with_assumed_direction(report: ComparisonReport, table: ResultsTable) -> ComparisonReport:
+    """Warn first, as the ranking depends on it, when the metric's direction was assumed."""
     if not table.direction_assumed:
         return report
-    message = (f"the direction of metric(s) {list(table.direction_assumed)} is unknown and was "
-               "assumed higher-is-better; pass higher_is_better=False (--lower-is-better) if "
-               "lower is better.")
-    return replace(report, warnings=report.warnings + (message,))
+    what = (f"metric(s) {list(table.direction_assumed)} (not a name of the known metrics, "
+            "such as accuracy or error_rate)")
+    if table.direction_assumed == ("score",):  # "score" is known, unless a wide table's
+        what = "the values of this wide table (they have no metric name)"
+    message = (f"DIRECTION: the direction of {what} is unknown and was assumed "
+               "higher-is-better; if these are errors or losses the ranking is reversed: pass "
+               "higher_is_better=False (--lower-is-better), or higher_is_better=True to confirm.")
+    return replace(report, warnings=(message,) + report.warnings)
+
+
+# Options of compare() that only some questions use, with the routes that use them ("Q3
+# bayesian" / "Q3 hierarchical": Q3 with those flags). alpha and threshold apply everywhere
+# (threshold in Q3 only with the Bayesian or hierarchical tests).
+_USED_BY = {
+    "metric": ("Q2", "Q3"), "higher_is_better": ("Q2", "Q3"), "control": ("Q1", "Q2", "Q3"),
+    "posthoc": ("Q3",), "aggregate": ("Q3",), "rope": ("Q1", "Q2", "bayesian", "hierarchical"),
+    "threshold": ("Q1", "Q2", "counts", "bayesian", "hierarchical"), "rho": ("Q2",),
+    "prior_strength": ("bayesian",), "random_state": ("bayesian", "hierarchical"),
+    "y_true": ("Q1",), "loss": ("Q1",), "group": ("Q1",), "hierarchical": ("Q3", "counts"),
+}
+_ROUTES = {"Q1": "Q1 (predictors on one test set, per-example predictions)",
+           "counts": "per-task discordance counts (the hierarchical McNemar test)",
+           "Q2": "Q2 (algorithms on one task, resampling folds)",
+           "Q3": "Q3 (algorithms over many data sets)"}
+_HINTS = {"bayesian": "it is used by the Bayesian tests over data sets, which bayesian=True "
+                      "(--bayesian) adds",
+          "hierarchical": "it is used by the hierarchical t-test, which hierarchical=True "
+                          "(--hierarchical) adds"}
+
+
+def _given_options(**options) -> dict:
+    """The options of compare() set to something other than their default."""
+    defaults = {name: p.default for name, p in inspect.signature(compare).parameters.items()}
+    return {k: v for k, v in options.items()
+            if not (v is defaults[k] or (type(v) is type(defaults[k]) and v == defaults[k]))}
+
+
+def _with_ignored_options(report: ComparisonReport, route: str, given: dict
+                          ) -> ComparisonReport:
+    """Warn about each option given that the analysis run (``route``) did not use."""
+    kind, *flags = route.split()
+    messages = []
+    for name, value in given.items():
+        users = _USED_BY[name]
+        if kind in users or any(f in users for f in flags):
+            continue
+        hint = next((_HINTS[u] for u in users if kind == "Q3" and u in _HINTS), None)
+        messages.append(f"option {name}={value!r} does not apply to {_ROUTES[kind]} and was "
+                        "ignored" + (f": {hint}." if hint else "."))
+    if not messages:
+        return report
+    return replace(report, warnings=report.warnings + tuple(messages))

@@ -33,6 +33,7 @@ from ..stats._multipletests import adjust_pvalues
 from ..stats._risk_bounds import beta_risk_bound
 from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
+from ._guards import check_predictions
 from ._words import conclusion, probability_summary
 
 LOSSES = ("zero-one", "log", "squared", "absolute", "given")
@@ -144,7 +145,10 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     Raises
     ------
     InvalidInputError, TooFewError
-        Bad columns or values, unknown reference, too few examples or models.
+        Bad columns or values, unknown reference, too few examples or models; predictions
+        that are neither labels of ``y_true`` nor probabilities in [0, 1] (logits, scores,
+        percentages), probabilities against a ``y_true`` not coded 0/1, label sets that do
+        not match ``y_true``'s (see ``check_predictions`` in ``compare/_guards.py``).
 
     Examples
     --------
@@ -165,7 +169,7 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     y, preds, groups = read_predictions(data, y_true=None if loss == "given" else y_true,
                                         models=models, group=group)
     names = tuple(preds)
-    warnings: list[str] = _cluster_warning(data, group)
+    warnings: list[str] = _cluster_warning(data, group) + check_predictions(y, preds, loss)
     if reference is not None and reference not in names:
         raise InvalidInputError(f"reference {reference!r} is not one of the models {list(names)}.")
     losses = {m: (np.asarray(p, dtype=float) if loss == "given" else per_example_losses(y, p, loss))

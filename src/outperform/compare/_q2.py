@@ -10,6 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
+from scipy import stats
 
 from .._validation import InvalidInputError, TooFewError, check_probability
 from ..bayes._correlated_ttest import correlated_bayesian_ttest
@@ -18,9 +19,12 @@ from ..data._schema import FOLD, N_TEST, N_TRAIN, RUN
 from ..results import ComparisonReport, PairwiseResult
 from ..stats._correlated_ttest import correlation_heuristic, corrected_resampled_ttest
 from ..stats._multipletests import adjust_pvalues
+from ._guards import unit_mismatch
 from ._words import conclusion, probability_summary
 
 ROPE_SD_FRACTION = 0.1  # Williams (2026) §5.2: ROPE = ±0.1 sd of the differences by default
+# Fewer paired fold scores than this leave the t-tests under 4 degrees of freedom: warn.
+FEW_FOLDS = 5
 
 
 def _rho(table: ResultsTable, task: str, rho: float | None) -> tuple[float, str]:
@@ -90,6 +94,7 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
     if control is not None and control not in names:
         raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
     scores = table.paired_replicates(task, metric)
+    warnings = unit_mismatch(scores) + _few_folds(len(next(iter(scores.values()))), alpha)
     sign = 1.0 if hib else -1.0
     r, rho_source = _rho(table, task, rho)
     # Two models: one pair, A = the first model whatever the control, since the report's
@@ -121,7 +126,7 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
                  f"({rho_source}).")
     common = dict(question="Q2", metric=metric, higher_is_better=hib, models=names, n_tasks=1,
                   alpha=alpha, summary=summary, rationale=rationale, control=control,
-                  details=details)
+                  details=details, warnings=tuple(warnings))
     means = {m: float(np.mean(v)) for m, v in scores.items()}
     words = dict(metric=metric, hib=hib, means=means, alpha=alpha)
     if len(names) == 2:
@@ -142,6 +147,18 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
         conclusions.append(f"{post.method}: no pair differs significantly at α = {alpha}.")
     return ComparisonReport(tests={}, recommended="", posthoc={"corrected_t_holm": post},
                             conclusions=tuple(conclusions), **common)
+
+
+def _few_folds(n: int, alpha: float) -> list[str]:
+    if n >= FEW_FOLDS:
+        return []
+    df = n - 1
+    critical = float(stats.t.ppf(1 - alpha / 2, df))
+    return [f"only {n} paired fold scores per model: the corrected t-test has {df} degree(s) "
+            f"of freedom (two-sided critical value {critical:.3g} at α = {alpha}) and the "
+            "correlated Bayesian t-test a Student posterior as wide, so both can miss a real "
+            "difference. Repeat the cross-validation for a usable comparison (10 runs of "
+            "10-fold: Bouckaert 2003, cited by Corani & Benavoli 2015 §2)."]
 
 
 def _pairwise(names, pairs, freq, bayes, widths, alpha, control) -> PairwiseResult:

@@ -23,6 +23,7 @@ from ..stats._sign import sign_test
 from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
 from ._words import conclusion
+from ._guards import unit_mismatch
 
 POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm")
 MANY_TIES = 0.25  # share of tied rank positions above which the report warns
@@ -80,7 +81,7 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
 
 
 def _warnings(scores: ScoreMatrix) -> list[str]:
-    out = []
+    out = unit_mismatch(dict(zip(scores.models, scores.values.T)))
     n, k = scores.values.shape
     r = rank_scores(scores.values, higher_is_better=scores.higher_is_better)
     tied = np.mean([len(np.unique(row)) < k for row in r]) if k > 1 else 0.0

@@ -15,6 +15,7 @@ from ..bayes._dirichlet_process import (bayesian_sign_test, bayesian_signed_rank
 from ..bayes._poisson_test import pairwise_poisson_test, poisson_test
 from ..data._results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport, PairwiseResult
+from ._guards import min_data_sets, withhold_few_data_sets
 from ._words import conclusion, probability_summary
 from ._q2 import ROPE_SD_FRACTION, _rho
 
@@ -61,6 +62,12 @@ def add_bayesian_section(report: ComparisonReport, scores: ScoreMatrix,
     ``poisson``. More models: ``posthoc`` gains the all-pairs tables. The ROPE is ``rope``
     (score units) or :func:`default_rope`; ``prior_strength`` is the weight of the
     Dirichlet-process pseudo-observation (default 0.5 for signed-rank, 1 for sign).
+
+    With fewer data sets than :func:`outperform.compare.min_data_sets` (5 at the default
+    threshold 0.95) every decision of these tests is withheld ("undecided", with the reason in
+    ``details["decision_withheld"]`` and in the warnings): from 2 data sets the signed-rank
+    test would tell equal models apart in half of the comparisons. Up to twice that number
+    a warning quotes the measured rate (:data:`outperform.compare.MIN_DATA_SETS_TABLE`).
     """
     if rope is None:
         rope, rope_rule = default_rope(scores)
@@ -73,32 +80,40 @@ def add_bayesian_section(report: ComparisonReport, scores: ScoreMatrix,
         folds = ([sign * f for f in folds[0]], folds[1])
     dp = dict(rope=rope, n_samples=n_samples, random_state=random_state, threshold=threshold)
     tests, post = dict(report.tests), dict(report.posthoc)
-    words = []
+    words, notes = [], []
     names = scores.models
+
+    def guarded(result):
+        result, warnings = withhold_few_data_sets(result, v.shape[0], threshold)
+        notes.extend(warnings)
+        return result
+
     if len(names) == 2:
-        sr = bayesian_signed_rank_test(v[:, 0], v[:, 1], prior_strength=prior_strength or 0.5, **dp)
+        sr = guarded(bayesian_signed_rank_test(v[:, 0], v[:, 1],
+                                               prior_strength=prior_strength or 0.5, **dp))
         tests["bayesian_signed_rank"] = sr
-        tests["bayesian_sign"] = bayesian_sign_test(v[:, 0], v[:, 1],
-                                                    prior_strength=prior_strength or 1.0, **dp)
+        tests["bayesian_sign"] = guarded(bayesian_sign_test(
+            v[:, 0], v[:, 1], prior_strength=prior_strength or 1.0, **dp))
         words.append(_words(names, sr))
         if folds is not None:
-            pt = poisson_test([f[:, 0] for f in folds[0]], [f[:, 1] for f in folds[0]],
-                              rho=folds[1], rope=rope, threshold=threshold)
+            pt = guarded(poisson_test([f[:, 0] for f in folds[0]], [f[:, 1] for f in folds[0]],
+                                      rho=folds[1], rope=rope, threshold=threshold))
             tests["poisson"] = pt
             words.append(_words(names, pt))
     else:
-        pr = pairwise_bayesian_signed_rank_test(v, names=names,
-                                                prior_strength=prior_strength or 0.5, **dp)
+        pr = guarded(pairwise_bayesian_signed_rank_test(
+            v, names=names, prior_strength=prior_strength or 0.5, **dp))
         post["bayesian_signed_rank"] = pr
         words += _pair_words(pr)
         if folds is not None:
-            pp = pairwise_poisson_test(folds[0], rho=folds[1], names=names, rope=rope,
-                                       threshold=threshold)
+            pp = guarded(pairwise_poisson_test(folds[0], rho=folds[1], names=names, rope=rope,
+                                               threshold=threshold))
             post["poisson"] = pp
             words += _pair_words(pp)
-    details = dict(report.details, rope=rope, rope_rule=rope_rule, threshold=threshold)
+    details = dict(report.details, rope=rope, rope_rule=rope_rule, threshold=threshold,
+                   min_data_sets=min_data_sets(threshold))
     return replace(report, tests=tests, posthoc=post, conclusions=report.conclusions + tuple(words),
-                   details=details)
+                   warnings=report.warnings + tuple(notes), details=details)
 
 
 def _words(names, res) -> str:
@@ -116,7 +131,9 @@ def _pair_words(res: PairwiseResult) -> list[str]:
                                f"P(equivalent) = {p_rope[i, j]:.3f}, "
                                f"P({names[j]} better) = {res.statistic[j, i]:.3f}")
            for i, j in res.pairs() if decision[i, j] != "undecided"]
-    if not out:
+    if "decision_withheld" in res.details:
+        out.append(f"{res.method}: no decision ({res.details['decision_withheld']}).")
+    elif not out:
         out.append(f"{res.method}: no pair reaches a decision at the threshold.")
     for cycle in res.details.get("cycles", []):
         out.append(f"{res.method}: non-transitive 'better than' cycle "

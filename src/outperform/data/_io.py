@@ -84,7 +84,8 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     higher_is_better : bool, optional
         Direction of ``metric`` (or of the only metric). If omitted it is taken from the metric's
         name (accuracy, AUC: higher; error, loss: lower); unknown names are assumed higher-is-
-        better and listed in ``ResultsTable.direction_assumed`` so reports can warn.
+        better and listed in ``ResultsTable.direction_assumed`` so reports can warn; so are
+        the values of a wide table given without ``metric`` (they have no name to tell).
     layout : {"auto", "long", "wide"}
         ``"auto"`` takes a table with a ``model`` column (or alias) as long, else as wide.
     directions : mapping of str to bool, optional
@@ -126,6 +127,8 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     if layout not in ("auto", "long", "wide"):
         raise InvalidInputError(f"layout must be 'auto', 'long' or 'wide', got {layout!r}.")
     is_long = MODEL in df.columns if layout == "auto" else layout == "long"
+    # A wide table's values have no name: "score" is ours, and says nothing of the direction.
+    unnamed = "score" if not is_long and metric is None else None
     if not is_long:
         df = _wide_to_long(df, metric or "score")
     if TASK not in df.columns:
@@ -144,13 +147,14 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     if not metric_cols:
         raise InvalidInputError(
             "the results have no metric column: add a numeric column such as 'score' or 'accuracy'.")
-    metrics_dir, assumed = _directions(metric_cols, metric, higher_is_better, directions)
+    metrics_dir, assumed = _directions(metric_cols, metric, higher_is_better, directions,
+                                       unnamed)
     table = ResultsTable(_validated(df, metric_cols), metrics_dir, assumed)
     table.require(min_models=2)
     return table
 
 
-def _directions(cols, metric, higher_is_better, directions):
+def _directions(cols, metric, higher_is_better, directions, unnamed=None):
     out, assumed = {}, []
     directions = dict(directions or {})
     for c in cols:
@@ -159,7 +163,7 @@ def _directions(cols, metric, higher_is_better, directions):
         elif higher_is_better is not None and (c == metric or len(cols) == 1):
             out[c] = bool(higher_is_better)
         else:
-            known = metric_direction(str(c))
+            known = None if c == unnamed else metric_direction(str(c))
             out[c] = True if known is None else known
             if known is None:
                 assumed.append(str(c))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import InvalidInputError, check_choice
+from .._validation import InvalidInputError, check_choice, check_random_state
 from ._common import new_axes, region_labels, set_decision_title
 
 # Vertices (x, y) of the triangle: left (B better), rope (top), right (A better).
@@ -88,7 +88,7 @@ def plot_simplex(result, *, names=("A", "B"), kind: str = "hexbin", max_points: 
         ax.hexbin(xy[:, 0], xy[:, 1], gridsize=gridsize, mincnt=1, cmap="Blues",
                   extent=(0, 1, 0, np.sqrt(3) / 2), linewidths=0)
     else:
-        rng = np.random.default_rng(random_state)
+        rng = check_random_state(random_state)
         if len(xy) > max_points:
             xy = xy[rng.choice(len(xy), max_points, replace=False)]
         ax.scatter(xy[:, 0], xy[:, 1], s=2, alpha=0.3, color="tab:blue", linewidths=0)

@@ -7,6 +7,8 @@
   simulated cross-validation.
 * :mod:`.replicability` - Demšar (2006) §4: R(e), R(p) and biased selection of data sets.
 * :mod:`.study` - generic calibration and power studies (joblib / Dask).
+* :mod:`.null_decisions` - false decisions of the Bayesian signed-rank test under no
+  difference, by number of data sets.
 * :mod:`.figures` - each paper's study by name, quick or at the paper's size.
 """
 from ._auc import (LACOSTE_TESTS, answer_auc, auc_of_test, direction_and_confidence,
@@ -22,6 +24,7 @@ from ._figures import (FIGURES, corani_fig2a, corani_fig2b, demsar_replicability
                       run_figure)
 from ._replicability import (demsar_study, replicability_e, replicability_p, select_data_sets,
                             selection_probabilities)
+from ._null_decisions import signed_rank_null_decisions
 from ._study import calibration, power
 
 from ._contexts import BIMODAL_DIRICHLETS, BIMODAL_WEIGHTS, SINGLE_DIRICHLET
@@ -39,6 +42,7 @@ __all__ = [
     "multiple_dirichlet_context", "plot_figure", "poisson_binomial_confidence",
     "poisson_test_batch", "power", "replicability_e", "replicability_p", "roc_auc",
     "roc_curve", "run_figure", "sample_experiments", "select_data_sets",
-    "selection_probabilities", "sign_confidence", "signed_rank_batch", "simulate_cv",
+    "selection_probabilities", "sign_confidence", "signed_rank_batch",
+    "signed_rank_null_decisions", "simulate_cv",
     "single_dirichlet_context", "wilcoxon_confidence",
 ]

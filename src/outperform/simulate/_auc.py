@@ -36,7 +36,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import DegenerateDataError, InvalidInputError, as_counts, check_choice
+from .._validation import (DegenerateDataError, InvalidInputError, as_counts, check_choice,
+                           check_random_state)
 from ..bayes._poisson_binomial_test import context_posterior, task_probability_a_better
 from ..results import BayesianResult, FrequentistResult
 from ._common import check_int, check_int_grid
@@ -362,7 +363,7 @@ def answer_auc(direction, confidence, a_better, *, random_state=None) -> dict:
             "direction must hold -1, 0 or 1 for each experiment, with one truth value each."
         )
     undecided = direction == 0
-    coin = np.random.default_rng(random_state).random(direction.size) < 0.5
+    coin = check_random_state(random_state).random(direction.size) < 0.5
     says_a = np.where(undecided, coin, direction > 0)
     correct = says_a == truth
     auc = roc_auc(correct, confidence)

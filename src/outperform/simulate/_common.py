@@ -33,21 +33,6 @@ def check_float_grid(values, name: str) -> np.ndarray:
     return arr
 
 
-def rng_from(random_state) -> np.random.Generator:
-    """A numpy Generator from a seed, a SeedSequence, a Generator or None."""
-    if isinstance(random_state, np.random.RandomState):
-        raise InvalidInputError(
-            "random_state must be None, an int, a SeedSequence or a numpy Generator "
-            "(np.random.default_rng(seed)), not a legacy RandomState."
-        )
-    try:
-        return np.random.default_rng(random_state)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(
-            f"random_state must be None, an int, a SeedSequence or a numpy Generator: {exc}"
-        ) from None
-
-
 def proportion_se(rate, n):
     """Monte Carlo standard error sqrt(r (1 - r) / n) of a proportion estimated from n runs."""
     rate = np.asarray(rate, dtype=float)

@@ -32,8 +32,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy import special
 
-from .._validation import DegenerateDataError, InvalidInputError, as_float_array
-from ._common import check_int, check_int_grid, rng_from
+from .._validation import DegenerateDataError, InvalidInputError, as_float_array, check_random_state
+from ._common import check_int, check_int_grid
 
 __all__ = [
     "BIMODAL_DIRICHLETS",
@@ -297,7 +297,7 @@ class CustomContext(SyntheticContext):
         q = self.prob_a_better
         if q is None:
             check_int(self.n_monte_carlo, "n_monte_carlo")
-            p = self.sample_parameters((self.n_monte_carlo,), rng_from(self.random_state))
+            p = self.sample_parameters((self.n_monte_carlo,), check_random_state(self.random_state))
             q = float(np.mean(p[:, 0] < p[:, 1]))
         elif not 0 <= q <= 1:
             raise InvalidInputError(f"prob_a_better must lie in [0, 1], got {q!r}.")
@@ -404,7 +404,7 @@ def sample_experiments(context: SyntheticContext, n_data_sets: int, n_repetition
             f"{type(context).__name__}."
         )
     n, m = check_int(n_data_sets, "n_data_sets"), check_int(n_repetitions, "n_repetitions")
-    rng = rng_from(random_state)
+    rng = check_random_state(random_state)
     p = context.sample_parameters((m, n), rng)
     sizes = np.asarray(context.n_test, dtype=np.int64)
     n_test = np.broadcast_to(sizes[0], (m, n)).copy() if sizes.size == 1 else rng.choice(

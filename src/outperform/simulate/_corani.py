@@ -62,10 +62,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import InvalidInputError, check_choice, check_probability
+from .._validation import InvalidInputError, check_choice, check_probability, check_random_state
 from ..stats._poisson_binomial import PoissonBinomial
 from ..stats._wilcoxon import ZERO_METHODS
-from ._common import check_float_grid, check_int, check_int_grid, proportion_se, rng_from
+from ._common import check_float_grid, check_int, check_int_grid, proportion_se
 from ._study import parallel_map, seed_sequence
 
 __all__ = [
@@ -203,7 +203,7 @@ def simulate_cv(delta_acc, *, n_data_sets: int = 50, n_runs: int = 10, n_folds: 
             f"with distribution='cauchy', delta_acc is the median and the scale of the Cauchy "
             f"and must be >= 0, got {delta}."
         )
-    rng = rng_from(random_state)
+    rng = check_random_state(random_state)
 
     n = rng.choice(size_grid, size=(r, q))
     if distribution == "cauchy":

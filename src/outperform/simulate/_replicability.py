@@ -26,9 +26,9 @@ import numpy as np
 import pandas as pd
 
 from .._validation import InvalidInputError, OutperformError, TooFewError, as_float_array
-from .._validation import check_probability
+from .._validation import check_probability, check_random_state
 from ..stats import friedman, paired_ttest, repeated_measures_anova, sign_test, wilcoxon
-from ._common import check_float_grid, check_int, proportion_se, rng_from
+from ._common import check_float_grid, check_int, proportion_se
 from ._study import parallel_map, seed_sequence
 
 __all__ = [
@@ -203,7 +203,7 @@ def select_data_sets(differences, k: float, n_selected: int, n_repetitions: int,
             f"cannot select {s} distinct data sets out of {w.size}; lower n_selected."
         )
     m = check_int(n_repetitions, "n_repetitions")
-    rng = rng_from(random_state)
+    rng = check_random_state(random_state)
     with np.errstate(divide="ignore"):
         keys = np.log(rng.random((m, w.size))) / w
     return np.argsort(-keys, axis=1, kind="stable")[:, :s]

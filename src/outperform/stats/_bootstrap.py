@@ -6,8 +6,10 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from .._validation import InvalidInputError, check_alternative, check_choice, check_probability
+from .._validation import (InvalidInputError, check_alternative, check_choice, check_probability,
+                           check_random_state)
 from ..results import FrequentistResult
+from ._ranks import RELATIVE_TIE_TOLERANCE
 
 __all__ = ["paired_bootstrap"]
 
@@ -51,7 +53,7 @@ def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
         2 x n_resamples x the metric's own; scikit-learn metrics cost ~1 ms per call for
         their input checks alone.
     confidence_level : float
-    random_state : None, int or numpy Generator
+    random_state : None, int, numpy SeedSequence or Generator
         Seed for the resampling.
     method : {"percentile", "BCa", "basic"}
         Confidence interval method of :func:`scipy.stats.bootstrap`.
@@ -72,7 +74,10 @@ def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
         ``metric_b``, ``standard_error``, ``p_a_better`` = share of resamples with d* > 0,
         ``p_b_better`` (d* < 0), ``p_tie`` (d* = 0); ``samples`` holds the B values d*.
         Identical predictions give the degenerate distribution at 0 (CI (0, 0), p = 1)
-        without resampling.
+        without resampling. A resampled difference within ``RELATIVE_TIE_TOLERANCE`` (1e-10)
+        of the metrics' magnitude from the observed difference, or from 0, is set to it: so
+        the same metric written two ways (accuracy, or error rate with
+        ``higher_is_better=False``) gives the same interval and p-value up to rounding.
 
     Raises
     ------
@@ -104,21 +109,35 @@ def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
     check_choice(method, "method", ("percentile", "BCa", "basic"))
     check_alternative(alternative)
     check_probability(confidence_level, "confidence_level")
+    rng = check_random_state(random_state)
+    # scipy seeds a legacy RandomState from an int, a stream other than default_rng's: an int
+    # goes to scipy as it is, so that a seed keeps giving the same resamples.
+    seed = random_state if isinstance(random_state, (int, np.integer)) else rng
     if int(n_resamples) != n_resamples or n_resamples < 1:
         raise InvalidInputError(f"n_resamples must be a positive integer, got {n_resamples!r}.")
     y = _rows(y_true, "y_true")
     a, b = _rows(pred_a, "pred_a", y.shape[0]), _rows(pred_b, "pred_b", y.shape[0])
     sign = 1.0 if higher_is_better else -1.0
-
-    def diff(idx):
-        return sign * (float(metric(y[idx], a[idx])) - float(metric(y[idx], b[idx])))
-
     everything = np.arange(y.shape[0])
     metric_a, metric_b = float(metric(y, a)), float(metric(y, b))
     if not (np.isfinite(metric_a) and np.isfinite(metric_b)):
         raise InvalidInputError(
             f"metric returned a non-finite value on the full test set ({metric_a}, {metric_b}).")
-    observed = diff(everything)
+    observed = sign * (metric_a - metric_b)
+    scale = max(abs(metric_a), abs(metric_b))
+
+    def diff(idx):
+        m_a, m_b = float(metric(y[idx], a[idx])), float(metric(y[idx], b[idx]))
+        d = sign * (m_a - m_b)
+        # BCa's bias correction counts the resamples below and equal to the observed value,
+        # and the p-value those below and equal to 0. The last bits of a difference depend on
+        # how the metric is written (0.85 - 0.75 != (1 - 0.75) - (1 - 0.85) in floating
+        # point), so values equal up to rounding are made equal (tolerance as for ties).
+        tol = RELATIVE_TIE_TOLERANCE * max(abs(m_a), abs(m_b), scale)
+        if abs(d - observed) <= tol:
+            return observed
+        return 0.0 if abs(d) <= tol else d
+
     details = {"metric_a": metric_a, "metric_b": metric_b, "n_examples": int(y.shape[0]),
                "n_resamples": int(n_resamples), "ci_method": method,
                "higher_is_better": higher_is_better}
@@ -131,12 +150,13 @@ def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
                                  _interval=lambda level: (0.0, 0.0))
 
     def run(level, previous=None, resamples=int(n_resamples)):
-        with warnings.catch_warnings():
-            # A constant bootstrap distribution is handled below (point interval).
+        # A constant bootstrap distribution is handled below (point interval); BCa's
+        # acceleration is then 0/0.
+        with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
             warnings.simplefilter("ignore", stats.DegenerateDataWarning)
             return stats.bootstrap((everything,), diff, n_resamples=resamples,
                                    vectorized=False, confidence_level=level, method=method,
-                                   bootstrap_result=previous, random_state=random_state)
+                                   bootstrap_result=previous, random_state=seed)
 
     boot = run(confidence_level)
     dist = np.asarray(boot.bootstrap_distribution, dtype=float)
