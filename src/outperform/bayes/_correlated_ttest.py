@@ -230,5 +230,6 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
     return BayesianResult(
         method=METHOD, parameter=PARAMETER, p_left=p_left, p_rope=p_rope, p_right=p_right,
         rope=rope, a_better_side="right", threshold=threshold,
-        decision=decide(p_right, p_rope, p_left, threshold), posterior_mean=mu_n,
+        decision=decide(p_left, p_rope, p_right, a_better_side="right",
+                        threshold=threshold), posterior_mean=mu_n,
         credible_interval_95=ci, details=details, posterior=posterior)

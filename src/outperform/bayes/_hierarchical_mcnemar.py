@@ -729,6 +729,7 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
         parameter="phi_next = theta01 / (theta01 + theta10) on a new task (A's share of the "
                   "discordant errors)",
         p_left=p_left, p_rope=p_rope, p_right=p_right, rope=rope, a_better_side="left",
-        threshold=threshold, decision=decide(p_left, p_rope, p_right, threshold),
+        threshold=threshold, decision=decide(p_left, p_rope, p_right, a_better_side="left",
+                                             threshold=threshold),
         posterior_mean=post.mean_fraction, credible_interval_95=(float(ci[0]), float(ci[1])),
         details=details, posterior=predictive, samples=samples)

@@ -626,7 +626,8 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
     return BayesianResult(
         method=METHOD, parameter=PARAMETER, p_left=p_left, p_rope=p_rope, p_right=p_right,
         rope=rope_bounds, a_better_side="right", threshold=threshold,
-        decision=decide(p_right, p_rope, p_left, threshold),
+        decision=decide(p_left, p_rope, p_right, a_better_side="right",
+                        threshold=threshold),
         posterior_mean=float(flat0.mean()),
         credible_interval_95=tuple(float(v) for v in np.quantile(delta_next, [0.025, 0.975])),
         mc_standard_error=mcse, details=details, posterior=posterior, samples=regions)

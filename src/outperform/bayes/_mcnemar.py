@@ -138,6 +138,7 @@ def bayesian_mcnemar(n01, n10, *, prior=(1.0, 1.0), rope=None,
         method="Bayesian McNemar test (Beta posterior, Lacoste et al. 2012 Thm 4.1)",
         parameter="phi = theta01 / (theta01 + theta10) (share of A's errors among discordant)",
         p_left=p_left, p_rope=p_rope, p_right=p_right, rope=bounds, a_better_side="left",
-        threshold=threshold, decision=decide(p_left, p_rope, p_right, threshold),
+        threshold=threshold, decision=decide(p_left, p_rope, p_right, a_better_side="left",
+                                             threshold=threshold),
         posterior_mean=mean, credible_interval_95=(float(lo), float(hi)), details=details,
         posterior=post)

@@ -261,7 +261,8 @@ def _test_from_probabilities(p: np.ndarray, beta_prior: float, threshold: float,
     return BayesianResult(
         method=METHOD, parameter=PARAMETER, p_left=p_left, p_rope=0.0, p_right=p_right,
         rope=(0.5, 0.5), a_better_side="right", threshold=threshold,
-        decision=decide(p_right, 0.0, p_left, threshold), posterior_mean=posterior.mean(),
+        decision=decide(p_left, 0.0, p_right, a_better_side="right",
+                        threshold=threshold), posterior_mean=posterior.mean(),
         credible_interval_95=posterior.interval(0.95), details=details, posterior=posterior)
 
 

@@ -189,7 +189,8 @@ def poisson_test(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | None = None,
     return BayesianResult(
         method=METHOD, parameter=PARAMETER, p_left=float(p_left), p_rope=float(p_rope),
         p_right=float(p_right), rope=rope, a_better_side="right", threshold=threshold,
-        decision=decide(p_right, p_rope, p_left, threshold), posterior_mean=n_right.mean(),
+        decision=decide(p_left, p_rope, p_right, a_better_side="right",
+                        threshold=threshold), posterior_mean=n_right.mean(),
         credible_interval_95=(float(lo), float(hi)), details=details, posterior=n_right)
 
 

@@ -90,6 +90,7 @@ def bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95) -> BayesianResul
         method="Bayesian paired t-test (Williams 2026 eq. 6)",
         parameter="mean difference A - B (scores, higher is better)",
         p_left=p_left, p_rope=p_rope, p_right=p_right, rope=bounds, a_better_side="right",
-        threshold=threshold, decision=decide(p_right, p_rope, p_left, threshold),
+        threshold=threshold, decision=decide(p_left, p_rope, p_right, a_better_side="right",
+                                             threshold=threshold),
         posterior_mean=m, credible_interval_95=(float(lo), float(hi)), details=details,
         posterior=post)
