@@ -41,7 +41,7 @@ def test_array_decisions_equal_the_scalar_loop(side, threshold):
 
 def test_side_is_required_and_checked():
     with pytest.raises(TypeError):
-        decide(0.1, 0.2, 0.7)      # noqa: the side is keyword-only, with no default
+        decide(0.1, 0.2, 0.7)      # the side is keyword-only, with no default
     with pytest.raises(InvalidInputError, match="a_better_side"):
         decide(0.1, 0.2, 0.7, a_better_side="up")
     with pytest.raises(InvalidInputError, match="threshold"):

@@ -22,7 +22,8 @@ from ._ttest import bayesian_ttest
 from ._hierarchical_mcnemar import BetaBinomialHyperposterior
 from ._hierarchical_ttest import HierarchicalPosterior
 from ._mcnemar import default_phi_rope
-from ._poisson_binomial_test import BetaMixture, context_posterior, task_probability_a_better
+from ._beta_mixture import BetaMixture
+from ._poisson_binomial_test import context_posterior, task_probability_a_better
 
 __all__ = [
     "BetaBinomialHyperposterior", "HierarchicalPosterior", "default_phi_rope", "BetaMixture", "context_posterior", "task_probability_a_better",

@@ -48,18 +48,16 @@ from scipy import optimize, special
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_counts,
                            check_choice, check_probability)
 from ..results import BayesianResult
+from ._beta_mixture import BetaMixture, beta_tail
 from ._mcnemar import default_phi_rope
 from ._rope import decide
 
-__all__ = ["BetaBinomialHyperposterior", "BetaMixture", "beta_binomial_hyperposterior",
-           "hierarchical_mcnemar"]
+__all__ = ["BetaBinomialHyperposterior", "beta_binomial_hyperposterior", "hierarchical_mcnemar"]
 
 _EDGE_DROP = 30.0          # log-density drop at which the box edge may stop (e^-30 ~ 1e-13)
 _GL_ORDER = 8              # Gauss-Legendre nodes per u panel
 _SMALLEST_PANEL = 1e-4     # graded panels at breakpoints go down to this width (in u)
 _MAX_LEVELS = 6            # refinements (doublings) before giving up
-_CDF_MAX_CONCENTRATION = 1e8  # cdf evaluated at most at this a + b (a step in u of width
-#                               1e-4 there); betainc is slow and inaccurate far beyond
 _STIRLING_FROM = 100.0
 
 
@@ -106,27 +104,6 @@ class _LogPosterior:
                 + _sum_rising_excess(a, self.y_vals, self.y_mult)
                 + _sum_rising_excess(b, self.r_vals, self.r_mult)
                 - _sum_rising_excess(c, self.n_vals, self.n_mult))
-
-
-def _beta_cdf(a, b, x, upper=False):
-    """P(phi < x) (or P(phi > x) if ``upper``) for phi ~ Beta(a, b), elementwise.
-
-    Beta(a, b) is sub-Gaussian with variance proxy 1 / (4 (a + b + 1)) (Marchal & Arbel
-    2017), so P(|phi - mean| > t) <= exp(-2 (a + b + 1) t^2) < 5e-18 once
-    (a + b + 1) t^2 > 20: those nodes are exactly 0 or 1 to double precision and betainc is
-    skipped (it is slow, and loses accuracy beyond a + b ~ 1e15).
-    """
-    a, b = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float))
-    c = a + b
-    d = x - a / c
-    out = np.where(d > 0, 1.0, 0.0)
-    if upper:
-        out = 1.0 - out
-    near = (c + 1) * d * d <= 20.0
-    scale = np.minimum(1.0, _CDF_MAX_CONCENTRATION / c[near])
-    fun = special.betaincc if upper else special.betainc
-    out[near] = fun(a[near] * scale, b[near] * scale, x)
-    return out
 
 
 def _mode(logp: _LogPosterior, y, n) -> tuple[np.ndarray, float]:
@@ -206,97 +183,6 @@ def _u_rule(edges):
     left, right = edges[:-1, None], edges[1:, None]
     half = 0.5 * (right - left)
     return (left + half * (x + 1.0)).ravel(), (half * w).ravel()
-
-
-@dataclass(frozen=True, eq=False)
-class BetaMixture:
-    """Finite mixture of Beta distributions (the predictive distribution of phi_next).
-
-    ``pdf``, ``cdf``, ``sf``, ``ppf``, ``mean`` and ``var`` follow the scipy frozen-distribution
-    names so that :func:`outperform.bayes._rope.region_probabilities` accepts it.
-
-    Attributes
-    ----------
-    a, b : ndarray
-        Beta parameters of the components (1-D, same length).
-    weights : ndarray
-        Component weights (sum to 1).
-    smooth_concentration : ndarray
-        Per-component cap on a + b used by :meth:`pdf` only (see there).
-    hyperposterior : BetaBinomialHyperposterior, optional
-        The posterior of (a, b) it was mixed over (grid and weights, for plots).
-    """
-
-    a: np.ndarray = field(repr=False)
-    b: np.ndarray = field(repr=False)
-    weights: np.ndarray = field(repr=False)
-    smooth_concentration: np.ndarray = field(repr=False)
-    hyperposterior: "BetaBinomialHyperposterior | None" = field(default=None, repr=False)
-
-    def mean(self) -> float:
-        """E[phi_next]."""
-        return float(np.sum(self.weights * self.a / (self.a + self.b)))
-
-    def var(self) -> float:
-        """Var[phi_next]."""
-        c = self.a + self.b
-        second = np.sum(self.weights * self.a * (self.a + 1) / (c * (c + 1)))
-        return float(second - self.mean() ** 2)
-
-    def _mix(self, x, upper):
-        x = np.asarray(x, float)
-        out = np.array([_beta_cdf(self.a, self.b, xi, upper) @ self.weights
-                        for xi in x.ravel()]).reshape(x.shape)
-        return float(out) if out.ndim == 0 else out
-
-    def cdf(self, x):
-        """P(phi_next < x)."""
-        return self._mix(x, upper=False)
-
-    def sf(self, x):
-        """P(phi_next > x), accurate in the upper tail."""
-        return self._mix(x, upper=True)
-
-    def pdf(self, x):
-        """Density of phi_next, for display.
-
-        Components far out in a + b are narrower than the spacing of the quadrature nodes
-        in u, so their plain sum would be spiky; their concentration is capped so that each
-        is at least 1.5 node spacings wide (a kernel smoothing of width about
-        1.5 * spacing * phi (1 - phi), ~0.005 in phi). No reported number uses this density.
-        Zero outside the open interval (0, 1).
-        """
-        x = np.asarray(x, float)
-        flat = x.ravel()
-        c = self.a + self.b
-        scale = np.minimum(1.0, self.smooth_concentration / c)
-        a, b = self.a * scale, self.b * scale
-        norm = special.betaln(a, b)
-        out = np.zeros(flat.shape)
-        inside = np.flatnonzero((flat > 0) & (flat < 1))
-        for chunk in np.array_split(inside, max(1, inside.size // 64)):
-            xs = flat[chunk, None]
-            logpdf = (a - 1) * np.log(xs) + (b - 1) * np.log1p(-xs) - norm
-            out[chunk] = np.exp(logpdf) @ self.weights
-        return out.reshape(x.shape) if x.ndim else float(out[0])
-
-    def ppf(self, q):
-        """Quantile of phi_next (Brent's method on the cdf, to 1e-8)."""
-        q = np.atleast_1d(np.asarray(q, float))
-        mean, sd = self.mean(), np.sqrt(max(self.var(), 0.0))
-        out = []
-        for p in q.ravel():
-            if not 0 < p < 1:
-                out.append(float(np.clip(p, 0, 1)))
-                continue
-            lo, hi = max(mean - 10 * sd, 0.0), min(mean + 10 * sd, 1.0)
-            if self.cdf(lo) > p:
-                lo = 0.0
-            if self.cdf(hi) < p:
-                hi = 1.0
-            out.append(optimize.brentq(lambda x: self.cdf(x) - p, lo, hi, xtol=1e-8))
-        out = np.array(out).reshape(q.shape)
-        return out if out.size > 1 else float(out[0])
 
 
 @dataclass(frozen=True, eq=False)
@@ -398,8 +284,8 @@ class BetaBinomialHyperposterior:
         Shape (3, n_u, n_v).
         """
         a, b = self.a, self.b
-        left = _beta_cdf(a, b, rope[0])
-        right = _beta_cdf(a, b, rope[1], upper=True)
+        left = beta_tail(a, b, rope[0])
+        right = beta_tail(a, b, rope[1], upper=True)
         return np.stack([left, np.clip(1.0 - left - right, 0.0, 1.0), right])
 
     def predictive(self, min_weight: float = 1e-14) -> BetaMixture:
@@ -497,7 +383,7 @@ class _Quadrature:
         u, v = uu[live], vv[live]
         a, b = np.exp(v + special.log_expit(u)), np.exp(v + special.log_expit(-u))
         values = np.stack([special.expit(u), v, u]
-                          + [_beta_cdf(a, b, float(special.expit(c))) for c in cuts])
+                          + [beta_tail(a, b, float(special.expit(c))) for c in cuts])
         half = np.zeros_like(post.weights)
         half[:, ::2] = post.weights[:, ::2]
         half[:, [0, -1]] *= 0.5
