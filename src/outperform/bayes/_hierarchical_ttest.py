@@ -84,12 +84,11 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
-from scipy import stats
 
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError,
                            as_float_array, check_choice, check_probability, check_rope)
 from ..results import BayesianResult
-from ._rope import decide
+from ._rope import decide, student_regions
 
 __all__ = ["HierarchicalPrior", "HierarchicalPosterior", "hierarchical_correlated_ttest"]
 
@@ -400,13 +399,6 @@ def _diagnostics(chains: dict[str, np.ndarray]):
     return out
 
 
-def _region_draws(delta0, std0, nu, rope):
-    low, high = rope
-    left = stats.t.cdf((low - delta0) / std0, nu)
-    right = stats.t.sf((high - delta0) / std0, nu)
-    return np.column_stack([left, np.clip(1.0 - left - right, 0.0, 1.0), right])
-
-
 def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
                                   names: Sequence[str] | None = None,
                                   prior: HierarchicalPrior | None = None,
@@ -588,7 +580,7 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
             "Increase n_samples / n_warmup or n_chains.", RuntimeWarning, stacklevel=2)
 
     flat0, flats, flatnu = delta0.ravel(), std0.ravel(), nu.ravel()
-    regions = _region_draws(flat0, flats, flatnu, rope_bounds)
+    regions = student_regions(flatnu, flat0, flats, rope_bounds)
     averaged = regions.mean(axis=0)
     winner = np.argmax(regions, axis=1)
     argmax = np.bincount(winner, minlength=3) / winner.size

@@ -39,7 +39,7 @@ from .._validation import (
 )
 from ..results import BayesianResult, PairwiseResult
 from ..stats._names import model_names
-from ..stats._poisson_binomial import AUTO_RECURSION_MAX_N, poisson_binomial_pmf
+from ..stats._poisson_binomial import batch_method, poisson_binomial_pmf
 from ._beta_mixture import BetaMixture
 from ._pairwise import bayesian_pairwise_result
 from ._rope import decide
@@ -173,7 +173,7 @@ def context_posterior(p, *, beta_prior: float = 1.0):
     """
     n = p.shape[-1]
     # The O(N^2) recursion keeps tail precision; the convolution only for very many data sets.
-    method = "recursion" if n <= AUTO_RECURSION_MAX_N else "convolution"
+    method = batch_method(n)
     kappa = np.arange(n + 1)
     # P(r > 1/2 | kappa) and P(r < 1/2 | kappa) for r ~ Beta(kappa + beta, N - kappa + beta),
     # both evaluated as lower tails so that small values keep their precision.

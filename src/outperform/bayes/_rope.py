@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy import stats
 
 from .._validation import check_choice, check_probability
 
@@ -68,6 +69,28 @@ def region_probabilities(posterior, rope: tuple[float, float]) -> tuple[float, f
     p_right = float(posterior.sf(high))
     p_rope = max(0.0, 1.0 - p_left - p_right)
     return p_left, p_rope, p_right
+
+
+def student_regions(df, loc, scale, rope: tuple[float, float]) -> np.ndarray:
+    """Region probabilities of Student t(df, loc, scale) distributions, batched.
+
+    Parameters
+    ----------
+    df, loc, scale : array_like, broadcastable
+        Degrees of freedom, location and scale (> 0) of each posterior.
+    rope : (float, float)
+
+    Returns
+    -------
+    ndarray, shape (..., 3)
+        P(< low), P(low..high), P(> high) per posterior, the same numbers as
+        :func:`region_probabilities` of the frozen ``scipy.stats.t(df, loc, scale)``.
+    """
+    low, high = rope
+    left = stats.t.cdf(low, df, loc=loc, scale=scale)
+    right = stats.t.sf(high, df, loc=loc, scale=scale)
+    return np.stack(np.broadcast_arrays(left, np.maximum(0.0, 1.0 - left - right), right),
+                    axis=-1)
 
 
 def region_probabilities_from_samples(samples: np.ndarray, rope: tuple[float, float]

@@ -63,7 +63,8 @@ import pandas as pd
 from scipy import stats
 
 from .._validation import InvalidInputError, check_choice, check_probability
-from ..stats._poisson_binomial import PoissonBinomial
+from ..bayes._correlated_ttest import NormalGammaPrior, posterior_parameters, posterior_regions
+from ..bayes._poisson_test import majorities
 from ..stats._wilcoxon import ZERO_METHODS
 from ._common import check_float_grid, check_int, check_int_grid, proportion_se, rng_from
 from ._study import parallel_map, seed_sequence
@@ -285,17 +286,10 @@ def poisson_test_batch(differences, *, rho: float) -> np.ndarray:
         )
     if not 0 <= rho < 1:
         raise InvalidInputError(f"rho must lie in [0, 1) (1/k for k-fold CV), got {rho!r}.")
-    n = x.shape[-1]
-    constant = np.ptp(x, axis=-1) == 0
-    mean = np.where(constant, x[..., 0], x.mean(axis=-1))
-    # Corollary 1: mu | x ~ St(n - 1, mean, (1/n + rho/(1 - rho)) var(x)).
-    var = np.sum((x - mean[..., None]) ** 2, axis=-1) / (n - 1)
-    scale = np.sqrt((1 / n + rho / (1 - rho)) * var)
-    safe = np.where(constant, 1.0, scale)
-    point = np.where(mean > 0, 1.0, np.where(mean < 0, 0.0, 0.5))
-    p = np.where(constant, point, stats.t.sf(0.0, n - 1, loc=mean, scale=safe))
-    q = x.shape[1]
-    return PoissonBinomial(p, method="recursion").sf(q // 2)
+    # The kernels of poisson_test: Theorem 2 per data set, then the majority's upper tail.
+    location, df, scale = posterior_parameters(x, rho, NormalGammaPrior())
+    probs = posterior_regions(location, df, scale, (0.0, 0.0))
+    return majorities(probs)[..., 2]
 
 
 def signed_rank_batch(differences, *, alternative: str = "greater", zero_method: str = "wilcox",
