@@ -116,7 +116,7 @@ def test_signed_rank_batch_matches_the_kernel(zero_method, alternative):
         for r in range(d.shape[0]):
             res = wilcoxon(d[r], np.zeros(d.shape[1]), zero_method=zero_method,
                            method="normal", alternative=alternative, correction=correction)
-            assert batch[r] == pytest.approx(res.pvalue, abs=1e-12)
+            assert batch[r] == res.pvalue       # one kernel: the same bits
 
 
 def test_signed_rank_batch_gives_no_evidence_for_all_zero_rows():

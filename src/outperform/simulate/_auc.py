@@ -34,11 +34,13 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .._validation import DegenerateDataError, InvalidInputError, as_counts, check_choice
 from ..bayes._poisson_binomial_test import context_posterior, task_probability_a_better
 from ..results import BayesianResult, FrequentistResult
+from ..stats._delong import auc_covariance
+from ..stats._mcnemar import exact_pvalues
+from ..stats._wilcoxon import signed_rank_pvalues, signed_rank_test
 from ._common import check_int, check_int_grid
 from ._contexts import SyntheticContext, sample_experiments
 from ._study import parallel_map, seed_sequence
@@ -107,23 +109,9 @@ def sign_confidence(errors_a_only, errors_b_only):
     """
     k_a, k_b, single = _counts(errors_a_only, errors_b_only)
     plus, minus = np.sum(k_a < k_b, axis=-1), np.sum(k_a > k_b, axis=-1)
-    rho = 2 * stats.binom.cdf(np.minimum(plus, minus), plus + minus, 0.5)
-    return _out(np.sign(plus - minus), 1 - np.minimum(rho, 1.0), single)
-
-
-def _signed_rank_null_cdf(n: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """P(W_n <= c) for the signed-rank statistic W_n of n untied ranks (Lacoste §6.2)."""
-    out = np.empty(n.shape)
-    needed = set(np.unique(n).tolist())
-    pmf = np.ones(1)
-    for size in range(max(needed) + 1):
-        if size:
-            # w_n(c) = (w_{n-1}(c) + w_{n-1}(c - n)) / 2: rank n has a + sign or not.
-            pmf = 0.5 * (np.pad(pmf, (0, size)) + np.pad(pmf, (size, 0)))
-        if size in needed:
-            rows = n == size
-            out[rows] = np.cumsum(pmf)[c[rows]]
-    return out
+    # The kernel of sign_test: the exact binomial test of the wins of A (McNemar's form).
+    rho = exact_pvalues(minus, plus, "two-sided")
+    return _out(np.sign(plus - minus), 1 - rho, single)
 
 
 def wilcoxon_confidence(errors_a_only, errors_b_only, n_test):
@@ -163,13 +151,14 @@ def wilcoxon_confidence(errors_a_only, errors_b_only, n_test):
     if np.any(sizes < 1):
         raise InvalidInputError("n_test must hold test-set sizes >= 1.")
     d = (k_b - k_a) / sizes
-    nonzero = d != 0
-    ranks = stats.rankdata(np.where(nonzero, np.abs(d), np.nan), axis=-1, nan_policy="omit")
-    c_plus = np.where(d > 0, ranks, 0.0).sum(axis=-1)
-    c_minus = np.where(d < 0, ranks, 0.0).sum(axis=-1)
-    low = np.floor(np.minimum(c_plus, c_minus)).astype(np.int64)
-    rho = 2 * _signed_rank_null_cdf(nonzero.sum(axis=-1), low)
-    return _out(np.sign(c_plus - c_minus), 1 - np.minimum(rho, 1.0), single)
+    # The kernel of wilcoxon: midranks of |d_i| with zeros dropped, c+ and c-.
+    ranked = signed_rank_test(d, np.zeros(d.shape), zero_method="wilcox", method="normal")
+    c_plus, c_minus = ranked.r_plus, ranked.r_minus
+    # rho_w: the untied null distribution of n = #{d_i != 0} ranks at floor(min(c+, c-)).
+    n = d.shape[-1]
+    untied = np.where(np.arange(n) < ranked.n[:, None], np.arange(1, n + 1), 0)
+    rho = signed_rank_pvalues(untied, np.floor(np.minimum(c_plus, c_minus)), "two-sided")
+    return _out(np.sign(c_plus - c_minus), 1 - rho, single)
 
 
 def poisson_binomial_confidence(errors_a_only, errors_b_only, *, prior: float = 1.0,
@@ -249,13 +238,25 @@ def roc_auc(correct, confidence) -> float:
     >>> roc_auc([True, True, False, True, False], [0.9, 0.8, 0.7, 0.6, 0.2])
     0.8333333333333334
     """
-    correct, confidence = _answers(correct, confidence)
+    return _auc_and_se(*_answers(correct, confidence))[0]
+
+
+def _auc_and_se(correct: np.ndarray, confidence: np.ndarray) -> tuple[float, float]:
+    """The AUC and its DeLong standard error (NaN with fewer than 2 correct or 2 wrong).
+
+    The kernel of :func:`outperform.stats.delong_test`: placement values from midranks
+    (Sun & Xu 2014), var(AUC) = var(V10) / n_correct + var(V01) / n_wrong. Unlike Hanley &
+    McNeil's formula it assumes no shape for the confidences, which here are discrete and
+    heavily tied.
+    """
     n_pos = int(correct.sum())
     n_neg = correct.size - n_pos
     if n_pos == 0 or n_neg == 0:
-        return math.nan
-    ranks = stats.rankdata(confidence)
-    return float((ranks[correct].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+        return math.nan, math.nan
+    with np.errstate(invalid="ignore", divide="ignore"):   # one of a kind: no variance
+        auc, cov = auc_covariance(confidence[None, :], correct)
+    se = math.sqrt(cov[0, 0]) if min(n_pos, n_neg) >= 2 else math.nan
+    return float(auc[0]), se
 
 
 def roc_curve(correct, confidence) -> tuple[np.ndarray, np.ndarray]:
@@ -308,24 +309,6 @@ def _answers(correct, confidence):
     return correct.astype(bool), confidence
 
 
-def _delong_se(correct: np.ndarray, confidence: np.ndarray) -> float:
-    """Standard error of the AUC from DeLong's placement values (DeLong et al. 1988).
-
-    V10_i (correct answer i) = share of wrong answers less confident, V01_j (wrong answer
-    j) = share of correct answers more confident, ties 1/2, from midranks (Sun & Xu 2014);
-    var(AUC) = var(V10) / n_correct + var(V01) / n_wrong. Unlike Hanley & McNeil's formula
-    it assumes no shape for the confidences, which here are discrete and heavily tied.
-    """
-    pos, neg = confidence[correct], confidence[~correct]
-    n_pos, n_neg = pos.size, neg.size
-    if n_pos < 2 or n_neg < 2:
-        return math.nan
-    all_ranks = stats.rankdata(np.concatenate([pos, neg]))
-    v10 = (all_ranks[:n_pos] - stats.rankdata(pos)) / n_neg
-    v01 = 1.0 - (all_ranks[n_pos:] - stats.rankdata(neg)) / n_pos
-    return math.sqrt(v10.var(ddof=1) / n_pos + v01.var(ddof=1) / n_neg)
-
-
 def answer_auc(direction, confidence, a_better, *, random_state=None) -> dict:
     """Score the answers of a test against the truth: AUC, its standard error, accuracy.
 
@@ -364,9 +347,8 @@ def answer_auc(direction, confidence, a_better, *, random_state=None) -> dict:
     undecided = direction == 0
     coin = np.random.default_rng(random_state).random(direction.size) < 0.5
     says_a = np.where(undecided, coin, direction > 0)
+    auc, se = _auc_and_se(*_answers(says_a == truth, confidence))
     correct = says_a == truth
-    auc = roc_auc(correct, confidence)
-    se = _delong_se(correct, np.asarray(confidence, dtype=float))
     return {"auc": auc, "mc_se": se,
             "accuracy": float(correct.mean()), "no_answer": float(undecided.mean())}
 

@@ -60,12 +60,11 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .._validation import InvalidInputError, check_choice, check_probability
 from ..bayes._correlated_ttest import NormalGammaPrior, posterior_parameters, posterior_regions
 from ..bayes._poisson_test import majorities
-from ..stats._wilcoxon import ZERO_METHODS
+from ..stats._wilcoxon import ZERO_METHODS, signed_rank_test
 from ._common import check_float_grid, check_int, check_int_grid, proportion_se, rng_from
 from ._study import parallel_map, seed_sequence
 
@@ -327,35 +326,9 @@ def signed_rank_batch(differences, *, alternative: str = "greater", zero_method:
         raise InvalidInputError(f"differences must be a finite (R, n) array, got shape {d.shape}.")
     check_choice(alternative, "alternative", ("greater", "less", "two-sided"))
     check_choice(zero_method, "zero_method", ZERO_METHODS)
-    zero = d == 0
-    all_zero = zero.all(axis=-1)
-    keep = ~zero if zero_method == "wilcox" else np.ones(d.shape, dtype=bool)
-    if zero_method == "demsar":
-        # Demšar drops one zero when their number is odd (any one: all zeros are equal).
-        odd = zero.sum(axis=-1) % 2 == 1
-        first_zero = np.argmax(zero, axis=-1)
-        keep[np.flatnonzero(odd), first_zero[odd]] = False
-    ranks = stats.rankdata(np.where(keep, np.abs(d), np.nan), axis=-1, nan_policy="omit")
-    ranks = np.where(keep, ranks, 0.0)
-    split = zero_method in ("zsplit", "demsar")
-    zero_ranks = np.where(zero & keep, ranks, 0.0)
-    r_plus = np.where(d > 0, ranks, 0.0).sum(axis=-1) + (zero_ranks.sum(axis=-1) / 2 if split
-                                                         else 0.0)
-    counted = ranks if split else np.where(zero, 0.0, ranks)
-    centre = counted.sum(axis=-1) / 2
-    sd = np.sqrt((counted ** 2).sum(axis=-1) / 4)
-    z = r_plus - centre
-    if correction:
-        z = z - {"greater": 0.5, "less": -0.5}.get(alternative, np.sign(z) * 0.5)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z = z / sd
-    if alternative == "greater":
-        p = stats.norm.sf(z)
-    elif alternative == "less":
-        p = stats.norm.cdf(z)
-    else:
-        p = 2 * stats.norm.sf(np.abs(z))
-    return np.where(all_zero | (sd == 0), 1.0, np.minimum(p, 1.0))
+    res = signed_rank_test(d, np.zeros(d.shape), zero_method=zero_method,
+                           correction=correction, method="normal", alternative=alternative)
+    return np.where((d == 0).all(axis=-1), 1.0, res.pvalue)
 
 
 def _power_chunk(delta, distribution, q, runs, size, seed, alpha, sizes, zero_method,

@@ -17,6 +17,7 @@ from .._validation import (DegenerateDataError, TooFewError, as_paired, check_al
                            check_choice)
 from ..results import FrequentistResult
 from ._effect_size import cohens_g
+from ._mcnemar import exact_pvalues
 from ._ranks import paired_tie_tolerance
 
 _NORMAL_P = {
@@ -131,7 +132,9 @@ def sign_test(a, b, *, ties: str = "split", method: str = "auto",
         z = (k - n / 2) / (np.sqrt(n) / 2)
         pvalue, details["z"], label = float(_NORMAL_P[alternative](z)), float(z), "normal"
     else:
-        pvalue, label = float(binom.pvalue), "exact"
+        # The exact binomial test of k wins out of n: McNemar's exact test is the same test
+        # of the discordant pairs, and its vectorised kernel serves both.
+        pvalue, label = float(exact_pvalues(n - k, k, alternative)), "exact"
 
     return FrequentistResult(
         statistic=k,
