@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from outperform import DegenerateDataError, InvalidInputError
 from outperform.bayes import poisson_binomial_test
-from outperform.simulate._auc import (answer_auc, auc_of_test, direction_and_confidence, lacoste_auc,
-                                     poisson_binomial_confidence, roc_auc, roc_curve,
-                                     sign_confidence, wilcoxon_confidence)
+from outperform.simulate import (answer_auc, auc_of_test, direction_and_confidence, lacoste_auc,
+                                 poisson_binomial_confidence, roc_auc, roc_curve,
+                                 sign_confidence, wilcoxon_confidence)
 from outperform.simulate import (DirichletContext, bimodal_context,
                                           single_dirichlet_context)
 from outperform.stats import sign_test, wilcoxon
