@@ -18,7 +18,7 @@ from .._validation import InvalidInputError, check_probability
 if TYPE_CHECKING:  # pragma: no cover
     from ._hierarchical_mcnemar import BetaBinomialHyperposterior
 
-__all__ = ["BetaMixture", "beta_tail"]
+__all__ = ["BetaMixture", "beta_regions", "beta_tail"]
 
 #: The cdf is evaluated at most at this a + b (a step in log(a / b) of width ~1e-4 there);
 #: betainc is slow and inaccurate far beyond.
@@ -38,16 +38,29 @@ def beta_tail(a, b, x, upper: bool = False) -> np.ndarray:
     """
     a, b, x = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float),
                                   np.asarray(x, float))
+    shape = a.shape
+    a, b, x = a.ravel(), b.ravel(), x.ravel()
     c = a + b
     d = x - a / c
-    out = np.where(d > 0, 1.0, 0.0)
-    if upper:
-        out = 1.0 - out
+    out = np.where(d > 0, 0.0, 1.0) if upper else np.where(d > 0, 1.0, 0.0)
     near = (c + 1) * d * d <= 20.0
     scale = np.minimum(1.0, CDF_MAX_CONCENTRATION / c[near])
     fun = special.betaincc if upper else special.betainc
     out[near] = fun(a[near] * scale, b[near] * scale, x[near])
-    return out
+    return out.reshape(shape)
+
+
+def beta_regions(a, b, rope) -> np.ndarray:
+    """P(phi < low), P(low <= phi <= high), P(phi > high) for phi ~ Beta(a, b), batched.
+
+    ``a``, ``b`` and the bounds ``rope = (low, high)`` broadcast together (one ROPE per
+    posterior is allowed); returns shape (..., 3). Both tails come from :func:`beta_tail`,
+    so each keeps its precision.
+    """
+    low, high = rope
+    left = beta_tail(a, b, low)
+    right = beta_tail(a, b, high, upper=True)
+    return np.stack([left, np.clip(1.0 - left - right, 0.0, 1.0), right], axis=-1)
 
 
 @dataclass(frozen=True, eq=False)

@@ -48,7 +48,7 @@ from scipy import optimize, special
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_counts,
                            check_choice, check_probability)
 from ..results import BayesianResult
-from ._beta_mixture import BetaMixture, beta_tail
+from ._beta_mixture import BetaMixture, beta_regions, beta_tail
 from ._mcnemar import default_phi_rope
 from ._rope import decide
 
@@ -283,10 +283,7 @@ class BetaBinomialHyperposterior:
 
         Shape (3, n_u, n_v).
         """
-        a, b = self.a, self.b
-        left = beta_tail(a, b, rope[0])
-        right = beta_tail(a, b, rope[1], upper=True)
-        return np.stack([left, np.clip(1.0 - left - right, 0.0, 1.0), right])
+        return np.moveaxis(beta_regions(self.a, self.b, rope), -1, 0)
 
     def predictive(self, min_weight: float = 1e-14) -> BetaMixture:
         """Predictive distribution of phi_next: Beta(a, b) mixed over the posterior.

@@ -11,7 +11,8 @@ from scipy import stats
 
 from .._validation import InvalidInputError, as_counts, as_float_array, check_probability
 from ..results import BayesianResult
-from ._rope import decide, region_probabilities
+from ._beta_mixture import beta_regions
+from ._rope import decide
 
 __all__ = ["bayesian_mcnemar", "default_phi_rope"]
 
@@ -128,7 +129,7 @@ def bayesian_mcnemar(n01, n10, *, prior=(1.0, 1.0), rope=None,
     post = stats.beta(alpha, beta)
     mean = alpha / (alpha + beta)
     bounds = default_phi_rope(mean) if rope is None else phi_rope_bounds(rope)
-    p_left, p_rope, p_right = region_probabilities(post, bounds)
+    p_left, p_rope, p_right = (float(p) for p in beta_regions(alpha, beta, bounds))
     lo, hi = post.ppf([0.025, 0.975])
     details = {"n01": int(n01), "n10": int(n10), "alpha": alpha, "beta": beta,
                "prior": (float(a0), float(b0)), "posterior_median": float(post.median()),
