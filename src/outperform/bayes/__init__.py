@@ -9,7 +9,8 @@ from ._correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
 from ._cycles import find_cycles
 from ._dirichlet_process import (bayesian_sign_test, bayesian_signed_rank_test,
                                 pairwise_bayesian_sign_test, pairwise_bayesian_signed_rank_test)
-from ._hierarchical_mcnemar import beta_binomial_hyperposterior, hierarchical_mcnemar
+from ._beta_binomial import beta_binomial_hyperposterior
+from ._hierarchical_mcnemar import hierarchical_mcnemar
 from ._hierarchical_ttest import HierarchicalPrior, hierarchical_correlated_ttest
 from ._mcnemar import bayesian_mcnemar
 from ._robust_ttest import robust_bayesian_ttest
@@ -19,7 +20,7 @@ from ._poisson_test import pairwise_poisson_test, poisson_test
 from ._rope import decide
 from ._ttest import bayesian_ttest
 
-from ._hierarchical_mcnemar import BetaBinomialHyperposterior
+from ._beta_binomial_grid import BetaBinomialHyperposterior
 from ._hierarchical_ttest import HierarchicalPosterior
 from ._mcnemar import default_phi_rope
 from ._beta_mixture import BetaMixture

@@ -16,7 +16,7 @@ from scipy import optimize, special, stats
 from .._validation import InvalidInputError, check_probability
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ._hierarchical_mcnemar import BetaBinomialHyperposterior
+    from ._beta_binomial_grid import BetaBinomialHyperposterior
 
 __all__ = ["BetaMixture", "beta_regions", "beta_tail"]
 
