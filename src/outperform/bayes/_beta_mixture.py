@@ -68,8 +68,8 @@ class BetaMixture:
     """Finite mixture of Beta distributions, vectorised over the points it is evaluated at.
 
     ``pdf``, ``cdf``, ``sf``, ``ppf``, ``mean``, ``var`` and ``interval`` follow the names of
-    scipy's frozen distributions, so that
-    :func:`outperform.bayes._rope.region_probabilities` accepts it.
+    scipy's frozen distributions, so that it stands where one is expected (the
+    ``posterior`` of a result, the plots).
 
     Parameters
     ----------

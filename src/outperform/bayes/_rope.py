@@ -58,19 +58,6 @@ def decide(p_left, p_rope, p_right, *, a_better_side: str, threshold: float = 0.
     return str(decision[()]) if decision.ndim == 0 else decision
 
 
-def region_probabilities(posterior, rope: tuple[float, float]) -> tuple[float, float, float]:
-    """P(parameter < low), P(low <= parameter <= high), P(parameter > high).
-
-    ``posterior`` is a scipy frozen continuous distribution; the tails use ``cdf`` and ``sf``
-    so that tiny probabilities (1e-12) keep their precision.
-    """
-    low, high = rope
-    p_left = float(posterior.cdf(low))
-    p_right = float(posterior.sf(high))
-    p_rope = max(0.0, 1.0 - p_left - p_right)
-    return p_left, p_rope, p_right
-
-
 def student_regions(df, loc, scale, rope: tuple[float, float]) -> np.ndarray:
     """Region probabilities of Student t(df, loc, scale) distributions, batched.
 
@@ -83,8 +70,8 @@ def student_regions(df, loc, scale, rope: tuple[float, float]) -> np.ndarray:
     Returns
     -------
     ndarray, shape (..., 3)
-        P(< low), P(low..high), P(> high) per posterior, the same numbers as
-        :func:`region_probabilities` of the frozen ``scipy.stats.t(df, loc, scale)``.
+        P(< low), P(low..high), P(> high) per posterior, from ``scipy.stats.t``'s cdf and
+        sf, so that tiny tail probabilities (1e-12) keep their precision.
     """
     low, high = rope
     left = stats.t.cdf(low, df, loc=loc, scale=scale)
