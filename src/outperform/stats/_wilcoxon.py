@@ -278,12 +278,23 @@ def signed_rank_pvalues(ranks, r, alternative: str) -> np.ndarray:
         k = total - k
     elif alternative == "two-sided":
         k = np.minimum(k, total - k)
-    keys, inverse = np.unique(np.sort(steps, axis=-1), axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    ordered = np.sort(steps, axis=-1)
+    # Rows of m untied ranks (1..m, so doubled 2..2m) share Wilcoxon's distribution for m:
+    # grouped by m alone, the common case costs no row comparison.
+    n, m = steps.shape[-1], np.count_nonzero(steps, axis=-1)
+    pos = np.arange(n) - (n - m)[:, None]
+    untied = np.all(ordered == np.where(pos >= 0, 2 * (pos + 1), 0), axis=-1)
     cdf = np.empty(k.shape)
-    for g, key in enumerate(keys):        # one null distribution per multiset of ranks
-        rows = inverse == g
-        cdf[rows] = np.cumsum(_signed_rank_pmf(key[key > 0]))[k[rows]]
+    for size in np.unique(m[untied]):
+        rows = untied & (m == size)
+        cdf[rows] = np.cumsum(_signed_rank_pmf(2 * np.arange(1, size + 1)))[k[rows]]
+    tied = np.flatnonzero(~untied)
+    if tied.size:
+        keys, inverse = np.unique(ordered[tied], axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        for g, key in enumerate(keys):    # one null distribution per multiset of ranks
+            rows = tied[inverse == g]
+            cdf[rows] = np.cumsum(_signed_rank_pmf(key[key > 0]))[k[rows]]
     return np.minimum(2 * cdf if alternative == "two-sided" else cdf, 1.0)
 
 
