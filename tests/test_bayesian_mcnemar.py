@@ -132,3 +132,23 @@ def test_bad_counts():
         bayesian_mcnemar(-3, 4)
     with pytest.raises(InvalidInputError, match="single"):
         bayesian_mcnemar([3, 4], 4)
+
+
+def test_beta_regions_kernel_against_scipy_and_the_scalar_test():
+    from outperform.bayes._beta_mixture import beta_regions
+
+    rng = np.random.default_rng(5)
+    n01, n10 = rng.integers(0, 300, 40), rng.integers(0, 300, 40)
+    alpha, beta = n01 + 1.0, n10 + 1.0
+    low = 0.5 - rng.uniform(0, 0.1, 40)
+    high = 1 - low
+    regions = beta_regions(alpha, beta, (low, high))
+    # scipy.stats.beta's tails (the kernel skips only tails below 5e-18).
+    np.testing.assert_allclose(regions[:, 0], stats.beta.cdf(low, alpha, beta),
+                               rtol=1e-12, atol=5e-18)
+    np.testing.assert_allclose(regions[:, 2], stats.beta.sf(high, alpha, beta),
+                               rtol=1e-12, atol=5e-18)
+    # A batch of posteriors, one ROPE each, gives the bits of the scalar test.
+    for i in range(40):
+        res = bayesian_mcnemar(n01[i], n10[i], rope=(low[i], high[i]))
+        assert regions[i].tolist() == [res.p_left, res.p_rope, res.p_right]

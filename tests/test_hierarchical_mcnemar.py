@@ -9,9 +9,8 @@ from hypothesis import strategies as st
 from scipy import special, stats
 
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.bayes._hierarchical_mcnemar import (_sum_rising_excess,
-                                                   beta_binomial_hyperposterior,
-                                                   hierarchical_mcnemar)
+from outperform.bayes import beta_binomial_hyperposterior, hierarchical_mcnemar
+from outperform.bayes._beta_binomial import _sum_rising_excess
 
 # Williams (2026) Table 1: counts for the 11 language pairs, A = GNN, B = LLM.
 # n01 = GNN wrong and LLM right, n10 = GNN right and LLM wrong (the paper: "n10 indicates the

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from outperform import DegenerateDataError, InvalidInputError, TooFewError
-from outperform.bayes import pairwise_poisson_test, poisson_test
+from outperform.bayes import (NormalGammaPrior, correlated_bayesian_ttest, pairwise_poisson_test,
+                              poisson_test)
 
 
 def correlated_folds(rng, n_sets, n_folds, mean, sd=0.02, rho=0.1, base=0.8):
@@ -135,11 +136,36 @@ def test_pairwise_matches_single_tests():
     res = pairwise_poisson_test(scores, rho=0.1, names=["x", "y", "z"], rope=0.005)
     for i, j in itertools.combinations(range(3), 2):
         single = poisson_test(scores[:, :, i], scores[:, :, j], rho=0.1, rope=0.005)
-        assert res.statistic[i, j] == pytest.approx(single.p_right, abs=1e-14)
-        assert res.statistic[j, i] == pytest.approx(single.p_left, abs=1e-14)
-        assert res.details["p_rope"][i, j] == pytest.approx(single.p_rope, abs=1e-14)
+        # All pairs are one batch of the kernel: the same bits as the loop over pairs.
+        assert res.statistic[i, j] == single.p_right
+        assert res.statistic[j, i] == single.p_left
+        assert res.details["p_rope"][i, j] == single.p_rope
+        assert res.details["expected_wins"][i, j] == single.details["expected_counts"][2]
     assert res.details["decision"][2, 0] == "A better"
     assert res.names == ("x", "y", "z") and np.isnan(res.pvalue).all()
+
+
+def test_data_sets_are_the_correlated_ttest_of_each_one_bit_for_bit():
+    # Ragged folds (three batches of the kernel), per-data-set rho, a degenerate data set.
+    rng = np.random.default_rng(12)
+    sizes = [10, 20, 10, 5, 20, 10]
+    a = [rng.normal(0.8, 0.02, n) for n in sizes]
+    b = [x - rng.normal(0.005, 0.01, x.size) for x in a]
+    b[3] = a[3] - 0.01
+    rho = [0.1, 0.2, 0.1, 0.2, 0.05, 0.1]
+    prior = NormalGammaPrior(mu0=0.001, k0=2.0, a=1.0, b=1e-4)
+    for kwargs in ({}, {"rope": 0.004}, {"rope": 0.004, "prior": prior}):
+        res = poisson_test(a, b, rho=rho, **kwargs)
+        loop = [correlated_bayesian_ttest(x, y, rho=r, **kwargs) for x, y, r in zip(a, b, rho)]
+        assert res.details["p_data_sets"].tolist() == [[t.p_left, t.p_rope, t.p_right]
+                                                       for t in loop]
+    scores = [np.column_stack([x, y, y + 0.003]) for x, y in zip(a, b)]
+    pairs = pairwise_poisson_test(scores, rho=rho, rope=0.004)
+    for i, j in itertools.combinations(range(3), 2):
+        single = poisson_test([m[:, i] for m in scores], [m[:, j] for m in scores], rho=rho,
+                              rope=0.004)
+        assert (pairs.statistic[i, j], pairs.details["p_rope"][i, j], pairs.statistic[j, i]) \
+            == (single.p_right, single.p_rope, single.p_left)
 
 
 @pytest.mark.parametrize("call, exc, message", [

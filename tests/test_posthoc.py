@@ -169,13 +169,30 @@ def test_pairwise_wilcoxon_matches_individual_tests():
     iu = np.triu_indices(4, 1)
     tests = [wilcoxon(scores[:, i], scores[:, j]) for i, j in zip(*iu)]
     p = np.array([t.pvalue for t in tests])
-    np.testing.assert_allclose(res.pvalue[iu], p)
+    # One kernel: all pairs in one batch give the bits of the loop over the pairs.
+    assert res.pvalue[iu].tolist() == p.tolist()
     np.testing.assert_allclose(res.pvalue_adjusted[iu], adjust_pvalues(p, "holm"))
-    np.testing.assert_allclose(res.statistic[iu], [t.details["z"] for t in tests])
-    np.testing.assert_allclose(np.array(res.details["rank_biserial"])[iu],
-                               [t.effect_size for t in tests])
+    assert res.statistic[iu].tolist() == [t.details["z"] for t in tests]
+    assert np.array(res.details["rank_biserial"])[iu].tolist() == [t.effect_size for t in tests]
     np.testing.assert_allclose(res.average_ranks, stats.rankdata(-scores, axis=1).mean(0))
     assert res.adjustment == "holm" and res.names == ("A", "B", "C", "D")
+
+
+@pytest.mark.parametrize("zero_method", ["demsar", "zsplit", "wilcox", "pratt"])
+@pytest.mark.parametrize("n", [9, 60])          # exact and normal ("auto")
+def test_pairwise_wilcoxon_is_the_loop_over_wilcoxon_bit_for_bit(zero_method, n):
+    # Rounded scores: zeros (odd and even numbers of them), tied |differences|, near-ties
+    # within the default tolerance (0.1 + 0.2 vs 0.3).
+    rng = np.random.default_rng(26)
+    scores = np.round(rng.normal(0.7, 0.03, size=(n, 6)), 2)
+    scores[:5, 1] = scores[:5, 0]
+    scores[:4, 3] = scores[:4, 2]
+    scores[:, 4] = scores[:, 5] + np.round(rng.normal(0, 0.02, n), 2) + 1e-13
+    res = pairwise_wilcoxon(scores, zero_method=zero_method, adjustment="none")
+    for i, j in zip(*np.triu_indices(6, 1)):
+        single = wilcoxon(scores[:, i], scores[:, j], zero_method=zero_method)
+        assert (res.pvalue[i, j], res.statistic[i, j], res.details["rank_biserial"][i][j]) \
+            == (single.pvalue, single.details["z"], single.effect_size)
 
 
 def test_pairwise_wilcoxon_identical_models_and_losses():

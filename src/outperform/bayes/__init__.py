@@ -9,8 +9,9 @@ from ._correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
 from ._cycles import find_cycles
 from ._dirichlet_process import (bayesian_sign_test, bayesian_signed_rank_test,
                                 pairwise_bayesian_sign_test, pairwise_bayesian_signed_rank_test,
-                                 signed_rank_probabilities)
-from ._hierarchical_mcnemar import beta_binomial_hyperposterior, hierarchical_mcnemar
+                                signed_rank_probabilities)
+from ._beta_binomial import beta_binomial_hyperposterior
+from ._hierarchical_mcnemar import hierarchical_mcnemar
 from ._hierarchical_ttest import HierarchicalPrior, hierarchical_correlated_ttest
 from ._mcnemar import (bayesian_mcnemar, default_phi_rope, pairwise_bayesian_mcnemar,
                        phi_posterior_regions)
@@ -21,9 +22,10 @@ from ._poisson_test import pairwise_poisson_test, poisson_test
 from ._rope import decide
 from ._ttest import bayesian_ttest
 
-from ._hierarchical_mcnemar import BetaBinomialHyperposterior
+from ._beta_binomial_grid import BetaBinomialHyperposterior
 from ._hierarchical_ttest import HierarchicalPosterior
-from ._poisson_binomial_test import BetaMixture, context_posterior, task_probability_a_better
+from ._beta_mixture import BetaMixture, beta_regions, beta_tail
+from ._poisson_binomial_test import context_posterior, task_probability_a_better
 
 __all__ = [
     "BetaBinomialHyperposterior", "HierarchicalPosterior", "default_phi_rope", "BetaMixture", "context_posterior", "task_probability_a_better",
@@ -33,5 +35,5 @@ __all__ = [
     "bayesian_ttest", "correlated_bayesian_ttest", "decide", "find_cycles",
     "pairwise_bayesian_sign_test", "pairwise_bayesian_signed_rank_test",
     "pairwise_poisson_binomial_test", "pairwise_poisson_test", "poisson_binomial_test",
-    "poisson_test", "signed_rank_probabilities",
+    "poisson_test", "signed_rank_probabilities", "beta_regions", "beta_tail",
 ]

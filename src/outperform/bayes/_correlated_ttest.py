@@ -42,7 +42,7 @@ from .._validation import (
     check_rope,
 )
 from ..results import BayesianResult
-from ._rope import decide, region_probabilities
+from ._rope import decide, student_regions
 
 METHOD = "correlated Bayesian t-test (Corani & Benavoli 2015)"
 PARAMETER = "mean difference A - B"
@@ -98,17 +98,82 @@ class NormalGammaPrior:
             raise InvalidInputError(f"b (Gamma rate) must be >= 0, got {self.b}.")
 
 
-def _limit_regions(value: float, rope: tuple[float, float]) -> tuple[float, float, float]:
-    """Region probabilities of a Student posterior centred at ``value`` as its scale -> 0.
+def _check_rho(rho) -> np.ndarray:
+    arr = np.asarray(rho, dtype=float)
+    if not np.all((arr >= 0) & (arr < 1)):
+        raise InvalidInputError(
+            f"rho must lie in [0, 1) (1/k for k-fold cross-validation), got {rho!r}."
+        )
+    return arr
 
-    A posterior centred exactly on a ROPE bound keeps half its mass on each side however
-    narrow it is, so the limit gives 1/2 to each neighbouring region (left and right for the
-    point ROPE [0, 0]); elsewhere the region holding ``value`` gets 1.
+
+def _check_prior(prior, n: int) -> NormalGammaPrior:
+    """The prior (default: the matching prior), checked to give a proper posterior."""
+    prior = NormalGammaPrior() if prior is None else prior
+    if not isinstance(prior, NormalGammaPrior):
+        raise InvalidInputError(f"prior must be a NormalGammaPrior or None, got {prior!r}.")
+    if prior.a + n / 2 <= 0:
+        raise InvalidInputError(
+            f"the posterior needs a + n/2 > 0; got a = {prior.a} with n = {n} folds."
+        )
+    return prior
+
+
+def posterior_parameters(d: np.ndarray, rho, prior: NormalGammaPrior):
+    """Theorem 2 for a batch: the Student posterior of mu for each row of fold differences.
+
+    The one kernel of the correlated Bayesian t-test, the Poisson test and the simulations:
+    reductions run along each row, so a row gives the same bits alone or in a batch.
+
+    Parameters
+    ----------
+    d : ndarray, shape (..., n)
+        Fold differences a - b, n >= 2 (validated by the caller).
+    rho : float or ndarray broadcastable to ``d.shape[:-1]``
+        Correlation heuristic, in [0, 1) (validated by the caller).
+    prior : NormalGammaPrior
+        With a + n/2 > 0 (validated by the caller).
+
+    Returns
+    -------
+    location, df, scale : ndarray, shape ``d.shape[:-1]``
+        mu | x ~ Student t(df, location, scale); scale 0 when all differences of a row are
+        equal and the prior adds no variance (b = 0): a point mass.
     """
+    n = d.shape[-1]
+    constant = np.ptp(d, axis=-1) == 0
+    # Identical differences: use one of them, not the mean, whose rounding would leave a
+    # spurious variance of order 1e-34 and hide the degenerate case.
+    mu_hat = np.where(constant, d[..., 0], d.mean(axis=-1))
+    resid = np.where(constant, 0.0, np.sum((d - mu_hat[..., None]) ** 2, axis=-1)) / (1 - rho)
+    s = n / (1 + (n - 1) * rho)
+    inv_k0 = 1 / prior.k0
+    # Weights of the data and of the prior (exactly 1 and 0 under a flat prior on mu).
+    mu_n = (s / (s + inv_k0)) * mu_hat + (inv_k0 / (s + inv_k0)) * prior.mu0
+    k_n = 1 / (s + inv_k0)
+    conflict = (s * inv_k0 / (s + inv_k0)) * (mu_hat - prior.mu0) ** 2
+    a_n = prior.a + n / 2
+    b_n = prior.b + 0.5 * (resid + conflict)
+    return mu_n, np.broadcast_to(2 * a_n, mu_n.shape), np.sqrt(b_n * k_n / a_n)
+
+
+def posterior_regions(location, df, scale, rope: tuple[float, float]) -> np.ndarray:
+    """P(left), P(rope), P(right) of the posteriors of :func:`posterior_parameters`, (..., 3).
+
+    Where the scale is 0 (a point mass), the limit of the region probabilities as the scale
+    tends to 0: a posterior centred exactly on a ROPE bound keeps half its mass on each side
+    however narrow it is, so the limit gives 1/2 to each neighbouring region (left and
+    right for the point ROPE [0, 0]); elsewhere the region holding the location gets 1.
+    """
+    location, df, scale = np.broadcast_arrays(*(np.asarray(v, dtype=float)
+                                                for v in (location, df, scale)))
+    point = scale == 0
+    regions = student_regions(df, location, np.where(point, 1.0, scale), rope)
     low, high = rope
-    left = 1.0 if value < low else 0.5 if value == low else 0.0
-    right = 1.0 if value > high else 0.5 if value == high else 0.0
-    return left, 1.0 - left - right, right
+    left = np.where(location < low, 1.0, np.where(location == low, 0.5, 0.0))
+    right = np.where(location > high, 1.0, np.where(location == high, 0.5, 0.0))
+    limit = np.stack([left, 1.0 - left - right, right], axis=-1)
+    return np.where(point[..., None], limit, regions)
 
 
 def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | None = None,
@@ -181,54 +246,29 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
     n = x.size
     if n < 2:
         raise TooFewError(f"the correlated Bayesian t-test needs at least 2 folds, got {n}.")
-    rho = float(rho)
-    if not 0 <= rho < 1:
-        raise InvalidInputError(
-            f"rho must lie in [0, 1) (1/k for k-fold cross-validation), got {rho!r}."
-        )
+    rho = float(_check_rho(rho))
     rope = check_rope(rope)
     check_probability(threshold, "threshold")
     check_choice(on_zero_variance, "on_zero_variance", ZERO_VARIANCE)
-    prior = NormalGammaPrior() if prior is None else prior
-    if not isinstance(prior, NormalGammaPrior):
-        raise InvalidInputError(f"prior must be a NormalGammaPrior or None, got {prior!r}.")
-    a_n = prior.a + n / 2
-    if a_n <= 0:
-        raise InvalidInputError(
-            f"the posterior needs a + n/2 > 0; got a = {prior.a} with n = {n} folds."
-        )
-
-    d = x - y
-    constant = bool(np.ptp(d) == 0)
-    # Identical differences: use one of them, not np.mean, whose rounding would leave a
-    # spurious variance of order 1e-34 and hide the degenerate case.
-    mu_hat = float(d[0]) if constant else float(np.mean(d))
-    resid = 0.0 if constant else float(np.sum((d - mu_hat) ** 2)) / (1 - rho)
-    s = n / (1 + (n - 1) * rho)
-    inv_k0 = 1 / prior.k0
-    mu_n = (s * mu_hat + prior.mu0 * inv_k0) / (s + inv_k0)
-    k_n = 1 / (s + inv_k0)
-    conflict = (s * inv_k0 / (s + inv_k0)) * (mu_hat - prior.mu0) ** 2
-    b_n = prior.b + 0.5 * (resid + conflict)
-    df = 2 * a_n
+    prior = _check_prior(prior, n)
+    location, df, scale = (float(v[0]) for v in posterior_parameters((x - y)[None], rho, prior))
     details = {"rho": rho, "n_folds": n, "prior": asdict(prior), "df": df,
-               "location": mu_n, "scale": math.sqrt(b_n * k_n / a_n), "degenerate": b_n == 0}
-
-    if b_n == 0:
+               "location": location, "scale": scale, "degenerate": scale == 0}
+    if scale == 0:
         if on_zero_variance == "raise":
             raise DegenerateDataError(
-                f"all {n} fold differences equal {mu_hat:g} and the prior adds no variance "
+                f"all {n} fold differences equal {location:g} and the prior adds no variance "
                 "(b = 0), so the posterior of the mean difference is a point mass. Use "
                 "on_zero_variance='limit' or a prior with b > 0."
             )
-        posterior, ci = None, (mu_n, mu_n)
-        p_left, p_rope, p_right = _limit_regions(mu_n, rope)
+        posterior, ci = None, (location, location)
     else:
-        posterior = stats.t(df, loc=mu_n, scale=details["scale"])
+        posterior = stats.t(df, loc=location, scale=scale)
         ci = tuple(float(v) for v in posterior.interval(0.95))
-        p_left, p_rope, p_right = region_probabilities(posterior, rope)
+    p_left, p_rope, p_right = (float(p) for p in posterior_regions(location, df, scale, rope))
     return BayesianResult(
         method=METHOD, parameter=PARAMETER, p_left=p_left, p_rope=p_rope, p_right=p_right,
         rope=rope, a_better_side="right", threshold=threshold,
-        decision=decide(p_right, p_rope, p_left, threshold), posterior_mean=mu_n,
+        decision=decide(p_left, p_rope, p_right, a_better_side="right",
+                        threshold=threshold), posterior_mean=location,
         credible_interval_95=ci, details=details, posterior=posterior)

@@ -106,7 +106,8 @@ def _result(method: str, parameter: str, probs: np.ndarray, theta: np.ndarray, r
     return BayesianResult(
         method=method, parameter=parameter, p_left=p_left, p_rope=p_rope, p_right=p_right,
         rope=rope, a_better_side="right", threshold=threshold,
-        decision=decide(p_right, p_rope, p_left, threshold),
+        decision=decide(p_left, p_rope, p_right, a_better_side="right",
+                        threshold=threshold),
         mc_standard_error=float(se[int(np.argmax(probs))]), details=details, samples=theta)
 
 

@@ -80,7 +80,6 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
-from scipy import stats
 
 from .._parallel import progress_status
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError,
@@ -90,7 +89,7 @@ from ..results import BayesianResult
 from ._hierarchical_model import (HierarchicalPrior, _centredness, _constrained, _initial_values,
                                   _potential_gen, _summaries, _truncation_matters)
 from ._mcmc import ESS_LIMIT, RHAT_LIMIT, diagnostics, run_nuts
-from ._rope import decide
+from ._rope import decide, student_regions
 
 __all__ = ["HierarchicalPrior", "HierarchicalPosterior", "hierarchical_correlated_ttest"]
 
@@ -118,11 +117,6 @@ class HierarchicalPosterior:
     rope: tuple[float, float]
 
 
-def _region_draws(delta0, std0, nu, rope):
-    low, high = rope
-    left = stats.t.cdf((low - delta0) / std0, nu)
-    right = stats.t.sf((high - delta0) / std0, nu)
-    return np.column_stack([left, np.clip(1.0 - left - right, 0.0, 1.0), right])
 
 
 def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
@@ -303,7 +297,7 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
             "Increase n_samples / n_warmup or n_chains.", RuntimeWarning, stacklevel=2)
 
     flat0, flats, flatnu = delta0.ravel(), std0.ravel(), nu.ravel()
-    regions = _region_draws(flat0, flats, flatnu, rope_bounds)
+    regions = student_regions(flatnu, flat0, flats, rope_bounds)
     averaged = regions.mean(axis=0)
     winner = np.argmax(regions, axis=1)
     argmax = np.bincount(winner, minlength=3) / winner.size
@@ -341,7 +335,8 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
     return BayesianResult(
         method=METHOD, parameter=PARAMETER, p_left=p_left, p_rope=p_rope, p_right=p_right,
         rope=rope_bounds, a_better_side="right", threshold=threshold,
-        decision=decide(p_right, p_rope, p_left, threshold),
+        decision=decide(p_left, p_rope, p_right, a_better_side="right",
+                        threshold=threshold),
         posterior_mean=float(flat0.mean()),
         credible_interval_95=tuple(float(v) for v in np.quantile(delta_next, [0.025, 0.975])),
         mc_standard_error=mcse, details=details, posterior=posterior, samples=regions)

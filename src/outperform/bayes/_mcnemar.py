@@ -13,6 +13,7 @@ from .._validation import InvalidInputError, as_counts, as_float_array, check_pr
 from .._names import model_names
 from ..results import BayesianResult, PairwiseResult
 from ..stats import PairwiseCounts, pairwise_discordance
+from ._beta_mixture import beta_regions
 from ._rope import decide
 
 __all__ = ["bayesian_mcnemar", "default_phi_rope", "pairwise_bayesian_mcnemar",
@@ -94,12 +95,9 @@ def phi_posterior_regions(n01, n10, *, prior=(1.0, 1.0), rope=None):
         low, high = (np.asarray(v, dtype=float) for v in default_phi_rope(mean))
     else:
         low, high = (np.full(mean.shape, v) for v in phi_rope_bounds(rope))
-    # Both tails from cdf / sf so that tiny probabilities keep their precision.
-    p_left = stats.beta.cdf(low, alpha, beta)
-    p_right = stats.beta.sf(high, alpha, beta)
+    p_left, p_rope, p_right = np.moveaxis(beta_regions(alpha, beta, (low, high)), -1, 0)
     return {"alpha": alpha, "beta": beta, "mean": mean, "low": low, "high": high,
-            "p_left": p_left, "p_rope": np.clip(1.0 - p_left - p_right, 0.0, 1.0),
-            "p_right": p_right}
+            "p_left": p_left, "p_rope": p_rope, "p_right": p_right}
 
 
 def bayesian_mcnemar(n01, n10, *, prior=(1.0, 1.0), rope=None,
@@ -176,7 +174,8 @@ def bayesian_mcnemar(n01, n10, *, prior=(1.0, 1.0), rope=None,
         method="Bayesian McNemar test (Beta posterior, Lacoste et al. 2012 Thm 4.1)",
         parameter="phi = theta01 / (theta01 + theta10) (share of A's errors among discordant)",
         p_left=p_left, p_rope=p_rope, p_right=p_right, rope=bounds, a_better_side="left",
-        threshold=threshold, decision=decide(p_left, p_rope, p_right, threshold),
+        threshold=threshold, decision=decide(p_left, p_rope, p_right, a_better_side="left",
+                                             threshold=threshold),
         posterior_mean=mean, credible_interval_95=(float(lo), float(hi)), details=details,
         posterior=post)
 
@@ -237,10 +236,8 @@ def pairwise_bayesian_mcnemar(correct, *, names=None, prior=(1.0, 1.0), rope=Non
     labels = model_names(names, counts.n_correct.size)
     regions = phi_posterior_regions(counts.n01, counts.n01.T, prior=(a0, b0), rope=rope)
     p_better, p_rope, p_worse, mean = (regions[k] for k in ("p_left", "p_rope", "p_right", "mean"))
-    decision = np.full(mean.shape, "undecided", dtype=object)
-    decision[p_rope >= threshold] = "practically equivalent"
-    decision[p_worse >= threshold] = "B better"
-    decision[p_better >= threshold] = "A better"
+    # Row model i is A: phi_ij < low favours A, so A's side is the left one.
+    decision = decide(p_better, p_rope, p_worse, a_better_side="left", threshold=threshold)
     eye = np.eye(len(labels), dtype=bool)
     for m in (p_better, p_rope, mean):
         m[eye] = np.nan

@@ -22,11 +22,10 @@ def bayesian_pairwise_result(method: str, names: tuple[str, ...], p_better: np.n
     eye = np.eye(k, dtype=bool)
     p_better = np.where(eye, np.nan, p_better)
     p_rope = np.where(eye, np.nan, p_rope)
-    decision = np.full((k, k), "", dtype=object)
-    for i in range(k):
-        for j in range(k):
-            if i != j:
-                decision[i, j] = decide(p_better[i, j], p_rope[i, j], p_better[j, i], threshold)
+    # Row model i is A, column model j is B: P(A better) = p_better[i, j] on the right.
+    decision = decide(p_better.T, p_rope, p_better, a_better_side="right",
+                      threshold=threshold)
+    decision[eye] = ""
     cycles = find_cycles(p_better, threshold=cycle_threshold, names=names)
     details = dict(details, p_rope=p_rope, decision=decision, threshold=threshold,
                    cycle_threshold=cycle_threshold, cycles=[list(c) for c in cycles])

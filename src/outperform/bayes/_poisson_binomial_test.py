@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import special
 
 from .._validation import (
     InvalidInputError,
@@ -39,12 +39,12 @@ from .._validation import (
 )
 from ..results import BayesianResult, PairwiseResult
 from .._names import model_names
-from ..stats._poisson_binomial import AUTO_RECURSION_MAX_N, poisson_binomial_pmf
+from ..stats._poisson_binomial import batch_method, poisson_binomial_pmf
+from ._beta_mixture import BetaMixture
 from ._pairwise import bayesian_pairwise_result
 from ._rope import decide
 
 __all__ = [
-    "BetaMixture",
     "context_posterior",
     "pairwise_poisson_binomial_test",
     "poisson_binomial_test",
@@ -173,7 +173,7 @@ def context_posterior(p, *, beta_prior: float = 1.0):
     """
     n = p.shape[-1]
     # The O(N^2) recursion keeps tail precision; the convolution only for very many data sets.
-    method = "recursion" if n <= AUTO_RECURSION_MAX_N else "convolution"
+    method = batch_method(n)
     kappa = np.arange(n + 1)
     # P(r > 1/2 | kappa) and P(r < 1/2 | kappa) for r ~ Beta(kappa + beta, N - kappa + beta),
     # both evaluated as lower tails so that small values keep their precision.
@@ -188,67 +188,6 @@ def context_posterior(p, *, beta_prior: float = 1.0):
     return (pmf * above).sum(axis=-1), (pmf * below).sum(axis=-1), pmf
 
 
-class BetaMixture:
-    """Finite mixture of Beta distributions: the posterior of r in the Poisson-binomial test.
-
-    Parameters
-    ----------
-    weights : array_like, shape (m,)
-        Mixture weights (non-negative, summing to 1).
-    a, b : array_like, shape (m,)
-        Beta parameters of the components.
-
-    Examples
-    --------
-    >>> post = BetaMixture([0.5, 0.5], [3, 1], [1, 3])
-    >>> post.mean(), round(float(post.cdf(0.5)), 4)
-    (0.5, 0.5)
-    """
-
-    def __init__(self, weights, a, b):
-        self.weights = np.asarray(weights, dtype=float)
-        self.a = np.asarray(a, dtype=float)
-        self.b = np.asarray(b, dtype=float)
-
-    def _mix(self, fn, x):
-        x = np.asarray(x, dtype=float)
-        return fn(x[..., None], self.a, self.b) @ self.weights
-
-    def pdf(self, x):
-        """Density at x."""
-        return self._mix(stats.beta.pdf, x)
-
-    def cdf(self, x):
-        """P(r <= x)."""
-        return self._mix(stats.beta.cdf, x)
-
-    def sf(self, x):
-        """P(r > x), summed from the upper tails."""
-        return self._mix(stats.beta.sf, x)
-
-    def mean(self) -> float:
-        """Posterior mean of r."""
-        return float(self.weights @ (self.a / (self.a + self.b)))
-
-    def var(self) -> float:
-        """Posterior variance of r."""
-        s = self.a + self.b
-        second = self.weights @ (self.a * (self.a + 1) / (s * (s + 1)))
-        return float(second - self.mean() ** 2)
-
-    def ppf(self, q: float) -> float:
-        """Quantile of r (root of the cdf)."""
-        q = check_probability(q, "q", open_interval=False)
-        if q in (0.0, 1.0):
-            return q
-        return float(optimize.brentq(lambda x: float(self.cdf(x)) - q, 0.0, 1.0, xtol=1e-12))
-
-    def interval(self, confidence: float) -> tuple[float, float]:
-        """Central credible interval of r."""
-        tail = (1 - check_probability(confidence, "confidence")) / 2
-        return self.ppf(tail), self.ppf(1 - tail)
-
-
 def _test_from_probabilities(p: np.ndarray, beta_prior: float, threshold: float,
                              details: dict) -> BayesianResult:
     n = p.size
@@ -261,7 +200,8 @@ def _test_from_probabilities(p: np.ndarray, beta_prior: float, threshold: float,
     return BayesianResult(
         method=METHOD, parameter=PARAMETER, p_left=p_left, p_rope=0.0, p_right=p_right,
         rope=(0.5, 0.5), a_better_side="right", threshold=threshold,
-        decision=decide(p_right, 0.0, p_left, threshold), posterior_mean=posterior.mean(),
+        decision=decide(p_left, 0.0, p_right, a_better_side="right",
+                        threshold=threshold), posterior_mean=posterior.mean(),
         credible_interval_95=posterior.interval(0.95), details=details, posterior=posterior)
 
 
@@ -300,7 +240,8 @@ def poisson_binomial_test(a, b=None, *, kind: str = "discordant", prior: float =
     BayesianResult
         ``p_right`` = Pr(A better than B in the context) = P(r > 1/2), ``p_left`` = P(r < 1/2)
         (B better), ``p_rope`` = 0 (no ROPE: ``rope = (0.5, 0.5)``), ``a_better_side =
-        "right"``; ``posterior`` the :class:`BetaMixture` of r with its mean and 95% interval;
+        "right"``; ``posterior`` the :class:`~outperform.bayes.BetaMixture` of r with its
+        mean and 95% interval;
         ``details``: ``p_data_sets`` (per-data-set Pr(A better)), ``wins_pmf`` (Poisson-binomial
         pmf of the number of data sets A wins), ``expected_wins``, the counts when given.
 

@@ -31,13 +31,16 @@ from .._validation import (
     InvalidInputError,
     TooFewError,
     as_float_array,
+    as_paired,
+    check_choice,
     check_probability,
     check_rope,
 )
 from ..results import BayesianResult, PairwiseResult
 from .._names import model_names
-from ..stats._poisson_binomial import PoissonBinomial, poisson_multinomial_pmf
-from ._correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
+from ..stats._poisson_binomial import PoissonBinomial, batch_method, poisson_multinomial_pmf
+from ._correlated_ttest import (ZERO_VARIANCE, NormalGammaPrior, _check_prior, _check_rho,
+                                posterior_parameters, posterior_regions)
 from ._pairwise import bayesian_pairwise_result
 from ._rope import decide
 
@@ -70,8 +73,8 @@ def _rhos(rho, q: int) -> np.ndarray:
     return arr
 
 
-def _data_set_probabilities(a, b, rho, rope, prior, on_zero_variance) -> np.ndarray:
-    """(q, 3) array of (P(left), P(rope), P(right)) from the correlated Bayesian t-test."""
+def _differences(a, b, rho, prior) -> tuple[list[np.ndarray], np.ndarray, NormalGammaPrior]:
+    """Fold differences a - b of each data set (checked one by one: lengths may differ)."""
     xa, xb = _per_data_set(a, "a"), _per_data_set(b, "b")
     if len(xa) != len(xb):
         raise InvalidInputError(
@@ -80,22 +83,54 @@ def _data_set_probabilities(a, b, rho, rope, prior, on_zero_variance) -> np.ndar
     if not xa:
         raise TooFewError("no data set: the Poisson test needs at least one.")
     rhos = _rhos(rho, len(xa))
-    probs = np.empty((len(xa), 3))
+    diffs = []
     for d, (x, y, r) in enumerate(zip(xa, xb, rhos)):
         try:
-            res = correlated_bayesian_ttest(x, y, rho=r, rope=rope, prior=prior,
-                                            on_zero_variance=on_zero_variance)
-        except (InvalidInputError, DegenerateDataError) as exc:
+            x, y = as_paired(x, y)
+            if x.size < 2:
+                raise TooFewError(
+                    f"the correlated Bayesian t-test needs at least 2 folds, got {x.size}.")
+            _check_rho(r)
+            prior = _check_prior(prior, x.size)
+        except (InvalidInputError, TooFewError) as exc:
             raise type(exc)(f"data set {d}: {exc}") from None
-        probs[d] = res.p_left, res.p_rope, res.p_right
+        diffs.append(x - y)
+    return diffs, rhos, prior
+
+
+def _data_set_probabilities(diffs, rhos, rope, prior, on_zero_variance) -> np.ndarray:
+    """(..., q, 3) array of (P(left), P(rope), P(right)) from the correlated Bayesian t-test.
+
+    ``diffs[d]``: data set d's fold differences, shape (..., n_folds_d) with the same
+    leading (batch) shape for every data set. Data sets with the same number of folds are
+    computed as one batch of :func:`posterior_parameters`.
+    """
+    lengths = np.array([x.shape[-1] for x in diffs])
+    probs = np.empty(diffs[0].shape[:-1] + (len(diffs), 3))
+    for n in np.unique(lengths):             # one batch per number of folds
+        sets = np.flatnonzero(lengths == n)
+        d = np.stack([diffs[i] for i in sets], axis=-2)          # (..., sets, n)
+        location, df, scale = posterior_parameters(d, rhos[sets], prior)
+        if on_zero_variance == "raise" and np.any(scale == 0):
+            first = int(sets[np.nonzero(scale == 0)[-1][0]])
+            raise DegenerateDataError(
+                f"data set {first}: all {n} fold differences are equal and the prior adds no "
+                "variance (b = 0), so the posterior of the mean difference is a point mass. "
+                "Use on_zero_variance='limit' or a prior with b > 0.")
+        probs[..., sets, :] = posterior_regions(location, df, scale, rope)
     return probs
 
 
-def _majorities(probs: np.ndarray) -> tuple[np.ndarray, PoissonBinomial]:
-    """P(n_left > q/2), P(n_rope > q/2), P(n_right > q/2) and the distribution of n_right."""
-    q = probs.shape[0]
-    counts = PoissonBinomial(probs.T)          # batch of three: left, rope, right
-    return counts.sf(q // 2), PoissonBinomial(probs[:, 2])
+def majorities(probs: np.ndarray) -> np.ndarray:
+    """P(n_left > q/2), P(n_rope > q/2), P(n_right > q/2) for probs of shape (..., q, 3).
+
+    Each is the upper tail of a Poisson-binomial over the q data sets, computed by a method
+    chosen from q alone, so a batch gives each row the bits it gets alone.
+    """
+    q = probs.shape[-2]
+    by_region = np.swapaxes(probs, -1, -2)                          # (..., 3, q)
+    counts = PoissonBinomial(by_region.reshape(-1, q), method=batch_method(q))
+    return counts.sf(q // 2).reshape(by_region.shape[:-1])
 
 
 def poisson_test(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | None = None,
@@ -172,15 +207,18 @@ def poisson_test(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | None = None,
     """
     check_probability(threshold, "threshold")
     rope = check_rope(rope)
-    probs = _data_set_probabilities(a, b, rho, rope, prior, on_zero_variance)
+    check_choice(on_zero_variance, "on_zero_variance", ZERO_VARIANCE)
+    diffs, rhos, prior = _differences(a, b, rho, prior)
+    probs = _data_set_probabilities(diffs, rhos, rope, prior, on_zero_variance)
     q = probs.shape[0]
-    (p_left, p_rope, p_right), n_right = _majorities(probs)
+    p_left, p_rope, p_right = majorities(probs)
+    n_right = PoissonBinomial(probs[:, 2], method=batch_method(q))
     joint = poisson_multinomial_pmf(probs)
     i, j = np.indices(joint.shape)
     cdf = n_right.cdf(np.arange(q + 1))
     lo, hi = int(np.argmax(cdf >= 0.025)), int(np.argmax(cdf >= 0.975))
     details = {
-        "n_data_sets": q, "rho": _rhos(rho, q), "p_data_sets": probs,
+        "n_data_sets": q, "rho": rhos, "p_data_sets": probs,
         "wins_pmf": n_right.pmf_table, "expected_counts": probs.sum(axis=0),
         "p_no_majority": float(max(0.0, 1.0 - p_left - p_rope - p_right)),
         "p_more_wins": float(joint[j > i].sum()), "p_more_losses": float(joint[i > j].sum()),
@@ -189,7 +227,8 @@ def poisson_test(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | None = None,
     return BayesianResult(
         method=METHOD, parameter=PARAMETER, p_left=float(p_left), p_rope=float(p_rope),
         p_right=float(p_right), rope=rope, a_better_side="right", threshold=threshold,
-        decision=decide(p_right, p_rope, p_left, threshold), posterior_mean=n_right.mean(),
+        decision=decide(p_left, p_rope, p_right, a_better_side="right",
+                        threshold=threshold), posterior_mean=n_right.mean(),
         credible_interval_95=(float(lo), float(hi)), details=details, posterior=n_right)
 
 
@@ -241,17 +280,20 @@ def pairwise_poisson_test(scores, *, rho, names: Sequence[str] | None = None, ro
     labels = model_names(names, k)
     check_probability(threshold, "threshold")
     check_probability(cycle_threshold, "cycle_threshold")
+    check_choice(on_zero_variance, "on_zero_variance", ZERO_VARIANCE)
     rope = check_rope(rope)
+    iu, ju = np.triu_indices(k, 1)
+    # Checked on the first pair (the data sets' fold counts and rho), then all pairs at once:
+    # a batch (pairs, n_folds) of differences per data set.
+    _, rhos, prior = _differences([m[:, 0] for m in mats], [m[:, 1] for m in mats], rho, prior)
+    diffs = [(m[:, iu] - m[:, ju]).T.copy() for m in mats]
+    probs = _data_set_probabilities(diffs, rhos, rope, prior, on_zero_variance)
+    left, equal, right = np.moveaxis(majorities(probs), -1, 0)
     better, p_rope = np.zeros((k, k)), np.zeros((k, k))
     expected = np.full((k, k), np.nan)
-    for i in range(k):
-        for j in range(i + 1, k):
-            probs = _data_set_probabilities([m[:, i] for m in mats], [m[:, j] for m in mats],
-                                            rho, rope, prior, on_zero_variance)
-            (left, equal, right), _ = _majorities(probs)
-            better[i, j], better[j, i] = right, left
-            p_rope[i, j] = p_rope[j, i] = equal
-            expected[i, j], expected[j, i] = probs[:, 2].sum(), probs[:, 0].sum()
+    better[iu, ju], better[ju, iu] = right, left
+    p_rope[iu, ju] = p_rope[ju, iu] = equal
+    expected[iu, ju], expected[ju, iu] = probs[..., 2].sum(axis=-1), probs[..., 0].sum(axis=-1)
     details = {"n_data_sets": len(mats), "rope": rope, "expected_wins": expected}
     return bayesian_pairwise_result(f"{METHOD}, all pairs", labels, better, p_rope, threshold,
                                     cycle_threshold, details)

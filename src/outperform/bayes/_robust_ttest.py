@@ -216,7 +216,8 @@ def robust_bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95, n_samples
     return BayesianResult(
         method=METHOD, parameter="mean difference A - B (scores, higher is better)",
         p_left=p_left, p_rope=p_rope, p_right=p_right, rope=bounds, a_better_side="right",
-        threshold=threshold, decision=decide(p_right, p_rope, p_left, threshold),
+        threshold=threshold, decision=decide(p_left, p_rope, p_right, a_better_side="right",
+                                             threshold=threshold),
         posterior_mean=float(flat.mean()),
         credible_interval_95=tuple(float(v) for v in np.quantile(flat, [0.025, 0.975])),
         mc_standard_error=mcse, details=details, samples=flat)

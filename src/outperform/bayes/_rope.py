@@ -2,50 +2,82 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy import stats
 
-from .._validation import check_probability
+from .._validation import check_choice, check_probability
+
+SIDES = ("left", "right")
 
 
-def decide(p_a_better: float, p_equivalent: float, p_b_better: float,
-           threshold: float = 0.95) -> str:
+def decide(p_left, p_rope, p_right, *, a_better_side: str, threshold: float = 0.95):
     """Decision of Williams (2026) §5.2 from the three region probabilities.
 
     If at least ``threshold`` of the posterior mass lies in one region, that region is the
-    decision; otherwise the comparison is ``"undecided"``.
+    decision; otherwise the comparison is ``"undecided"``. The arguments follow the field
+    order of :class:`~outperform.results.BayesianResult`.
+
+    Parameters
+    ----------
+    p_left, p_rope, p_right : float or array_like, broadcastable
+        P(parameter < low), P(low <= parameter <= high), P(parameter > high).
+    a_better_side : {"left", "right"}
+        The region in which model A is practically better (the result's field).
+    threshold : float in (0, 1)
+        Smallest posterior mass that decides. When two regions reach it (only possible with
+        ``threshold <= 0.5``), "A better" comes before "B better", both before
+        "practically equivalent".
 
     Returns
     -------
-    str
-        ``"A better"``, ``"B better"``, ``"practically equivalent"`` or ``"undecided"``.
+    str or ndarray of object
+        ``"A better"``, ``"B better"``, ``"practically equivalent"`` or ``"undecided"``: a
+        str for scalar probabilities, an array of the broadcast shape otherwise.
+
+    Raises
+    ------
+    InvalidInputError
+        ``a_better_side`` not "left" or "right", ``threshold`` outside (0, 1).
 
     Examples
     --------
-    >>> decide(0.014, 0.660, 0.326)   # Williams §6.1, LgR vs MLP
+    >>> decide(0.326, 0.660, 0.014, a_better_side="right")   # Williams §6.1, LgR vs MLP
     'undecided'
-    >>> decide(0.000005, 0.004, 0.996)
+    >>> decide(0.996, 0.004, 0.000005, a_better_side="right")
     'B better'
+    >>> decide([0.996, 0.01], [0.004, 0.98], [0.0, 0.01], a_better_side="left")
+    array(['A better', 'practically equivalent'], dtype=object)
     """
+    check_choice(a_better_side, "a_better_side", SIDES)
     check_probability(threshold, "threshold")
-    if p_a_better >= threshold:
-        return "A better"
-    if p_b_better >= threshold:
-        return "B better"
-    if p_equivalent >= threshold:
-        return "practically equivalent"
-    return "undecided"
+    left, rope, right = np.broadcast_arrays(*(np.asarray(p, dtype=float)
+                                              for p in (p_left, p_rope, p_right)))
+    a, b = (right, left) if a_better_side == "right" else (left, right)
+    decision = np.select([a >= threshold, b >= threshold, rope >= threshold],
+                         ["A better", "B better", "practically equivalent"], "undecided")
+    decision = decision.astype(object)
+    return str(decision[()]) if decision.ndim == 0 else decision
 
 
-def region_probabilities(posterior, rope: tuple[float, float]) -> tuple[float, float, float]:
-    """P(parameter < low), P(low <= parameter <= high), P(parameter > high).
+def student_regions(df, loc, scale, rope: tuple[float, float]) -> np.ndarray:
+    """Region probabilities of Student t(df, loc, scale) distributions, batched.
 
-    ``posterior`` is a scipy frozen continuous distribution; the tails use ``cdf`` and ``sf``
-    so that tiny probabilities (1e-12) keep their precision.
+    Parameters
+    ----------
+    df, loc, scale : array_like, broadcastable
+        Degrees of freedom, location and scale (> 0) of each posterior.
+    rope : (float, float)
+
+    Returns
+    -------
+    ndarray, shape (..., 3)
+        P(< low), P(low..high), P(> high) per posterior, from ``scipy.stats.t``'s cdf and
+        sf, so that tiny tail probabilities (1e-12) keep their precision.
     """
     low, high = rope
-    p_left = float(posterior.cdf(low))
-    p_right = float(posterior.sf(high))
-    p_rope = max(0.0, 1.0 - p_left - p_right)
-    return p_left, p_rope, p_right
+    left = stats.t.cdf(low, df, loc=loc, scale=scale)
+    right = stats.t.sf(high, df, loc=loc, scale=scale)
+    return np.stack(np.broadcast_arrays(left, np.maximum(0.0, 1.0 - left - right), right),
+                    axis=-1)
 
 
 def region_probabilities_from_samples(samples: np.ndarray, rope: tuple[float, float]

@@ -8,7 +8,8 @@ from .._validation import (DegenerateDataError, TooFewError, as_paired, check_pr
                            check_rope)
 from ..results import BayesianResult
 from ..stats._effect_size import cohens_d, effect_size_label
-from ._rope import decide, region_probabilities
+from ._correlated_ttest import NormalGammaPrior, posterior_parameters
+from ._rope import decide, student_regions
 
 __all__ = ["bayesian_ttest"]
 
@@ -78,8 +79,11 @@ def bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95) -> BayesianResul
             "the t posterior is undefined. Check the inputs (identical models give all zeros).")
     check_probability(threshold, "threshold")
     bounds = (-0.1 * s, 0.1 * s) if rope is None else check_rope(rope)
-    post = stats.t(df=n - 1, loc=m, scale=s / np.sqrt(n))
-    p_left, p_rope, p_right = region_probabilities(post, bounds)
+    # Eq. 6 is the correlated t-test's Theorem 2 with rho = 0 under the matching prior.
+    location, df, scale = (float(v[0]) for v in posterior_parameters(d[None], 0.0,
+                                                                      NormalGammaPrior()))
+    post = stats.t(df=df, loc=location, scale=scale)
+    p_left, p_rope, p_right = (float(p) for p in student_regions(df, location, scale, bounds))
     lo, hi = post.ppf([0.025, 0.975])
     d_eff = cohens_d(x, y)
     details = {"n": n, "mean": m, "sd": s, "cohens_d": d_eff,
@@ -90,6 +94,7 @@ def bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95) -> BayesianResul
         method="Bayesian paired t-test (Williams 2026 eq. 6)",
         parameter="mean difference A - B (scores, higher is better)",
         p_left=p_left, p_rope=p_rope, p_right=p_right, rope=bounds, a_better_side="right",
-        threshold=threshold, decision=decide(p_right, p_rope, p_left, threshold),
+        threshold=threshold, decision=decide(p_left, p_rope, p_right, a_better_side="right",
+                                             threshold=threshold),
         posterior_mean=m, credible_interval_95=(float(lo), float(hi)), details=details,
         posterior=post)

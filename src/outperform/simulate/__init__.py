@@ -2,23 +2,25 @@
 
 * :mod:`.contexts` - Lacoste et al. (2012) §6 synthetic contexts and simulated experiments.
 * :mod:`.auc` - AUC of the sign, Wilcoxon and Poisson-binomial tests (Lacoste §6.3), and
-  of any test giving a direction and a confidence.
+  of any test giving a direction and a confidence; their batched confidences
+  (:mod:`.confidence`) and the ROC scoring of answers (:mod:`.roc`).
 * :mod:`.corani` - Corani & Benavoli (2015) §4: Poisson test vs signed-rank test on
-  simulated cross-validation.
+  simulated cross-validation (:mod:`.cv_counts`).
 * :mod:`.replicability` - Demšar (2006) §4: R(e), R(p) and biased selection of data sets.
 * :mod:`.study` - generic calibration and power studies (joblib / Dask).
 * :mod:`.null_decisions` - false decisions of the Bayesian signed-rank test under no
   difference, by number of data sets.
 * :mod:`.figures` - each paper's study by name, quick or at the paper's size.
 """
-from ._auc import (LACOSTE_TESTS, answer_auc, auc_of_test, direction_and_confidence,
-                  lacoste_auc, poisson_binomial_confidence, roc_auc, roc_curve, sign_confidence,
-                  wilcoxon_confidence)
+from ._auc import auc_of_test, direction_and_confidence, lacoste_auc
+from ._confidence import (LACOSTE_TESTS, poisson_binomial_confidence, sign_confidence,
+                          wilcoxon_confidence)
+from ._roc import answer_auc, roc_auc, roc_curve
 from ._contexts import (LACOSTE_TABLE5, CustomContext, DirichletContext, Experiments,
                        SyntheticContext, bimodal_context, multiple_dirichlet_context,
                        sample_experiments, single_dirichlet_context)
-from ._corani import (DATA_SET_SIZES, CVSimulation, corani_power, poisson_test_batch,
-                     signed_rank_batch, simulate_cv)
+from ._corani import corani_power, poisson_test_batch, signed_rank_batch
+from ._cv_counts import DATA_SET_SIZES, CVSimulation, simulate_cv
 from ._figures import (FIGURES, corani_fig2a, corani_fig2b, demsar_replicability,
                       lacoste_bimodal, lacoste_fig3, lacoste_fig4, lacoste_fig5, plot_figure,
                       run_figure)

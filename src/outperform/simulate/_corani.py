@@ -1,22 +1,6 @@
 """The simulation of Corani & Benavoli (2015, §4): Poisson test against the signed-rank test.
 
-Data (§4.1): a binary class C with P(c0) = 1/2 and a binary feature F with P(f0 | c0) =
-theta, P(f0 | c1) = 1 - theta, theta = 0.5 + delta_acc. Two classifiers are assessed by m
-runs of 10-fold cross-validation on each of q = 50 data sets whose sizes are drawn uniformly
-from {25, 50, 100, 250, 500, 1000}: zeroR (the training fold's majority class, a coin flip
-on ties), whose expected accuracy is 1/2, and the Bayesian network C -> F learned on the
-training fold, whose accuracy is about theta. Their true difference of accuracy is thus about
-delta_acc, fixed on all data sets (§4.2) or drawn for each data set from a Cauchy with median
-and scale delta_bar, capped to [-0.5, 0.5] (§4.3).
-
-Simulated from counts: a data set is its four cell counts (c, f), a multinomial draw; a fold
-partition draws the test fold's counts from what is left (a multivariate hypergeometric, as
-a chain of univariate ones; with stratified folds, the default, separately within each class
-so that every fold holds the class counts scikit-learn's ``StratifiedKFold`` gives it), and
-both classifiers are fitted from the training counts alone
-(the learned network with maximum-likelihood parameters predicts, for each value of F, the
-class with the larger joint count, a coin flip on ties). No example is materialised and every
-step is vectorised over repetitions, data sets and runs.
+Data (§4.1) and the simulated cross-validation: :mod:`._cv_counts`.
 
 Tests (one-sided, alpha = 0.05, H1: the network is more accurate):
 
@@ -55,196 +39,22 @@ breaks ties; the default here is stratified folds, whose results are the closer 
 """
 from __future__ import annotations
 
-import dataclasses
-import math
-
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from .._validation import InvalidInputError, check_choice, check_probability, check_random_state
-from ..stats._poisson_binomial import PoissonBinomial
-from ..stats._wilcoxon import ZERO_METHODS
+from .._validation import InvalidInputError, check_choice, check_probability
+from ..bayes._correlated_ttest import NormalGammaPrior, posterior_parameters, posterior_regions
+from ..bayes._poisson_test import majorities
+from ..stats._wilcoxon import ZERO_METHODS, signed_rank_test
 from ._common import check_float_grid, check_int, check_int_grid, proportion_se
+from ._cv_counts import DATA_SET_SIZES, DISTRIBUTIONS, simulate_cv
 from ._study import parallel_map, seed_sequence
 
-__all__ = [
-    "DATA_SET_SIZES",
-    "CVSimulation",
-    "corani_power",
-    "poisson_test_batch",
-    "signed_rank_batch",
-    "simulate_cv",
-]
+__all__ = ["corani_power", "poisson_test_batch", "signed_rank_batch"]
 
-#: Data-set sizes of Corani & Benavoli (2015), §4.2.
-DATA_SET_SIZES = (25, 50, 100, 250, 500, 1000)
-DISTRIBUTIONS = ("fixed", "cauchy")
 TESTS = ("Poisson", "signed-rank")
 # Repetitions simulated together: (chunk, q, runs, folds) float arrays stay small.
 _CHUNK = 250
-
-
-@dataclasses.dataclass(frozen=True)
-class CVSimulation:
-    """Fold accuracies of the learned network and of zeroR in simulated experiments.
-
-    Attributes
-    ----------
-    accuracy_bn, accuracy_zeror : ndarray, shape (R, q, n_runs, n_folds)
-        Test-fold accuracy of each classifier (same folds for both).
-    sizes : ndarray of int, shape (R, q)
-        Number of examples of each data set.
-    delta_acc : ndarray, shape (R, q)
-        The delta_acc (theta - 1/2) each data set was generated with.
-    """
-
-    accuracy_bn: np.ndarray
-    accuracy_zeror: np.ndarray
-    sizes: np.ndarray
-    delta_acc: np.ndarray
-
-    @property
-    def differences(self) -> np.ndarray:
-        """Fold differences BN - zeroR, shape (R, q, n_runs * n_folds), run by run."""
-        d = self.accuracy_bn - self.accuracy_zeror
-        return d.reshape(d.shape[0], d.shape[1], -1)
-
-
-def _multinomial(rng, n, probs):
-    """Multinomial counts (..., K) as a chain of binomials (probs broadcast to n.shape + (K,))."""
-    out = np.empty(probs.shape, dtype=np.int64)
-    left, mass = n.copy(), np.ones(n.shape)
-    for c in range(probs.shape[-1] - 1):
-        share = np.clip(np.divide(probs[..., c], mass, out=np.zeros(n.shape), where=mass > 0),
-                        0.0, 1.0)
-        out[..., c] = rng.binomial(left, share)
-        left = left - out[..., c]
-        mass = mass - probs[..., c]
-    out[..., -1] = left
-    return out
-
-
-def _hypergeometric(rng, colours, draws):
-    """Multivariate hypergeometric draw (..., K) from the urns ``colours`` (..., K)."""
-    out = np.empty(colours.shape, dtype=np.int64)
-    rest = colours.sum(axis=-1)
-    for c in range(colours.shape[-1] - 1):
-        rest = rest - colours[..., c]
-        out[..., c] = rng.hypergeometric(colours[..., c], rest, draws)
-        draws = draws - out[..., c]
-    out[..., -1] = draws
-    return out
-
-
-def _coin_choice(rng, left, right):
-    """True where ``left > right``, a fair coin where they are equal."""
-    return np.where(left == right, rng.random(left.shape) < 0.5, left > right)
-
-
-def simulate_cv(delta_acc, *, n_data_sets: int = 50, n_runs: int = 10, n_folds: int = 10,
-                n_repetitions: int = 1, sizes=DATA_SET_SIZES, distribution: str = "fixed",
-                stratified: bool = True, random_state=None) -> CVSimulation:
-    """Simulate m runs of k-fold CV of zeroR and the learned C -> F network (Corani §4.1).
-
-    Parameters
-    ----------
-    delta_acc : float
-        theta - 1/2 of every data set (``distribution="fixed"``, §4.2), or the median and
-        scale of the Cauchy each data set draws it from (``"cauchy"``, §4.3; capped to
-        [-0.5, 0.5]; a scale of 0 gives delta_acc on every data set).
-    n_data_sets : int
-        q.
-    n_runs, n_folds : int
-        m runs of k-fold cross-validation (a new random partition per run).
-    n_repetitions : int
-        R independent experiments.
-    sizes : int or sequence of int
-        Data-set sizes, drawn uniformly for each data set (each >= n_folds).
-    distribution : {"fixed", "cauchy"}
-    stratified : bool
-        Stratified folds (each fold holds the data set's class proportions, as WEKA's and
-        scikit-learn's classifier cross-validation) instead of plain random partitions. The
-        paper does not say which it used.
-    random_state : None, int, SeedSequence or Generator
-
-    Returns
-    -------
-    CVSimulation
-
-    Raises
-    ------
-    InvalidInputError
-        |delta_acc| > 0.5 with "fixed", a negative Cauchy scale, sizes below n_folds,
-        non-positive counts.
-
-    Examples
-    --------
-    >>> sim = simulate_cv(0.1, n_data_sets=3, n_runs=2, random_state=0)
-    >>> sim.accuracy_bn.shape, sim.differences.shape
-    ((1, 3, 2, 10), (1, 3, 20))
-    >>> bool(np.all((sim.accuracy_bn >= 0) & (sim.accuracy_bn <= 1)))
-    True
-    """
-    check_choice(distribution, "distribution", DISTRIBUTIONS)
-    q = check_int(n_data_sets, "n_data_sets")
-    m = check_int(n_runs, "n_runs")
-    k = check_int(n_folds, "n_folds", minimum=2)
-    r = check_int(n_repetitions, "n_repetitions")
-    size_grid = np.asarray(check_int_grid(sizes, "sizes", minimum=k))
-    delta = float(delta_acc)
-    if not math.isfinite(delta) or (distribution == "fixed" and abs(delta) > 0.5):
-        raise InvalidInputError(
-            f"delta_acc must be a number in [-0.5, 0.5] (theta = 0.5 + delta_acc is a "
-            f"probability), got {delta_acc!r}."
-        )
-    if distribution == "cauchy" and delta < 0:
-        raise InvalidInputError(
-            f"with distribution='cauchy', delta_acc is the median and the scale of the Cauchy "
-            f"and must be >= 0, got {delta}."
-        )
-    rng = check_random_state(random_state)
-
-    n = rng.choice(size_grid, size=(r, q))
-    if distribution == "cauchy":
-        deltas = np.clip(delta + delta * rng.standard_cauchy((r, q)), -0.5, 0.5)
-    else:
-        deltas = np.full((r, q), delta)
-    theta = 0.5 + deltas
-    # Cells (c0 f0, c0 f1, c1 f0, c1 f1).
-    probs = 0.5 * np.stack([theta, 1 - theta, 1 - theta, theta], axis=-1)
-    totals = _multinomial(rng, n, probs)
-
-    left = np.broadcast_to(totals[:, :, None, :], (r, q, m, 4)).copy()
-    n_c0 = totals[..., 0] + totals[..., 1]
-    acc_bn = np.empty((r, q, m, k))
-    acc_zero = np.empty((r, q, m, k))
-    for f in range(k):
-        fold_size = np.broadcast_to((n // k + (f < n % k))[:, :, None], (r, q, m))
-        if f == k - 1:
-            test = left
-        elif stratified:
-            # scikit-learn's StratifiedKFold allocation: examples sorted by class and dealt
-            # to the folds in turn, so fold f holds this many examples of class c0.
-            fold_c0 = np.broadcast_to((n_c0 // k + (f < n_c0 % k))[:, :, None], (r, q, m))
-            test = np.concatenate([_hypergeometric(rng, left[..., :2], fold_c0),
-                                   _hypergeometric(rng, left[..., 2:], fold_size - fold_c0)],
-                                  axis=-1)
-        else:
-            test = _hypergeometric(rng, left, fold_size)
-        left = left - test
-        train = totals[:, :, None, :] - test
-        # zeroR: the majority class of the training fold.
-        says_c0 = _coin_choice(rng, train[..., 0] + train[..., 1], train[..., 2] + train[..., 3])
-        right_zero = np.where(says_c0, test[..., 0] + test[..., 1], test[..., 2] + test[..., 3])
-        # Learned network: argmax_c n(c, f) for each value f of the feature.
-        c0_if_f0 = _coin_choice(rng, train[..., 0], train[..., 2])
-        c0_if_f1 = _coin_choice(rng, train[..., 1], train[..., 3])
-        right_bn = (np.where(c0_if_f0, test[..., 0], test[..., 2])
-                    + np.where(c0_if_f1, test[..., 1], test[..., 3]))
-        acc_bn[..., f] = right_bn / fold_size
-        acc_zero[..., f] = right_zero / fold_size
-    return CVSimulation(accuracy_bn=acc_bn, accuracy_zeror=acc_zero, sizes=n, delta_acc=deltas)
 
 
 def poisson_test_batch(differences, *, rho: float) -> np.ndarray:
@@ -285,17 +95,10 @@ def poisson_test_batch(differences, *, rho: float) -> np.ndarray:
         )
     if not 0 <= rho < 1:
         raise InvalidInputError(f"rho must lie in [0, 1) (1/k for k-fold CV), got {rho!r}.")
-    n = x.shape[-1]
-    constant = np.ptp(x, axis=-1) == 0
-    mean = np.where(constant, x[..., 0], x.mean(axis=-1))
-    # Corollary 1: mu | x ~ St(n - 1, mean, (1/n + rho/(1 - rho)) var(x)).
-    var = np.sum((x - mean[..., None]) ** 2, axis=-1) / (n - 1)
-    scale = np.sqrt((1 / n + rho / (1 - rho)) * var)
-    safe = np.where(constant, 1.0, scale)
-    point = np.where(mean > 0, 1.0, np.where(mean < 0, 0.0, 0.5))
-    p = np.where(constant, point, stats.t.sf(0.0, n - 1, loc=mean, scale=safe))
-    q = x.shape[1]
-    return PoissonBinomial(p, method="recursion").sf(q // 2)
+    # The kernels of poisson_test: Theorem 2 per data set, then the majority's upper tail.
+    location, df, scale = posterior_parameters(x, rho, NormalGammaPrior())
+    probs = posterior_regions(location, df, scale, (0.0, 0.0))
+    return majorities(probs)[..., 2]
 
 
 def signed_rank_batch(differences, *, alternative: str = "greater", zero_method: str = "wilcox",
@@ -333,35 +136,9 @@ def signed_rank_batch(differences, *, alternative: str = "greater", zero_method:
         raise InvalidInputError(f"differences must be a finite (R, n) array, got shape {d.shape}.")
     check_choice(alternative, "alternative", ("greater", "less", "two-sided"))
     check_choice(zero_method, "zero_method", ZERO_METHODS)
-    zero = d == 0
-    all_zero = zero.all(axis=-1)
-    keep = ~zero if zero_method == "wilcox" else np.ones(d.shape, dtype=bool)
-    if zero_method == "demsar":
-        # Demšar drops one zero when their number is odd (any one: all zeros are equal).
-        odd = zero.sum(axis=-1) % 2 == 1
-        first_zero = np.argmax(zero, axis=-1)
-        keep[np.flatnonzero(odd), first_zero[odd]] = False
-    ranks = stats.rankdata(np.where(keep, np.abs(d), np.nan), axis=-1, nan_policy="omit")
-    ranks = np.where(keep, ranks, 0.0)
-    split = zero_method in ("zsplit", "demsar")
-    zero_ranks = np.where(zero & keep, ranks, 0.0)
-    r_plus = np.where(d > 0, ranks, 0.0).sum(axis=-1) + (zero_ranks.sum(axis=-1) / 2 if split
-                                                         else 0.0)
-    counted = ranks if split else np.where(zero, 0.0, ranks)
-    centre = counted.sum(axis=-1) / 2
-    sd = np.sqrt((counted ** 2).sum(axis=-1) / 4)
-    z = r_plus - centre
-    if correction:
-        z = z - {"greater": 0.5, "less": -0.5}.get(alternative, np.sign(z) * 0.5)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z = z / sd
-    if alternative == "greater":
-        p = stats.norm.sf(z)
-    elif alternative == "less":
-        p = stats.norm.cdf(z)
-    else:
-        p = 2 * stats.norm.sf(np.abs(z))
-    return np.where(all_zero | (sd == 0), 1.0, np.minimum(p, 1.0))
+    res = signed_rank_test(d, np.zeros(d.shape), zero_method=zero_method,
+                           correction=correction, method="normal", alternative=alternative)
+    return np.where((d == 0).all(axis=-1), 1.0, res.pvalue)
 
 
 def _power_chunk(delta, distribution, q, runs, size, seed, alpha, sizes, zero_method,

@@ -9,7 +9,7 @@ from ._cliques import groups_from_critical_difference, nonsignificant_groups
 from ._correlated_ttest import corrected_resampled_ttest, correlation_heuristic, naive_kfold_ttest
 from ._bootstrap import paired_bootstrap
 from ._critical_values import bonferroni_dunn_q, critical_difference, nemenyi_q
-from ._delong import delong_test
+from ._delong import auc_covariance, delong_test
 from ._effect_size import cohens_d, cohens_g, effect_size_label, rank_biserial
 from ._five_by_two import alpaydin_5x2cv_ftest, dietterich_5x2cv_ttest
 from ._friedman import friedman, iman_davenport
@@ -31,7 +31,7 @@ from ._mcnemar import DiscordanceCounts
 
 __all__ = [
     "PairwiseCounts", "DiscordanceCounts",
-    "PoissonBinomial", "against_control", "pairwise_mcnemar",
+    "PoissonBinomial", "against_control", "auc_covariance", "pairwise_mcnemar",
     "beta_risk_bound", "cochrans_q", "delong_test", "discordance_counts",
     "langford_test_set_bound", "mcnemar", "mcnemar_table", "paired_bootstrap",
     "pairwise_discordance", "poisson_binomial_pmf", "poisson_multinomial_pmf",

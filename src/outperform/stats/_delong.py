@@ -9,7 +9,7 @@ from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, 
 from ..results import FrequentistResult
 from ..results import LocationInterval
 
-__all__ = ["delong_test"]
+__all__ = ["auc_covariance", "delong_test"]
 
 
 def _positives(y_true, pos_label) -> np.ndarray:
@@ -24,12 +24,28 @@ def _positives(y_true, pos_label) -> np.ndarray:
     return y == pos_label
 
 
-def _structural_components(scores: np.ndarray, pos: np.ndarray):
-    """AUCs and DeLong's placement values V10 (positives) and V01 (negatives).
+def auc_covariance(scores: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """AUCs of k classifiers on the same examples and DeLong's k x k covariance of them.
 
-    Sun & Xu (2014): with midranks T_z over all examples, T_x within the positives and T_y
-    within the negatives, V10_i = (T_z,i - T_x,i) / n and V01_j = 1 - (T_z,j - T_y,j) / m,
-    for every classifier at once (one sort per row).
+    The one kernel of :func:`delong_test` and of the AUC's standard error in the
+    simulations. Placement values (Sun & Xu 2014): with midranks T_z over all examples, T_x
+    within the positives and T_y within the negatives, V10_i = (T_z,i - T_x,i) / n and
+    V01_j = 1 - (T_z,j - T_y,j) / m, for every classifier at once (one sort per row); the
+    AUC is mean(V10) and cov = S10 / m + S01 / n, S the sample covariances (DeLong et al.
+    1988). Every entry is a sum along one row of products, so a classifier's AUC and
+    variance are the same bits whatever the other rows.
+
+    Parameters
+    ----------
+    scores : ndarray, shape (k, n_examples)
+        Higher means more likely positive; ties count 1/2.
+    pos : ndarray of bool, shape (n_examples,)
+        The positives, at least 2 of them and 2 negatives (checked by the caller).
+
+    Returns
+    -------
+    auc : ndarray, shape (k,)
+    covariance : ndarray, shape (k, k)
     """
     x, y = scores[:, pos], scores[:, ~pos]
     m, n = x.shape[1], y.shape[1]
@@ -38,7 +54,11 @@ def _structural_components(scores: np.ndarray, pos: np.ndarray):
     ty = stats.rankdata(y, axis=1)
     v10 = (tz[:, :m] - tx) / n
     v01 = 1.0 - (tz[:, m:] - ty) / m
-    return v10.mean(axis=1), v10, v01
+    c10 = v10 - v10.mean(axis=1, keepdims=True)
+    c01 = v01 - v01.mean(axis=1, keepdims=True)
+    s10 = (c10[:, None, :] * c10[None, :, :]).sum(axis=-1) / (m - 1)
+    s01 = (c01[:, None, :] * c01[None, :, :]).sum(axis=-1) / (n - 1)
+    return v10.mean(axis=1), s10 / m + s01 / n
 
 
 def delong_test(y_true, score_a, score_b, *, alternative: str = "two-sided",
@@ -110,8 +130,7 @@ def delong_test(y_true, score_a, score_b, *, alternative: str = "two-sided",
     if m < 2 or n < 2:
         raise TooFewError(
             f"DeLong's test needs at least 2 positive and 2 negative examples, got {m} and {n}.")
-    auc, v10, v01 = _structural_components(np.vstack([a, b]), pos)
-    cov = np.cov(v10) / m + np.cov(v01) / n
+    auc, cov = auc_covariance(np.vstack([a, b]), pos)
     var = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
     delta = float(auc[0] - auc[1])
     if not var > 1e-15:

@@ -58,6 +58,16 @@ _DIRECT_MAX_LEN = 32
 _DFT_CHUNK = 1 << 14
 
 
+def batch_method(n: int) -> str:
+    """The method ``"auto"`` picks for N = ``n`` trials whatever the batch size.
+
+    The recursion up to AUTO_RECURSION_MAX_N trials, the convolution above. Kernels that
+    must give a row the same bits alone or in a batch pass this instead of ``"auto"``, whose
+    choice also depends on the batch size.
+    """
+    return "recursion" if n <= AUTO_RECURSION_MAX_N else "convolution"
+
+
 def _as_probabilities(p, name: str = "p") -> np.ndarray:
     arr = as_float_array(p, name)
     if arr.ndim not in (1, 2):

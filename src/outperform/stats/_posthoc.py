@@ -14,7 +14,7 @@ from typing import Sequence
 import numpy as np
 from scipy.stats import norm
 
-from .._validation import (DegenerateDataError, InvalidInputError, as_score_matrix,
+from .._validation import (InvalidInputError, as_score_matrix,
                            check_choice, check_probability)
 from ..results import PairwiseResult
 from .._names import model_names
@@ -22,7 +22,8 @@ from ._critical_values import (bonferroni_dunn_q, critical_difference, nemenyi_q
                               rank_standard_error)
 from ._multipletests import ADJUSTMENTS, adjust_pvalues
 from ._ranks import average_ranks
-from ._wilcoxon import ZERO_METHODS, wilcoxon
+from ._ranks import paired_tie_tolerance
+from ._wilcoxon import ZERO_METHODS, signed_rank_test
 
 
 def _control_index(control, names: tuple[str, ...]) -> int:
@@ -350,7 +351,8 @@ def pairwise_wilcoxon(scores, *, adjustment: str = "holm", alpha: float = 0.05,
     Benavoli, Corani & Mangili (2016), "Should we really use post-hoc tests based on
     mean-ranks?", JMLR 17: the outcome of a rank z test of two models depends on the other
     models in the comparison; they recommend pairwise Wilcoxon signed-rank tests with Holm's
-    correction, drawn on a CD diagram. One Wilcoxon test per pair (a loop over the pairs).
+    correction, drawn on a CD diagram. The pairs are one batch of the kernel of
+    :func:`~outperform.stats._wilcoxon.wilcoxon`: the same numbers as one test per pair.
 
     Examples
     --------
@@ -369,18 +371,15 @@ def pairwise_wilcoxon(scores, *, adjustment: str = "holm", alpha: float = 0.05,
     # wilcoxon takes scores with higher = better; negating losses keeps d > 0 favouring A.
     oriented = x if higher_is_better else -x
     rows, cols = _tested_pairs(k, None)
-    z = np.zeros(rows.size)
-    p = np.ones(rows.size)
-    effect = np.zeros(rows.size)
-    identical = []
-    for t, (i, j) in enumerate(zip(rows, cols)):
-        try:
-            res = wilcoxon(oriented[:, i], oriented[:, j], zero_method=zero_method,
-                           tie_tolerance=tie_tolerance)
-        except DegenerateDataError:
-            identical.append((labels[i], labels[j]))
-            continue
-        z[t], p[t], effect[t] = res.details["z"], res.pvalue, res.effect_size
+    # All pairs as one batch of the signed-rank kernel of wilcoxon (row = pair).
+    a, b = oriented[:, rows].T, oriented[:, cols].T
+    tol = paired_tie_tolerance(a, b, tie_tolerance)
+    res = signed_rank_test(a - b, tol, zero_method=zero_method)
+    same = np.all(np.abs(a - b) <= tol, axis=-1)     # wilcoxon raises: nothing to rank
+    z = np.where(same, 0.0, res.z)
+    p = np.where(same, 1.0, res.pvalue)
+    effect = np.where(same, 0.0, res.effect_size)
+    identical = [(labels[i], labels[j]) for i, j in zip(rows[same], cols[same])]
     p_adj = adjust_pvalues(p, adjustment)
     return _pairs_result(
         f"Pairwise Wilcoxon signed-rank tests ({adjustment})", labels, rows, cols,

@@ -87,8 +87,8 @@ def average_ranks(scores, *, higher_is_better: bool = True) -> np.ndarray:
     return rank_scores(scores, higher_is_better=higher_is_better).mean(axis=0)
 
 
-def rank_with_tolerance(values, *, atol=0.0) -> np.ndarray:
-    """Ascending midranks of a 1-D array, treating values closer than ``atol`` as ties.
+def rank_with_tolerance(values, *, atol=0.0, keep=None) -> np.ndarray:
+    """Ascending midranks along the last axis, treating values closer than ``atol`` as ties.
 
     Computed quantities such as aligned scores (score minus the data set's mean), ranges
     (best minus worst score) or paired differences can differ by a rounding error where they
@@ -105,15 +105,20 @@ def rank_with_tolerance(values, *, atol=0.0) -> np.ndarray:
 
     Parameters
     ----------
-    values : ndarray, shape (m,)
-    atol : float or ndarray of shape (m,), default 0.0
+    values : ndarray, shape (..., m)
+        Each row (along the last axis) is ranked on its own; a row gets the same ranks
+        alone or in a batch.
+    atol : float or ndarray broadcastable to ``values``, default 0.0
         Largest gap that still counts as a tie; per value if an array (a gap uses the larger
         tolerance of its two ends). 0 compares exactly, as :func:`scipy.stats.rankdata`.
+    keep : ndarray of bool broadcastable to ``values``, optional
+        Values to rank; the others (e.g. dropped zero differences) are left out of their
+        row's ranking and get NaN, as ``scipy.stats.rankdata(..., nan_policy="omit")``.
 
     Returns
     -------
-    ndarray, shape (m,)
-        Rank 1 for the smallest value; a tie group gets the average of its ranks.
+    ndarray, shape of ``values``
+        Rank 1 for the smallest value of a row; a tie group gets the average of its ranks.
 
     Examples
     --------
@@ -121,24 +126,43 @@ def rank_with_tolerance(values, *, atol=0.0) -> np.ndarray:
     array([2.5, 2.5, 1. ])
     >>> rank_with_tolerance(np.array([0.0, 0.5, 1.0, 1.5]), atol=0.6)  # a chain: not merged
     array([1., 2., 3., 4.])
+    >>> rank_with_tolerance(np.array([[3.0, 0.0, 1.0], [2.0, 2.0, 5.0]]),
+    ...                     keep=np.array([[True, False, True], [True, True, True]]))
+    array([[2. , nan, 1. ],
+           [1.5, 1.5, 3. ]])
     """
     values = np.asarray(values, dtype=float)
     if values.size == 0:
-        return np.empty(0)
-    order = np.argsort(values, kind="stable")
-    v = values[order]
-    tol = np.broadcast_to(np.asarray(atol, dtype=float), values.shape)[order]
-    gaps = np.diff(v)
-    joined = gaps <= np.maximum(tol[:-1], tol[1:])
-    starts = np.flatnonzero(np.concatenate(([True], ~joined)))
-    ends = np.concatenate((starts[1:], [v.size])) - 1
-    too_wide = v[ends] - v[starts] > np.maximum.reduceat(tol, starts)
-    group_of_gap = np.cumsum(~joined)  # group of the upper end of each gap
+        return np.empty(values.shape)
+    m = values.shape[-1]
+    rows = values.reshape(-1, m)
+    kept = np.ones(rows.shape, dtype=bool) if keep is None else \
+        np.broadcast_to(keep, values.shape).reshape(rows.shape)
+    # Left-out values go last, each alone (+inf, tolerance 0): the others' ranks stay.
+    rows = np.where(kept, rows, np.inf)
+    tol = np.where(kept, np.broadcast_to(np.asarray(atol, dtype=float), values.shape)
+                   .reshape(rows.shape), 0.0)
+    order = np.argsort(rows, axis=-1, kind="stable")
+    v = np.take_along_axis(rows, order, axis=-1)
+    t = np.take_along_axis(tol, order, axis=-1)
+    with np.errstate(invalid="ignore"):     # inf - inf between left-out values: no tie
+        gaps = np.diff(v, axis=-1)
+        joined = gaps <= np.maximum(t[:, :-1], t[:, 1:])
+        # The rows laid end to end: the first value of a row always starts a group.
+        starts = np.concatenate((np.ones((v.shape[0], 1), dtype=bool), ~joined), axis=1)
+        flat_v, flat_t = v.ravel(), t.ravel()
+        first = np.flatnonzero(starts)
+        last = np.concatenate((first[1:], [flat_v.size])) - 1
+        too_wide = flat_v[last] - flat_v[first] > np.maximum.reduceat(flat_t, first)
+    group = (np.cumsum(starts) - 1).reshape(v.shape)      # group of each sorted value
     # Inside a chain wider than its tolerance, every nonzero gap separates values.
-    new_group = ~joined | ((gaps > 0) & too_wide[group_of_gap])
-    groups = np.empty(values.size, dtype=np.int64)
-    groups[order] = np.concatenate(([0], np.cumsum(new_group)))
-    return rankdata(groups)
+    new_group = ~joined | ((gaps > 0) & too_wide[group[:, 1:]])
+    groups = np.empty(v.shape, dtype=np.int64)
+    np.put_along_axis(groups, order, np.concatenate(
+        (np.zeros((v.shape[0], 1), dtype=np.int64), np.cumsum(new_group, axis=-1)), axis=-1),
+        axis=-1)
+    ranks = np.where(kept, rankdata(groups, axis=-1), np.nan)
+    return ranks.reshape(values.shape)
 
 
 def paired_tie_tolerance(x: np.ndarray, y: np.ndarray, tie_tolerance=None) -> np.ndarray:

@@ -16,16 +16,18 @@ rounding error of 0 is a zero (see ``tie_tolerance``).
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from scipy import stats
 
 from .._validation import (DegenerateDataError, TooFewError, as_paired, check_alternative,
                            check_choice)
 from ..results import FrequentistResult
-from ._effect_size import rank_biserial
 from ._ranks import paired_tie_tolerance, rank_with_tolerance
 
 ZERO_METHODS = ("demsar", "wilcox", "pratt", "zsplit")
+METHODS = ("auto", "exact", "normal")
 #: Above this many pairs, ``method="auto"`` uses the normal approximation (as scipy does).
 EXACT_MAX_N = 50
 
@@ -127,91 +129,181 @@ def wilcoxon(a, b, *, zero_method: str = "demsar", correction: bool = False,
     6.0
     """
     check_choice(zero_method, "zero_method", ZERO_METHODS)
-    check_choice(method, "method", ("auto", "exact", "normal"))
+    check_choice(method, "method", METHODS)
     check_alternative(alternative)
     x, y = as_paired(a, b)
     if x.size < 2:
         raise TooFewError(f"the Wilcoxon test needs at least 2 paired values, got {x.size}.")
     tol = paired_tie_tolerance(x, y, tie_tolerance)
     d = x - y
-    d[np.abs(d) <= tol] = 0.0  # rounding errors of a zero difference
-    n_zero = int(np.sum(d == 0))
-    if n_zero == d.size:
+    if np.all(np.abs(d) <= tol):
         raise DegenerateDataError(
             "all differences are zero: the two models scored identically (up to rounding "
             "errors, see tie_tolerance), there is nothing to rank.")
-
-    dropped = 0
-    if zero_method == "wilcox":
-        d, tol, dropped = d[d != 0], tol[d != 0], n_zero
-    elif zero_method == "demsar" and n_zero % 2:
-        first_zero = np.flatnonzero(d == 0)[0]
-        d, tol, dropped = np.delete(d, first_zero), np.delete(tol, first_zero), 1
-    zero = d == 0
-    # Zeros get tolerance 0, so they tie with each other only, below every nonzero |d|.
-    ranks = rank_with_tolerance(np.abs(d), atol=np.where(zero, 0.0, tol))
-    split = zero_method in ("zsplit", "demsar")
-    # Zeros add half their rank to each side ("split") or nothing; either way, a constant.
-    shift = ranks[zero].sum() / 2 if split else 0.0
-    r_plus = ranks[d > 0].sum() + shift
-    r_minus = ranks[d < 0].sum() + shift
-
-    # Under H0 each nonzero difference puts its rank in R+ with probability 1/2. The normal
-    # approximation also counts split zeros as random, as Demšar's z (N includes them) and
-    # scipy's zsplit do.
-    random_ranks = ranks[~zero]
-    counted = ranks if split else random_ranks
-    sd = np.sqrt(np.sum(counted ** 2) / 4)
-    z = r_plus - np.sum(counted) / 2
-    if correction:
-        z -= {"greater": 0.5, "less": -0.5}.get(alternative, np.sign(z) * 0.5)
-    z /= sd
-
-    if method == "auto":
-        method = "exact" if x.size <= EXACT_MAX_N else "normal"
-    if method == "exact":
-        pvalue = _exact_pvalue(r_plus - shift, random_ranks, alternative)
-    elif alternative == "two-sided":
-        pvalue = 2 * stats.norm.sf(abs(z))
-    else:
-        pvalue = stats.norm.sf(z) if alternative == "greater" else stats.norm.cdf(z)
-
-    ties = bool(np.unique(ranks).size < ranks.size)
+    res = signed_rank_test(d[None], tol[None], zero_method=zero_method,
+                           correction=correction, method=method, alternative=alternative)
+    r_plus, r_minus = float(res.r_plus[0]), float(res.r_minus[0])
+    ties, method = bool(res.ties[0]), res.method
     label = "normal approximation" if method == "normal" else (
-        "exact, conditional on ties" if ties or zero.any() else "exact")
+        "exact, conditional on ties" if ties or res.n_zero[0] > res.dropped[0] else "exact")
     return FrequentistResult(
         statistic=float(min(r_plus, r_minus) if alternative == "two-sided" else r_plus),
-        pvalue=float(min(pvalue, 1.0)),
+        pvalue=float(res.pvalue[0]),
         method=f"Wilcoxon signed-rank test ({label}, zeros: {zero_method})",
         alternative=alternative,
-        effect_size=rank_biserial(r_plus, r_minus),
+        effect_size=float(res.effect_size[0]),
         effect_size_name="matched-pairs rank-biserial correlation",
-        details={"R_plus": float(r_plus), "R_minus": float(r_minus), "n": int(ranks.size),
-                 "n_zero": n_zero, "zeros_dropped": dropped, "ties": ties, "z": float(z),
-                 "method": method, "zero_method": zero_method, "correction": bool(correction),
+        details={"R_plus": r_plus, "R_minus": r_minus, "n": int(res.n[0]),
+                 "n_zero": int(res.n_zero[0]), "zeros_dropped": int(res.dropped[0]),
+                 "ties": ties, "z": float(res.z[0]), "method": method,
+                 "zero_method": zero_method, "correction": bool(correction),
                  "tie_tolerance": None if tie_tolerance is None else float(tie_tolerance)},
     )
 
 
-def _exact_pvalue(r_plus: float, ranks: np.ndarray, alternative: str) -> float:
-    """p-value of R+ = sum of the ranks given a + sign, each sign + with probability 1/2."""
-    pmf = _signed_rank_pmf(ranks)
-    k = int(np.rint(2 * r_plus))
-    lower, upper = pmf[:k + 1].sum(), pmf[k:].sum()
-    if alternative == "greater":
-        return float(upper)
-    if alternative == "less":
-        return float(lower)
-    return float(2 * min(lower, upper))
+class SignedRanks(NamedTuple):
+    """The signed-rank test of each row of a batch (:func:`signed_rank_test`)."""
+
+    r_plus: np.ndarray       # R+ (zeros' split ranks included), shape (B,)
+    r_minus: np.ndarray      # R-
+    z: np.ndarray            # standardised R+ (continuity-corrected if asked)
+    effect_size: np.ndarray  # matched-pairs rank-biserial correlation (R+ - R-) / (R+ + R-)
+    pvalue: np.ndarray
+    n: np.ndarray            # differences ranked (zeros included unless dropped)
+    n_zero: np.ndarray       # zero differences in the data
+    dropped: np.ndarray      # zeros dropped before ranking
+    ties: np.ndarray         # whether ranked values tie (zeros included)
+    random_ranks: np.ndarray  # (B, n): ranks whose sign is random under H0, 0 elsewhere
+    method: str              # "exact" or "normal"
 
 
-def _signed_rank_pmf(ranks: np.ndarray) -> np.ndarray:
-    """Null pmf of the sum of a random subset of ``ranks``, on the grid 0, 1/2, 1, ...
+def signed_rank_test(d, tol, *, zero_method: str = "demsar", correction: bool = False,
+                     method: str = "auto", alternative: str = "two-sided") -> SignedRanks:
+    """The Wilcoxon signed-rank test of every row of a batch of paired differences.
 
-    Average ranks are multiples of 1/2, so doubled ranks are integer shifts and the pmf is
-    the product of the generating functions (1 + x**(2 r)) / 2, one convolution per rank.
+    The one kernel of :func:`wilcoxon`, the all-pairs tests and the simulations: each row's
+    numbers do not depend on the other rows (ranks, sums and null distributions are computed
+    row by row), so a batch equals the loop over :func:`wilcoxon` bit for bit.
+
+    Parameters
+    ----------
+    d : ndarray, shape (B, n)
+        Differences a - b (positive favours A), finite (validated by the caller).
+    tol : ndarray, broadcastable to ``d``
+        Tie tolerance per difference (see :func:`wilcoxon`); a difference within it of 0 is
+        a zero. A row of zeros only gives NaN statistics and p-value (:func:`wilcoxon`
+        raises instead).
+    zero_method, correction, method, alternative
+        As :func:`wilcoxon` (validated by the caller); ``method="auto"`` is exact for
+        n <= ``EXACT_MAX_N``.
+
+    Returns
+    -------
+    SignedRanks
+    """
+    d = np.where(np.abs(d) <= tol, 0.0, d)          # rounding errors of a zero difference
+    tol = np.broadcast_to(tol, d.shape)
+    zero = d == 0
+    keep = ~zero if zero_method == "wilcox" else np.ones(d.shape, dtype=bool)
+    if zero_method == "demsar":
+        # Demšar drops one zero when their number is odd (any one: all zeros are equal).
+        odd = np.flatnonzero(zero.sum(axis=-1) % 2 == 1)
+        keep[odd, np.argmax(zero[odd], axis=-1)] = False
+    # Zeros get tolerance 0, so they tie with each other only, below every nonzero |d|.
+    ranks = rank_with_tolerance(np.abs(d), atol=np.where(zero, 0.0, tol), keep=keep)
+    ranks = np.where(keep, ranks, 0.0)
+    split = zero_method in ("zsplit", "demsar")
+    # Zeros add half their rank to each side ("split") or nothing; either way, a constant.
+    shift = np.where(zero, ranks, 0.0).sum(axis=-1) / 2 if split else 0.0
+    r_plus = np.where(d > 0, ranks, 0.0).sum(axis=-1) + shift
+    r_minus = np.where(d < 0, ranks, 0.0).sum(axis=-1) + shift
+
+    # Under H0 each nonzero difference puts its rank in R+ with probability 1/2. The normal
+    # approximation also counts split zeros as random, as Demšar's z (N includes them) and
+    # scipy's zsplit do.
+    random_ranks = np.where(zero, 0.0, ranks)
+    counted = ranks if split else random_ranks
+    with np.errstate(invalid="ignore", divide="ignore"):     # rows of zeros only: NaN
+        sd = np.sqrt(np.sum(counted ** 2, axis=-1) / 4)
+        z = r_plus - np.sum(counted, axis=-1) / 2
+        if correction:
+            z = z - {"greater": 0.5, "less": -0.5}.get(alternative, np.sign(z) * 0.5)
+        z = z / sd
+
+    if method == "auto":
+        method = "exact" if d.shape[-1] <= EXACT_MAX_N else "normal"
+    if method == "exact":
+        pvalue = signed_rank_pvalues(random_ranks, r_plus - shift, alternative)
+    elif alternative == "two-sided":
+        pvalue = 2 * stats.norm.sf(np.abs(z))
+    else:
+        pvalue = stats.norm.sf(z) if alternative == "greater" else stats.norm.cdf(z)
+
+    # Ties among the ranked values: equal neighbours once sorted (left-out ones made unique).
+    marked = np.where(keep, ranks, -1.0 - np.arange(d.shape[-1]))
+    ties = np.any(np.diff(np.sort(marked, axis=-1), axis=-1) == 0, axis=-1)
+    n_zero = zero.sum(axis=-1)
+    with np.errstate(invalid="ignore"):
+        effect = (r_plus - r_minus) / (r_plus + r_minus)   # as rank_biserial, row by row
+    return SignedRanks(r_plus=r_plus, r_minus=r_minus, z=z, effect_size=effect,
+                       pvalue=np.minimum(pvalue, 1.0),
+                       n=keep.sum(axis=-1), n_zero=n_zero,
+                       dropped=(~keep).sum(axis=-1), ties=ties, random_ranks=random_ranks,
+                       method=method)
+
+
+def signed_rank_pvalues(ranks, r, alternative: str) -> np.ndarray:
+    """Exact p-values of R = r, the sum of the ranks given a + sign, each with probability 1/2.
+
+    Parameters
+    ----------
+    ranks : ndarray, shape (B, n)
+        Each row's ranks whose signs are random (multiples of 1/2; 0 for none).
+    r : ndarray, shape (B,)
+        The observed sums (on the grid of half-integers).
+    alternative : {"two-sided", "greater", "less"}
+        "greater": P(R >= r); "less": P(R <= r); two-sided: twice the smaller, capped at 1.
+
+    Returns
+    -------
+    ndarray, shape (B,)
+        Computed from the lower tail of the null distribution (P(R >= r) = P(R <= total - r)
+        by symmetry), so small p-values keep their precision. Rows with the same ranks share
+        one null distribution.
     """
     steps = np.rint(2 * ranks).astype(np.int64)
+    k = np.rint(2 * np.asarray(r, dtype=float)).astype(np.int64)
+    total = steps.sum(axis=-1)
+    if alternative == "greater":
+        k = total - k
+    elif alternative == "two-sided":
+        k = np.minimum(k, total - k)
+    ordered = np.sort(steps, axis=-1)
+    # Rows of m untied ranks (1..m, so doubled 2..2m) share Wilcoxon's distribution for m:
+    # grouped by m alone, the common case costs no row comparison.
+    n, m = steps.shape[-1], np.count_nonzero(steps, axis=-1)
+    pos = np.arange(n) - (n - m)[:, None]
+    untied = np.all(ordered == np.where(pos >= 0, 2 * (pos + 1), 0), axis=-1)
+    cdf = np.empty(k.shape)
+    for size in np.unique(m[untied]):
+        rows = untied & (m == size)
+        cdf[rows] = np.cumsum(_signed_rank_pmf(2 * np.arange(1, size + 1)))[k[rows]]
+    tied = np.flatnonzero(~untied)
+    if tied.size:
+        keys, inverse = np.unique(ordered[tied], axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        for g, key in enumerate(keys):    # one null distribution per multiset of ranks
+            rows = tied[inverse == g]
+            cdf[rows] = np.cumsum(_signed_rank_pmf(key[key > 0]))[k[rows]]
+    return np.minimum(2 * cdf if alternative == "two-sided" else cdf, 1.0)
+
+
+def _signed_rank_pmf(steps: np.ndarray) -> np.ndarray:
+    """Null pmf of the sum of a random subset of doubled ranks ``steps`` (integers).
+
+    Average ranks are multiples of 1/2, so doubled ranks are integer shifts and the pmf is
+    the product of the generating functions (1 + x**s) / 2, one convolution per rank.
+    """
     pmf = np.zeros(int(steps.sum()) + 1)
     pmf[0] = 1.0
     for s in steps:
