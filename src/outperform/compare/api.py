@@ -7,7 +7,9 @@ from pathlib import Path
 import pandas as pd
 
 from .._validation import InvalidInputError
-from ..data.io import read_results, read_table
+from ..data._files import read_columns
+from ..data.io import read_results
+from ..data.schema import ALIASES, TASK
 from ..data.results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport
 from .hierarchical import add_hierarchical_ttest, compare_counts
@@ -103,6 +105,12 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     """
     if question not in QUESTIONS:
         raise InvalidInputError(f"question must be one of {QUESTIONS}, got {question!r}.")
+    if question == "auto" and _has_column(data, y_true) and _task_column(data):
+        raise InvalidInputError(
+            f"the table has a {y_true!r} column, read as the true labels of per-example "
+            f"predictions (one task), and a {_task_column(data)!r} column, read as data sets: if "
+            f"{y_true!r} names a model, rename that column; for predictions, drop the "
+            f"{_task_column(data)!r} column.")
     if question == "Q1" or (question == "auto" and _has_column(data, y_true)):
         return compare_predictions(data, y_true=y_true, loss=loss, reference=control, group=group,
                                    rope=rope, alpha=alpha, threshold=threshold)
@@ -136,12 +144,22 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     return report if isinstance(data, ScoreMatrix) else _with_assumed_direction(report, table)
 
 
-def _has_column(data, column: str) -> bool:
+def _columns(data) -> tuple:
     if isinstance(data, pd.DataFrame):
-        return column in data.columns
+        return tuple(data.columns)
     if isinstance(data, (str, Path)) and Path(data).is_file():
-        return column in read_table(data).columns
-    return False
+        return read_columns(data)  # the header only: a large file is read once, later
+    return ()
+
+
+def _has_column(data, column: str) -> bool:
+    return column in _columns(data)
+
+
+def _task_column(data) -> str | None:
+    """The column naming the data sets (``task`` or an alias such as ``dataset``), if any."""
+    return next((c for c in _columns(data) if str(c).strip().lower() in (TASK,) or
+                 ALIASES.get(str(c).strip().lower()) == TASK), None)
 
 
 def _with_assumed_direction(report: ComparisonReport, table: ResultsTable) -> ComparisonReport:
