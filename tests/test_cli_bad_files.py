@@ -20,7 +20,8 @@ runner = CliRunner()
 
 def _long(n_tasks=10, models=("A", "B", "C"), folds=2):
     rng = np.random.default_rng(0)
-    return pd.DataFrame([dict(task=f"t{t}", model=m, fold=f, score=round(rng.uniform(0.5, 1), 6))
+    return pd.DataFrame([{"task": f"t{t}", "model": m, "fold": f,
+                          "score": round(rng.uniform(0.5, 1), 6)}
                          for t in range(n_tasks) for m in models for f in range(folds)])
 
 

@@ -14,14 +14,14 @@ from scipy import stats
 
 from outperform import InvalidInputError
 from outperform.compare import compare
-from outperform.data import read_results, read_table
+from outperform.data import read_results
 
 
 def _long(n_tasks=12, models=("A", "B", "C"), folds=3, seed=0):
     rng = np.random.default_rng(seed)
     skill = {m: 0.02 * i for i, m in enumerate(models)}
-    return pd.DataFrame([dict(task=f"t{t}", model=m, fold=f,
-                              score=round(float(0.7 + skill[m] + rng.normal(0, 0.05)), 6))
+    return pd.DataFrame([{"task": f"t{t}", "model": m, "fold": f,
+                          "score": round(float(0.7 + skill[m] + rng.normal(0, 0.05)), 6)}
                          for t in range(n_tasks) for m in models for f in range(folds)])
 
 
@@ -163,6 +163,17 @@ def test_ragged_lines_single_columns_and_repeated_headers(tmp_path):
 
 # --- decimal commas -------------------------------------------------------------------------
 
+def test_decimal_commas_beside_whole_numbers(tmp_path):
+    # Spreadsheets write a perfect score as "1", not "1,0": the column is still decimal-comma.
+    df = _long()
+    df.loc[df.index % 7 == 0, "score"] = 1.0
+    text = df.to_csv(index=False, sep=";").replace(".", ",").replace(";1,0\n", ";1\n")
+    assert ";1\n" in text
+    (tmp_path / "r.csv").write_text(text)
+    df.to_csv(tmp_path / "clean.csv", index=False)
+    assert _friedman(tmp_path / "r.csv") == _friedman(tmp_path / "clean.csv")
+
+
 def test_decimal_commas_that_cannot_be_read_say_so(tmp_path):
     df = _long()
     quoted = df.assign(score=df.score.map(lambda v: f"{v}".replace(".", ",")))
@@ -192,7 +203,7 @@ NAMES = ("NA", "None", "1", "1.0")
 
 def test_model_and_task_names_that_look_missing_or_numeric_stay_names(tmp_path):
     rng = np.random.default_rng(3)
-    long = pd.DataFrame([dict(task=t, model=m, score=rng.uniform())
+    long = pd.DataFrame([{"task": t, "model": m, "score": rng.uniform()}
                          for t in ("NA", "nan", "2", "2.0", "x", "y") for m in NAMES])
     long.to_csv(tmp_path / "long.csv", index=False)
     table = read_results(tmp_path / "long.csv")

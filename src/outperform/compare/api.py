@@ -9,8 +9,8 @@ import pandas as pd
 from .._validation import InvalidInputError
 from ..data._files import read_columns
 from ..data.io import read_results
-from ..data.schema import ALIASES, TASK
 from ..data.results_table import ResultsTable, ScoreMatrix
+from ..data.schema import ALIASES, TASK
 from ..results import ComparisonReport
 from .hierarchical import add_hierarchical_ttest, compare_counts
 from .q1 import compare_predictions

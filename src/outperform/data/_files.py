@@ -60,10 +60,20 @@ def _text_columns(header) -> set[str]:
 def _check_path(path: Path) -> None:
     if not path.exists():
         raise InvalidInputError(f"results file {str(path)!r} does not exist.")
-    if path.is_dir() and not any(path.rglob("*.parquet")):
+    if path.is_dir() and not _holds_parquet(path):
         raise InvalidInputError(
             f"{str(path)!r} is a directory, not a results file: give the path of a .csv, .tsv or "
             ".parquet file (a directory is read only as a partitioned Parquet data set).")
+
+
+def _holds_parquet(folder: Path, limit: int = 1000) -> bool:
+    """Whether a folder holds .parquet files, looking at no more than ``limit`` entries."""
+    for seen, entry in enumerate(folder.rglob("*")):
+        if entry.suffix.lower() == ".parquet":
+            return True
+        if seen >= limit:
+            return False
+    return False
 
 
 def _head(path: Path) -> bytes:
@@ -164,10 +174,15 @@ def _decimal_mark(path: Path, rows: list[list[str]], sep: str) -> str:
         if name in text:
             continue
         values = [r[j].strip() for r in data if j < len(r) and r[j].strip() not in NA_STRINGS]
-        if values and all(COMMA_NUMBER.fullmatch(v) for v in values):
-            comma.append((name, values[0]))
-        elif any("." in v for v in values) and all(_DOT_NUMBER.fullmatch(v) for v in values):
-            dot.append((name, next(v for v in values if "." in v)))
+        if not all(COMMA_NUMBER.fullmatch(v) or _DOT_NUMBER.fullmatch(v) for v in values):
+            continue  # a text column
+        # Integers fit both marks; one "0,91" or "0.91" tells the column's mark.
+        with_comma = [v for v in values if "," in v]
+        with_dot = [v for v in values if "." in v]
+        if with_comma:
+            comma.append((name, with_comma[0]))
+        if with_dot:
+            dot.append((name, with_dot[0]))
     if not comma:
         return "."
     if sep == ",":

@@ -54,8 +54,8 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     Parameters
     ----------
     source : str, Path, DataFrame or ResultsTable
-        A .csv/.tsv/.parquet file (read by :func:`read_table`) or a DataFrame. *Long* layout: one row per measurement with
-        columns ``task``, ``model`` (aliases such as ``dataset``, ``classifier`` accepted),
+        A .csv/.tsv/.parquet file (read by :func:`read_table`) or a DataFrame. *Long* layout:
+        one row per measurement with columns ``task``, ``model`` (aliases such as ``dataset``, ``classifier`` accepted),
         optional ``run``, ``fold``, ``example``, ``n_train``, ``n_test`` and one or more numeric
         metric columns. *Wide* layout: one row per task, a first column (or the index) naming
         the task and one numeric column per model (a model may be called anything, ``score``
