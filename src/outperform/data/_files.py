@@ -272,7 +272,13 @@ def _read_parquet(path: Path) -> pd.DataFrame:
                 f"{path.name!r} is named {path.suffix} but is {kind}: rename it to match its "
                 "content (.csv for comma-separated text), or export it again as Parquet.")
     try:
-        return pd.read_parquet(path)
+        if path.is_dir():
+            return pd.read_parquet(path)
+        import pyarrow.parquet as pq
+
+        # Task and model strings decoded as dictionaries: categorical columns, one string each.
+        text = _text_columns(pq.read_schema(path).names)
+        return pd.read_parquet(path, read_dictionary=sorted(text))
     except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
         raise InvalidInputError(f"cannot read the Parquet file {path.name!r}: {exc}. Export it "
                                 "again, or as CSV.") from None
