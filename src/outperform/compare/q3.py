@@ -100,8 +100,9 @@ def _check_posthoc_memory(k: int) -> None:
         k_max = int((POSTHOC_MEMORY_LIMIT / BYTES_PER_CELL) ** 0.5)
         raise InvalidInputError(
             f"{k:,} models: the post-hoc tests compare {k * (k - 1) // 2:,} pairs (or {k - 1:,} "
-            f"with a control) in k x k tables that need about {need / 1e9:.0f} GB of memory, more "
-            f"than the {POSTHOC_MEMORY_LIMIT / 1e9:.1f} GB allowed (about {k_max:,} models). "
+            f"with a control) in k x k tables that need about {need / 2**30:.0f} GiB of memory, "
+            f"more than the {POSTHOC_MEMORY_LIMIT / 2**30:.0f} GiB allowed (about {k_max:,} "
+            "models). "
             "Compare fewer models (e.g. the best by average rank, or one family at a time), or "
             "ask for the Friedman test and the average ranks alone with posthoc='none' "
             "(--posthoc none).")

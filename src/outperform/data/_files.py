@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import codecs
 import csv
+import functools
 import io
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,8 +27,8 @@ from .schema import ALIASES, KEYS, MODEL, TASK
 TEXT_SUFFIXES = (".csv", ".txt", ".tsv")
 PARQUET_SUFFIXES = (".parquet", ".pq")
 DELIMITERS = (",", "\t", ";", "|")  # preference order when several split the sample evenly
-SAMPLE_LINES = 50  # complete lines wanted in the sample (a wide header may span many KB)
-SAMPLE_MAX_BYTES = 4 << 20
+SAMPLE_LINES = 20  # complete lines wanted in the sample (a wide header may span many KB)
+SAMPLE_MAX_BYTES = 1 << 20
 # pandas' default missing-value strings; task and model columns do not use them.
 NA_STRINGS = ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND",
               "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null")
@@ -200,6 +202,9 @@ def _decimal_mark(path: Path, rows: list[list[str]], sep: str) -> str:
 def sniff_csv(path: Path, *, encoding: str | None = None, sep: str | None = None) -> CsvFormat:
     """Encoding, delimiter, decimal mark and header of a text results file, from its first lines.
 
+    The answer is remembered while the file keeps its size and modification time, so asking
+    for the columns and then reading the file sniffs it once.
+
     Raises
     ------
     InvalidInputError
@@ -207,8 +212,15 @@ def sniff_csv(path: Path, *, encoding: str | None = None, sep: str | None = None
         the encoding, a single column, a header naming a column twice, decimal commas that
         cannot be told from field separators.
     """
+    stat = path.stat()
+    return _sniff(path.resolve(), stat.st_size, stat.st_mtime_ns, encoding, sep)
+
+
+@functools.lru_cache(maxsize=16)
+def _sniff(path: Path, size: int, mtime_ns: int, encoding: str | None, sep: str | None
+           ) -> CsvFormat:
     data = _head(path)
-    whole = len(data) == path.stat().st_size
+    whole = len(data) == size
     if not data.strip(b" \t\r\n" + codecs.BOM_UTF8):
         raise InvalidInputError(f"{path.name!r} is empty: it has no header and no rows.")
     for magic, kind in _BINARY.items():
@@ -230,12 +242,12 @@ def sniff_csv(path: Path, *, encoding: str | None = None, sep: str | None = None
             f"{path.name!r} has a single column ({first[:60]!r}): separate the fields of each "
             "line with ',', ';', a tab or '|', and give a header such as 'task,model,score'.")
     header = tuple(rows[0])
-    names = [h.strip() for h in header]
-    twice = sorted({h for h in names if h and names.count(h) > 1})
+    seen = Counter(h.strip() for h in header if h.strip())
+    twice = [(name, n) for name, n in seen.items() if n > 1]
     if twice:
         raise InvalidInputError(
-            f"the header of {path.name!r} names column {twice[0]!r} {names.count(twice[0])} "
-            "times: give each column (model) a distinct name.")
+            f"the header of {path.name!r} names column {twice[0][0]!r} {twice[0][1]} times: give "
+            "each column (model) a distinct name.")
     return CsvFormat(encoding, sep, _decimal_mark(path, rows, sep), header)
 
 
