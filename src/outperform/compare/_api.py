@@ -8,8 +8,10 @@ from pathlib import Path
 import pandas as pd
 
 from .._validation import InvalidInputError, check_random_state
-from ..data._io import read_results, read_table
+from ..data._files import read_columns
+from ..data._io import read_results
 from ..data._results_table import ResultsTable, ScoreMatrix
+from ..data._schema import ALIASES, TASK
 from ..results import ComparisonReport
 from ._hierarchical import add_hierarchical_ttest, compare_counts
 from ._q1 import compare_predictions
@@ -111,6 +113,12 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     """
     if question not in QUESTIONS:
         raise InvalidInputError(f"question must be one of {QUESTIONS}, got {question!r}.")
+    if question == "auto" and _has_column(data, y_true) and _task_column(data):
+        raise InvalidInputError(
+            f"the table has a {y_true!r} column, read as the true labels of per-example "
+            f"predictions (one task), and a {_task_column(data)!r} column, read as data sets: if "
+            f"{y_true!r} names a model, rename that column; for predictions, drop the "
+            f"{_task_column(data)!r} column.")
     check_random_state(random_state)  # a bad seed is an error even where it goes unused
     given = _given_options(metric=metric, higher_is_better=higher_is_better, control=control,
                            posthoc=posthoc, aggregate=aggregate, rope=rope, rho=rho,
@@ -155,12 +163,22 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     return _with_ignored_options(report, q3, given)
 
 
-def _has_column(data, column: str) -> bool:
+def _columns(data) -> tuple:
     if isinstance(data, pd.DataFrame):
-        return column in data.columns
+        return tuple(data.columns)
     if isinstance(data, (str, Path)) and Path(data).is_file():
-        return column in read_table(data).columns
-    return False
+        return read_columns(data)  # the header only: a large file is read once, later
+    return ()
+
+
+def _has_column(data, column: str) -> bool:
+    return column in _columns(data)
+
+
+def _task_column(data) -> str | None:
+    """The column naming the data sets (``task`` or an alias such as ``dataset``), if any."""
+    return next((c for c in _columns(data) if str(c).strip().lower() in (TASK,) or
+                 ALIASES.get(str(c).strip().lower()) == TASK), None)
 
 
 def _with_assumed_direction(report: ComparisonReport, table: ResultsTable) -> ComparisonReport:

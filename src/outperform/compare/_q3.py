@@ -25,8 +25,14 @@ from ..stats._wilcoxon import wilcoxon
 from ._words import conclusion
 from ._guards import unit_mismatch
 
-POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm")
+POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm",
+           "none")
 MANY_TIES = 0.25  # share of tied rank positions above which the report warns
+# Post-hoc results hold k x k matrices (statistic, p-values, adjusted p-values, decisions) and
+# their temporaries: about 80 bytes per (row, column) cell, measured for k = 3000 with and
+# without a control. Above this budget the analysis is refused before anything is allocated.
+POSTHOC_MEMORY_LIMIT = 2 * 2**30
+BYTES_PER_CELL = 80
 
 
 def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str | None = None,
@@ -41,9 +47,10 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         Significance level of every test and of the critical differences.
     control : str, optional
         A model compared with all others (many-to-one post-hoc tests, more powerful).
-    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm"}
+    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm", "none"}
         ``"auto"``: Holm with a control, Nemenyi without. ``"wilcoxon-holm"``: all pairs by the
-        Wilcoxon signed-rank test with Holm's correction (Benavoli et al. 2016).
+        Wilcoxon signed-rank test with Holm's correction (Benavoli et al. 2016). ``"none"``:
+        the omnibus test and the average ranks only.
 
     Returns
     -------
@@ -54,7 +61,9 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
     TooFewError
         Fewer than 2 data sets or models, or too few data sets for the Wilcoxon test (5).
     InvalidInputError
-        Unknown control or post-hoc procedure.
+        Unknown control or post-hoc procedure; so many models that the k x k post-hoc tables
+        would need more than ``POSTHOC_MEMORY_LIMIT`` bytes (about 5,000 models; the message
+        says what to do instead).
     """
     check_probability(alpha, "alpha")
     if posthoc not in POSTHOC:
@@ -64,20 +73,41 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
     values, hib = scores.values, scores.higher_is_better
     n, k = values.shape
+    if posthoc == "none" and control is not None:
+        raise InvalidInputError("posthoc='none' runs no comparison with the control: drop "
+                                "control=, or choose a post-hoc procedure such as 'holm'.")
+    if k > 2 and posthoc != "none":
+        _check_posthoc_memory(k)
     if n < 2:
         raise TooFewError(f"{n} data set: comparisons over data sets need at least 2 (Demšar "
                           "recommends at least 10 for the Friedman test).")
     ranks = average_ranks(values, higher_is_better=hib)
     order = np.argsort(ranks, kind="stable")
+    wins = np.sum(rank_scores(values, higher_is_better=hib) == 1, axis=0)
     summary = tuple(
         {"model": names[i], "average_rank": float(ranks[i]),
          "mean_score": float(values[:, i].mean()), "median_score": float(np.median(values[:, i])),
-         "wins": int(np.sum(rank_scores(values, higher_is_better=hib)[:, i] == 1))}
+         "wins": int(wins[i])}
         for i in order)
     warnings = _warnings(scores)
     if k == 2:
         return _two_models(scores, ranks, summary, alpha, warnings)
     return _many_models(scores, ranks, summary, alpha, control, posthoc, warnings)
+
+
+def _check_posthoc_memory(k: int) -> None:
+    """Refuse, before allocating them, post-hoc tables too large for memory."""
+    need = BYTES_PER_CELL * k * k
+    if need > POSTHOC_MEMORY_LIMIT:
+        k_max = int((POSTHOC_MEMORY_LIMIT / BYTES_PER_CELL) ** 0.5)
+        raise InvalidInputError(
+            f"{k:,} models: the post-hoc tests compare {k * (k - 1) // 2:,} pairs (or {k - 1:,} "
+            f"with a control) in k x k tables that need about {need / 2**30:.0f} GiB of memory, "
+            f"more than the {POSTHOC_MEMORY_LIMIT / 2**30:.0f} GiB allowed (about {k_max:,} "
+            "models). "
+            "Compare fewer models (e.g. the best by average rank, or one family at a time), or "
+            "ask for the Friedman test and the average ranks alone with posthoc='none' "
+            "(--posthoc none).")
 
 
 def _warnings(scores: ScoreMatrix) -> list[str]:
@@ -149,7 +179,9 @@ def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> C
     if posthoc == "auto":
         posthoc = "holm" if control is not None else "nemenyi"
     post: dict[str, PairwiseResult] = {}
-    if posthoc == "nemenyi":
+    if posthoc == "none":
+        pass
+    elif posthoc == "nemenyi":
         post["nemenyi"] = nemenyi(values, alpha=alpha, higher_is_better=hib, names=names)
     elif posthoc == "wilcoxon-holm":
         post["wilcoxon-holm"] = pairwise_wilcoxon(values, adjustment="holm", alpha=alpha,
@@ -182,7 +214,8 @@ def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> C
         rationale="k >= 3 algorithms over data sets: the Friedman test (Iman–Davenport F, less "
                   "conservative than chi-square) followed by "
                   + ("Holm's procedure against the control" if control else
-                     "the Nemenyi test on all pairs" if posthoc == "nemenyi" else posthoc)
+                     "the Nemenyi test on all pairs" if posthoc == "nemenyi" else
+                     "no post-hoc test (posthoc='none')" if posthoc == "none" else posthoc)
                   + " (Demšar 2006 §3.2.2).",
         posthoc=post, groups=groups, conclusions=tuple(conclusions), warnings=tuple(warnings),
         control=control, details={"aggregation": scores.aggregation})

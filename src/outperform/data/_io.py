@@ -8,29 +8,9 @@ import numpy as np
 import pandas as pd
 
 from .._validation import InvalidInputError
+from ._files import COMMA_NUMBER, NA_STRINGS, read_table
 from ._results_table import ResultsTable
 from ._schema import ALIASES, KEYS, MODEL, NON_METRIC, TASK, metric_direction
-
-
-def read_table(path: str | Path) -> pd.DataFrame:
-    """Read a CSV, TSV or Parquet file into a DataFrame, chosen by the file suffix.
-
-    Raises
-    ------
-    InvalidInputError
-        If the file does not exist or its suffix is not .csv, .tsv, .txt or .parquet.
-    """
-    path = Path(path)
-    if not path.exists():
-        raise InvalidInputError(f"results file {str(path)!r} does not exist.")
-    if path.is_dir() or path.suffix.lower() in (".parquet", ".pq"):
-        return pd.read_parquet(path)
-    if path.suffix.lower() in (".csv", ".txt"):
-        return pd.read_csv(path, sep=None, engine="python")
-    if path.suffix.lower() == ".tsv":
-        return pd.read_csv(path, sep="\t")
-    raise InvalidInputError(
-        f"cannot read {path.name!r}: use a .csv, .tsv or .parquet file, or pass a DataFrame.")
 
 
 def _normalise_columns(df: pd.DataFrame) -> pd.DataFrame:
@@ -61,23 +41,26 @@ def _wide_to_long(df: pd.DataFrame, metric: str) -> pd.DataFrame:
         else:
             df = df.rename(columns={first: TASK})
     value_cols = [c for c in df.columns if c != TASK]
-    long = df.melt(id_vars=[TASK], value_vars=value_cols, var_name=MODEL, value_name=metric)
-    return long
+    # Placeholder names: a model may be called "model", "score" or the metric itself.
+    long = df.melt(id_vars=[TASK], value_vars=value_cols, var_name="\0model", value_name="\0value")
+    return long.rename(columns={"\0model": MODEL, "\0value": metric})
 
 
 def read_results(source, *, metric: str | None = None, higher_is_better: bool | None = None,
-                 layout: str = "auto", directions: Mapping[str, bool] | None = None
-                 ) -> ResultsTable:
+                 layout: str = "auto", directions: Mapping[str, bool] | None = None,
+                 encoding: str | None = None) -> ResultsTable:
     """Read and validate experiment results.
 
     Parameters
     ----------
     source : str, Path, DataFrame or ResultsTable
-        A .csv/.tsv/.parquet file or a DataFrame. *Long* layout: one row per measurement with
-        columns ``task``, ``model`` (aliases such as ``dataset``, ``classifier`` accepted),
+        A .csv/.tsv/.parquet file (read by :func:`read_table`) or a DataFrame. *Long* layout:
+        one row per measurement with columns ``task``, ``model`` (aliases such as ``dataset``, ``classifier`` accepted),
         optional ``run``, ``fold``, ``example``, ``n_train``, ``n_test`` and one or more numeric
         metric columns. *Wide* layout: one row per task, a first column (or the index) naming
-        the task and one numeric column per model.
+        the task and one numeric column per model (a model may be called anything, ``score``
+        and ``model`` included, with ``layout="wide"``). Task and model names are text: ``1``
+        and ``1.0`` are two models.
     metric : str, optional
         Name of the metric; for a wide table, the name given to its values (default
         ``"score"``).
@@ -90,6 +73,8 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
         ``"auto"`` takes a table with a ``model`` column (or alias) as long, else as wide.
     directions : mapping of str to bool, optional
         Directions of several metrics at once.
+    encoding : str, optional
+        Encoding of a text file that is not UTF-8 (e.g. ``"cp1252"``); see :func:`read_table`.
 
     Returns
     -------
@@ -98,7 +83,8 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     Raises
     ------
     InvalidInputError
-        Unreadable file, non-numeric scores, NaN, duplicated rows, missing (task, model) cells,
+        Unreadable file (see :func:`read_table`), non-numeric scores (decimal commas named as
+        such), missing values, duplicated rows, missing (task, model) cells,
         replicates (runs/folds) that differ between models of a task.
     TooFewError
         Fewer than 2 models.
@@ -115,14 +101,15 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     if isinstance(source, ResultsTable):
         return source
     if isinstance(source, (str, Path)):
-        df = read_table(source)
+        df = read_table(source, encoding=encoding)
     elif isinstance(source, pd.DataFrame):
         df = source.copy()
     else:
         raise InvalidInputError(
             f"results must be a file path or a pandas DataFrame, got {type(source).__name__}.")
     if df.empty:
-        raise InvalidInputError("the results table is empty.")
+        where = f" {Path(source).name!r}" if isinstance(source, (str, Path)) else ""
+        raise InvalidInputError(f"the results table{where} is empty: it has no rows.")
     df = _normalise_columns(df)
     if layout not in ("auto", "long", "wide"):
         raise InvalidInputError(f"layout must be 'auto', 'long' or 'wide', got {layout!r}.")
@@ -134,7 +121,8 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     if TASK not in df.columns:
         if MODEL not in df.columns:
             raise InvalidInputError("a long results table needs 'task' and 'model' columns.")
-        df[TASK] = "task"  # a single task (Q1/Q2 data)
+        # A single task (Q1/Q2 data), stored as a category: one code per row, one string.
+        df[TASK] = pd.Categorical.from_codes(np.zeros(len(df), dtype=np.int8), ["task"])
     if MODEL not in df.columns:
         raise InvalidInputError("a long results table needs a 'model' column.")
 
@@ -144,6 +132,9 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     if metric is not None and metric not in metric_cols:
         raise InvalidInputError(
             f"metric {metric!r} is not a column of the results; columns: {list(df.columns)}.")
+    for c in df.columns:
+        if c not in metric_cols and c not in NON_METRIC:
+            _refuse_decimal_commas(df[c], c)
     if not metric_cols:
         raise InvalidInputError(
             "the results have no metric column: add a numeric column such as 'score' or 'accuracy'.")
@@ -170,20 +161,90 @@ def _directions(cols, metric, higher_is_better, directions, unnamed=None):
     return out, tuple(assumed)
 
 
+def _refuse_decimal_commas(values: pd.Series, col) -> None:
+    """Raise if a text column holds numbers written with a decimal comma (``0,91``)."""
+    sample = values.dropna().head(100).astype(str).str.strip()
+    if len(sample) and sample.map(lambda v: bool(COMMA_NUMBER.fullmatch(v))).all():
+        raise InvalidInputError(
+            f"column {col!r} holds numbers with a decimal comma (e.g. {sample.iloc[0]!r}), which "
+            "are read as text: write them with a decimal point, or save the file with ';' "
+            "between fields (a ';'-separated file with decimal commas is read as such).")
+
+
+def _as_names(values: pd.Series) -> pd.Series:
+    """Task or model names as categorical text (compact for millions of rows)."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        names = values.cat.categories.map(str)
+        if names.is_unique:
+            values = values.cat.rename_categories(names)
+            used = np.bincount(values.cat.codes.to_numpy(), minlength=len(names))
+            return values.cat.remove_unused_categories() if (used == 0).any() else values
+    return values.astype(str).astype("category")
+
+
+def _group_ids(df: pd.DataFrame, cols: list[str]) -> np.ndarray:
+    """Row ids 0..g-1 of the distinct combinations of ``cols`` (no NaN), in O(rows).
+
+    A mixed-radix number of the columns' codes; unlike ``DataFrame.duplicated`` or ``groupby``
+    it needs no sort and no hash table for categorical keys, which matters at 10^7 rows.
+    """
+    ids, size = np.zeros(len(df), dtype=np.int64), 1
+    for col in cols:
+        values = df[col]
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            codes, n = values.cat.codes.to_numpy(), len(values.cat.categories)
+        elif pd.api.types.is_integer_dtype(values) and len(values):
+            low = int(values.min())  # small integers (runs, folds) are their own codes
+            codes, n = values.to_numpy(np.int64) - low, int(values.max()) - low + 1
+        else:
+            codes, uniques = pd.factorize(df[col])
+            n = len(uniques)
+        if size * n >= 2**62:  # renumber the combinations seen before the radix overflows
+            ids, seen = pd.factorize(ids)
+            size = len(seen)
+        ids, size = ids * n + codes, size * n
+    if size > 2 * len(df):  # sparse combinations: compact ids keep bincount small
+        ids = pd.factorize(ids)[0]
+    return ids
+
+
+def _not_numeric(col, value) -> str:
+    text = str(value).strip()
+    if text in NA_STRINGS:
+        return (f"metric column {col!r} has a missing value ({text!r}). Rerun or drop that "
+                "experiment for all models: the tests need complete, paired results.")
+    hint = (" It is written with a decimal comma: use a decimal point (or ';' between fields)."
+            if COMMA_NUMBER.fullmatch(text) else " Fix the value or drop the column.")
+    return f"metric column {col!r} is not numeric: {{where}} holds {value!r}.{hint}"
+
+
 def _validated(df: pd.DataFrame, metric_cols: list[str]) -> pd.DataFrame:
     for col in (TASK, MODEL):
+        df[col] = _as_names(df[col]) if not df[col].isna().any() else df[col]
+        empty = (df[col].isna() if not isinstance(df[col].dtype, pd.CategoricalDtype) else
+                 df[col].cat.codes.isin(np.flatnonzero(df[col].cat.categories.str.strip() == "")))
+        if empty.any():
+            row = int(np.flatnonzero(empty.to_numpy())[0])
+            raise InvalidInputError(
+                f"column {col!r} is empty in row {row}: every row needs a {col}. (In a file, a "
+                f"column named {col!r} reads 'NA' or 'None' as a name, not as missing.)")
+    for col in (c for c in KEYS[2:] if c in df.columns):
         if df[col].isna().any():
             row = int(np.flatnonzero(df[col].isna().to_numpy())[0])
-            raise InvalidInputError(f"column {col!r} is empty in row {row}: every row needs a {col}.")
-        df[col] = df[col].astype(str)
+            raise InvalidInputError(f"column {col!r} is empty in row {row} (task "
+                                    f"{df[TASK].iloc[row]!r}, model {df[MODEL].iloc[row]!r}): "
+                                    "fill it in, or drop the column if it does not pair the rows.")
+        if pd.api.types.is_integer_dtype(df[col]) and len(df):
+            low, high = df[col].min(), df[col].max()  # int64 -> int8/16/32 when they fit
+            small = next(t for t in (np.int8, np.int16, np.int32, np.int64)
+                         if np.iinfo(t).min <= low and high <= np.iinfo(t).max)
+            df[col] = df[col].astype(small)
     for col in metric_cols:
         values = pd.to_numeric(df[col], errors="coerce")
         bad = values.isna() & df[col].notna()
         if bad.any():
             row = int(np.flatnonzero(bad.to_numpy())[0])
-            raise InvalidInputError(
-                f"metric column {col!r} is not numeric: row {row} holds {df[col].iloc[row]!r}. "
-                "Fix the value or drop the column.")
+            raise InvalidInputError(_not_numeric(col, df[col].iloc[row]).format(where=f"row {row}"))
         missing = values.isna() | ~np.isfinite(values.to_numpy(dtype=float, na_value=np.nan))
         if missing.any():
             row = int(np.flatnonzero(missing.to_numpy())[0])
@@ -194,33 +255,55 @@ def _validated(df: pd.DataFrame, metric_cols: list[str]) -> pd.DataFrame:
         df[col] = values.astype(float)
 
     keys = [c for c in KEYS if c in df.columns]
-    dup = df.duplicated(subset=keys, keep=False)
+    ids = _group_ids(df, keys)
+    dup = np.bincount(ids)[ids] > 1
     if dup.any():
-        first = df.loc[dup, keys].iloc[0].to_dict()
+        first = _plain(df[keys].iloc[int(np.argmax(dup))])
         raise InvalidInputError(
             f"{int(dup.sum())} rows share the same {keys}, e.g. {first}. Each measurement must "
             "appear once: drop duplicates, or add a 'run'/'fold' column that tells them apart.")
 
-    counts = df.groupby([TASK, MODEL], sort=False).size().unstack(MODEL)
-    if counts.isna().any().any():
-        missing = [(t, m) for t in counts.index for m in counts.columns if pd.isna(counts.loc[t, m])]
+    tasks, models = df[TASK].cat.categories, df[MODEL].cat.categories
+    counts = np.bincount(df[TASK].cat.codes.to_numpy(np.int64) * len(models)
+                         + df[MODEL].cat.codes.to_numpy(np.int64),
+                         minlength=len(tasks) * len(models)).reshape(len(tasks), len(models))
+    if (counts == 0).any():
+        missing = [(tasks[t], models[m]) for t, m in np.argwhere(counts == 0)]
+        _refuse_scores_as_models(models, len(missing))
         raise InvalidInputError(
             f"{len(missing)} (task, model) cell(s) have no result, e.g. {missing[:3]}. Every model "
             "must be evaluated on every task: complete the runs or drop the task/model.")
     replicate_keys = [c for c in keys if c not in (TASK, MODEL)]
     if replicate_keys:
         # Without duplicates, every replicate key of a task must be seen once per model.
-        per_key = df.groupby([TASK] + replicate_keys, sort=False).size()
-        unpaired = per_key[per_key != counts.shape[1]]
+        ids = _group_ids(df, [TASK] + replicate_keys)
+        per_key = np.bincount(ids)[ids]
+        unpaired = np.flatnonzero(per_key != len(models))
         if len(unpaired):
-            task = unpaired.index[0][0]
+            row = df.iloc[unpaired[0]]
             raise InvalidInputError(
-                f"on task {task!r} the models were not measured on the same "
-                f"{'/'.join(replicate_keys)} (e.g. {dict(zip(replicate_keys, unpaired.index[0][1:]))} "
-                f"has {int(unpaired.iloc[0])} of {counts.shape[1]} models): paired tests need "
+                f"on task {row[TASK]!r} the models were not measured on the same "
+                f"{'/'.join(replicate_keys)} (e.g. {_plain(row[replicate_keys])} "
+                f"has {int(per_key[unpaired[0]])} of {len(models)} models): paired tests need "
                 "identical splits for every model.")
-    elif (counts > 1).any().any():
+    elif (counts > 1).any():
         raise InvalidInputError(
             "some (task, model) cells hold several rows but there is no run/fold column to pair "
             "them: add 'run'/'fold' columns.")
     return df.reset_index(drop=True)
+
+
+def _plain(row: pd.Series) -> dict:
+    """A row as a dict of Python scalars, for messages (no ``np.int64(3)``)."""
+    return {k: v.item() if isinstance(v, np.generic) else v for k, v in row.items()}
+
+
+def _refuse_scores_as_models(models, n_missing: int) -> None:
+    """Raise if the 'model' column holds scores: a wide table with a model called 'model'."""
+    numbers = pd.to_numeric(pd.Series(list(models[:50]), dtype=object), errors="coerce")
+    if numbers.notna().all() and (numbers % 1 != 0).any():
+        raise InvalidInputError(
+            f"the {MODEL!r} column holds numbers such as {models[0]!r}: this looks like a wide "
+            f"table (one column per model) with a model called {MODEL!r}. Rename that column, "
+            f"or pass layout='wide'. (Read as a long table, {n_missing} (task, model) cells "
+            "have no result.)")

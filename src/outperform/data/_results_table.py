@@ -58,7 +58,8 @@ class ResultsTable:
     ----------
     frame : DataFrame
         Columns ``task``, ``model``, optional ``run``/``fold``/``example``, the metrics, and
-        optional ``n_train``/``n_test``. Task and model are strings.
+        optional ``n_train``/``n_test``. Task and model are categorical columns of strings
+        (compact for millions of rows).
     metrics : dict of str to bool
         Metric column name -> whether higher is better.
     direction_assumed : tuple of str
@@ -127,7 +128,7 @@ class ResultsTable:
             raise InvalidInputError(f"aggregate must be 'mean' or 'median', got {aggregate!r}.")
         metric = self.default_metric(metric)
         wide = self.frame.pivot_table(index=TASK, columns=MODEL, values=metric, aggfunc=aggregate,
-                                      sort=False)
+                                      sort=False, observed=True)
         wide = wide.loc[list(self.tasks), list(self.models)]
         n = self.measurements_per_cell
         rule = "one value per cell" if n == 1 else f"{aggregate} of {n} measurements per cell"
