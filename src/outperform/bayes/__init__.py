@@ -7,9 +7,9 @@ imported only by the functions that need them.
 """
 from ._correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
 from ._cycles import find_cycles
-from ._dirichlet_process import (bayesian_sign_test, bayesian_signed_rank_test,
-                                pairwise_bayesian_sign_test, pairwise_bayesian_signed_rank_test,
-                                signed_rank_probabilities)
+from ._bayesian_sign import bayesian_sign_test
+from ._dirichlet_pairwise import pairwise_bayesian_sign_test, pairwise_bayesian_signed_rank_test
+from ._dirichlet_process import bayesian_signed_rank_test, signed_rank_probabilities
 from ._beta_binomial import beta_binomial_hyperposterior
 from ._hierarchical_mcnemar import hierarchical_mcnemar
 from ._hierarchical_ttest import HierarchicalPrior, hierarchical_correlated_ttest
@@ -28,12 +28,34 @@ from ._beta_mixture import BetaMixture, beta_regions, beta_tail
 from ._poisson_binomial_test import context_posterior, task_probability_a_better
 
 __all__ = [
-    "BetaBinomialHyperposterior", "HierarchicalPosterior", "default_phi_rope", "BetaMixture", "context_posterior", "task_probability_a_better",
-    "HierarchicalPrior", "beta_binomial_hyperposterior", "hierarchical_correlated_ttest",
-    "hierarchical_mcnemar", "robust_bayesian_ttest",
-    "NormalGammaPrior", "bayesian_mcnemar", "pairwise_bayesian_mcnemar", "phi_posterior_regions", "bayesian_sign_test", "bayesian_signed_rank_test",
-    "bayesian_ttest", "correlated_bayesian_ttest", "decide", "find_cycles",
-    "pairwise_bayesian_sign_test", "pairwise_bayesian_signed_rank_test",
-    "pairwise_poisson_binomial_test", "pairwise_poisson_test", "poisson_binomial_test",
-    "poisson_test", "signed_rank_probabilities", "beta_regions", "beta_tail",
+    "bayesian_mcnemar",
+    "bayesian_sign_test",
+    "bayesian_signed_rank_test",
+    "bayesian_ttest",
+    "beta_binomial_hyperposterior",
+    "beta_regions",
+    "beta_tail",
+    "BetaBinomialHyperposterior",
+    "BetaMixture",
+    "context_posterior",
+    "correlated_bayesian_ttest",
+    "decide",
+    "default_phi_rope",
+    "find_cycles",
+    "hierarchical_correlated_ttest",
+    "hierarchical_mcnemar",
+    "HierarchicalPosterior",
+    "HierarchicalPrior",
+    "NormalGammaPrior",
+    "pairwise_bayesian_mcnemar",
+    "pairwise_bayesian_sign_test",
+    "pairwise_bayesian_signed_rank_test",
+    "pairwise_poisson_binomial_test",
+    "pairwise_poisson_test",
+    "phi_posterior_regions",
+    "poisson_binomial_test",
+    "poisson_test",
+    "robust_bayesian_ttest",
+    "signed_rank_probabilities",
+    "task_probability_a_better",
 ]

@@ -10,8 +10,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..bayes._dirichlet_process import (bayesian_sign_test, bayesian_signed_rank_test,
-                                       pairwise_bayesian_signed_rank_test)
+from ..bayes import (bayesian_sign_test, bayesian_signed_rank_test, pairwise_bayesian_signed_rank_test)
 from ..bayes._poisson_test import pairwise_poisson_test, poisson_test
 from ..data._results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport, PairwiseResult

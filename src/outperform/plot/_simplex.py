@@ -66,7 +66,7 @@ def plot_simplex(result, *, names=("A", "B"), kind: str = "hexbin", max_points: 
 
     Examples
     --------
-    >>> from outperform.bayes._dirichlet_process import bayesian_signed_rank_test
+    >>> from outperform.bayes import bayesian_signed_rank_test
     >>> a = [0.815, 0.92, 0.77, 0.85, 0.90, 0.68, 0.88, 0.95, 0.792, 0.83]
     >>> b = [0.80, 0.90, 0.775, 0.81, 0.86, 0.695, 0.85, 0.91, 0.79, 0.805]
     >>> res = bayesian_signed_rank_test(a, b, rope=0.01, random_state=0)

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import InvalidInputError, check_probability, check_random_state
-from ..bayes._dirichlet_process import signed_rank_probabilities
+from ..bayes import signed_rank_probabilities
 from ._common import check_int, check_int_grid, proportion_se
 
 __all__ = ["signed_rank_null_decisions"]
