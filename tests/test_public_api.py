@@ -107,3 +107,11 @@ def test_reports_round_trip_through_pickle(question):
     assert again.to_dict() == report.to_dict()
     for name, result in report.tests.items():
         assert pickle.loads(pickle.dumps(result)).to_dict() == result.to_dict(), name
+
+
+def test_the_old_name_of_against_control_warns_and_forwards():
+    import outperform.stats as st
+
+    with pytest.warns(DeprecationWarning, match="against_control"):
+        old = st.against_reference
+    assert old is st.against_control

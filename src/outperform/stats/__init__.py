@@ -43,3 +43,16 @@ __all__ = [
     "pairwise_wilcoxon", "quade", "rank_biserial", "rank_posthoc", "rank_scores",
     "repeated_measures_anova", "sign_test", "wilcoxon",
 ]
+
+
+
+def __getattr__(name: str):
+    # against_reference, the old name of against_control, kept for one release (CHANGELOG.md).
+    if name == "against_reference":
+        import warnings
+
+        warnings.warn("outperform.stats.against_reference is deprecated; use "
+                      "outperform.stats.against_control (removed in the next release).",
+                      DeprecationWarning, stacklevel=2)
+        return against_control
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
