@@ -1,64 +1,95 @@
 """The documentation's code runs: every ```python block of a tutorial is executed, in order,
-and the ```text block that follows it must be exactly what it prints."""
+and the ```text block that follows it must be exactly what it prints. The figures the code
+draws are shown on the built site (docs/hooks/tutorials.py, the mkdocs hook that runs the
+same code at build time)."""
 from __future__ import annotations
 
-import contextlib
-import io
+import importlib.util
+import json
+import os
 import re
+import sys
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pytest
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 TUTORIALS = sorted(DOCS.glob("tutorial-*.md"))
-FENCE = re.compile(r"^```(\w+)\n(.*?)^```[ \t]*$", re.S | re.M)
 
 
-def blocks(page: Path) -> list[tuple[str, str | None]]:
-    """(code, expected output or None) of each python block of a Markdown page."""
-    text = page.read_text(encoding="utf-8")
-    fences = list(FENCE.finditer(text))
-    out = []
-    for n, m in enumerate(fences):
-        if m.group(1) != "python":
-            continue
-        nxt = fences[n + 1] if n + 1 < len(fences) else None
-        follows = (nxt is not None and nxt.group(1) == "text"
-                   and not text[m.end():nxt.start()].strip())
-        out.append((m.group(2), nxt.group(2) if follows else None))
-    return out
+def _load_hook():
+    spec = importlib.util.spec_from_file_location("docs_hook_tutorials",
+                                                  DOCS / "hooks" / "tutorials.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module   # as mkdocs loads hooks (dataclasses look it up)
+    spec.loader.exec_module(module)
+    return module
+
+
+hook = _load_hook()
 
 
 def _lines(text: str) -> list[str]:
     return [line.rstrip() for line in text.strip("\n").splitlines()]
 
 
+@pytest.fixture(scope="module")
+def run_page(tmp_path_factory):
+    """run_page(page) -> its blocks, run once per module; figures in run_page.folder."""
+    folder = tmp_path_factory.mktemp("figures")
+    done: dict = {}
+
+    def run(page):
+        if page not in done:
+            done[page] = hook.run_tutorial(page, folder)
+        return done[page]
+
+    run.folder = folder
+    return run
+
+
 def test_every_tutorial_is_found():
     assert [p.name for p in TUTORIALS] == ["tutorial-q1.md", "tutorial-q2.md", "tutorial-q3.md",
                                            "tutorial-simulations.md"]
+    assert all(hook.is_tutorial(p.name) for p in TUTORIALS)
 
 
 @pytest.mark.parametrize("page", TUTORIALS, ids=lambda p: p.stem)
-def test_tutorial_code_runs_and_prints_what_the_page_says(page, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)   # tutorials write files (figures, reports) to the cwd
-    namespace: dict = {"__name__": "__tutorial__"}
-    code_blocks = blocks(page)
+def test_tutorial_code_runs_and_prints_what_the_page_says(page, run_page):
+    code_blocks = run_page(page)
     assert code_blocks, f"{page.name} has no python block"
-    try:
-        for n, (code, expected) in enumerate(code_blocks, start=1):
-            printed = io.StringIO()
-            with contextlib.redirect_stdout(printed):
-                exec(compile(code, f"{page.name}, block {n}", "exec"), namespace)
-            if expected is not None:
-                assert _lines(printed.getvalue()) == _lines(expected), f"{page.name}, block {n}"
-    finally:
-        plt.close("all")
+    for n, block in enumerate(code_blocks, start=1):
+        if block.expected is not None:
+            assert _lines(block.printed) == _lines(block.expected), f"{page.name}, block {n}"
+
+
+@pytest.mark.parametrize("page", TUTORIALS, ids=lambda p: p.stem)
+def test_every_figure_a_tutorial_saves_is_shown(page, run_page):
+    """Each block that saves a figure (``.savefig(``) leaves exactly that figure for the site."""
+    for n, block in enumerate(run_page(page), start=1):
+        saved = len(re.findall(r"\.savefig\(", block.code))
+        assert len(block.figures) == saved, f"{page.name}, block {n}"
+        for name, alt in block.figures:
+            png = run_page.folder / name
+            assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+            assert alt.startswith("Figure drawn by the code above: "), alt
+
+
+def test_figures_go_below_their_block_and_its_output():
+    page = "intro\n```python\nprint(1)\n```\n\n```text\n1\n```\nthen\n```python\nx = 2\n```\nend\n"
+    shown = hook.with_figures(page, {"0": [["p-1-1.png", "a plot"]],
+                                     "1": [["p-2-1.png", "b"], ["p-2-2.png", "c"]]})
+    assert shown == ("intro\n```python\nprint(1)\n```\n\n```text\n1\n```\n\n"
+                     "![a plot](figures/p-1-1.png)\n\nthen\n```python\nx = 2\n```\n\n"
+                     "![b](figures/p-2-1.png)\n\n![c](figures/p-2-2.png)\n\nend\n")
 
 
 def test_which_test_page_mirrors_compare():
     """The page names every option compare() accepts and the thresholds it uses."""
-    from outperform.compare import _q1 as q1, _q2 as q2, _q3 as q3, _q3_bayes as q3_bayes
+    from outperform.compare import _q1 as q1
+    from outperform.compare import _q2 as q2
+    from outperform.compare import _q3 as q3
+    from outperform.compare import _q3_bayes as q3_bayes
 
     page = (DOCS / "which-test.md").read_text(encoding="utf-8")
     for option in q3.POSTHOC:
@@ -79,14 +110,51 @@ def test_reports_page_documents_every_json_field():
         assert f"| `{field}` |" in page, field
 
 
-@pytest.mark.slow
-def test_site_builds(tmp_path):
-    pytest.importorskip("mkdocstrings", reason="the docs build needs mkdocs and mkdocstrings")
-    import subprocess
-    import sys
+def test_api_page_names_each_object_by_its_public_path():
+    """`::: outperform.pkg.name` with name in the package's __all__; a private path only with
+    a heading that gives the public one (plot's names are lazy, which griffe cannot follow)."""
+    import importlib
 
+    page = (DOCS / "api.md").read_text(encoding="utf-8")
+    entries = re.findall(r"^::: (\S+)\n((?:    .*\n)*)", page, flags=re.M)
+    assert len(entries) > 20
+    for path, options in entries:
+        heading = re.search(r"^      heading: (\S+)$", options, flags=re.M)
+        public = heading.group(1) if heading else path
+        package, name = public.rsplit(".", 1)
+        assert not any(part.startswith("_") for part in public.split(".")), public
+        module = importlib.import_module(package)
+        assert name in module.__all__, public
+        if heading:   # the documented object is the public one
+            defining, attr = path.rsplit(".", 1)
+            assert getattr(importlib.import_module(defining), attr) is getattr(module, name)
+
+
+@pytest.mark.slow
+def test_site_builds(tmp_path, run_page):
+    """`mkdocs build --strict` on mkdocs-material, with every tutorial figure on its page."""
+    pytest.importorskip("mkdocstrings", reason="the docs build needs mkdocs and mkdocstrings")
+    pytest.importorskip("material", reason="the docs build needs mkdocs-material")
+    import subprocess
+
+    for page in TUTORIALS:   # the figures, made once (the tutorial tests above made them)
+        run_page(page)
+    env = os.environ | {hook.FIGURES_ENV: str(run_page.folder), "NO_MKDOCS_2_WARNING": "1"}
+    site = tmp_path / "site"
     run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q",
-                          "-f", str(DOCS.parent / "mkdocs.yml"), "-d", str(tmp_path / "site")],
-                         capture_output=True, text=True, timeout=300)
+                          "-f", str(DOCS.parent / "mkdocs.yml"), "-d", str(site)],
+                         capture_output=True, text=True, timeout=300, env=env)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert (tmp_path / "site" / "api" / "index.html").read_text().count("doc-heading") > 20
+    assert (site / "api" / "index.html").read_text().count("doc-heading") > 20
+    assert 'name="generator" content="mkdocs-' in (site / "index.html").read_text()
+    assert "assets/stylesheets/main" in (site / "index.html").read_text()   # material's
+    assert not (site / "hooks").exists()
+    shown = 0
+    for page in TUTORIALS:
+        html = (site / page.stem / "index.html").read_text(encoding="utf-8")
+        listed = json.loads((run_page.folder / f"{page.stem}.json").read_text())
+        for name, _alt in (f for figures in listed.values() for f in figures):
+            assert (site / "figures" / name).read_bytes() == (run_page.folder / name).read_bytes()
+            assert f'src="../figures/{name}"' in html, (page.name, name)
+            shown += 1
+    assert shown >= 4   # Q1 posterior, Q2 posterior, Q3 CD diagram, power curves

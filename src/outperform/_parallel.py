@@ -1,8 +1,9 @@
 """Parallel execution and progress shared by the experiment runner and the simulations.
 
 joblib runs the work; ``backend="dask"`` (or a ``dask.distributed.Client``) sends it to a Dask
-cluster through joblib's Dask backend, so the same code scales from a laptop to a cluster.
-Progress bars are rich, on stderr, and only drawn on a terminal.
+cluster through joblib's Dask backend, so the same code scales from a laptop to a cluster;
+:func:`dask_scheduler` connects to a running scheduler by its address (the command line's
+``--scheduler``). Progress bars are rich, on stderr, and only drawn on a terminal.
 """
 from __future__ import annotations
 
@@ -11,6 +12,14 @@ import sys
 import time
 
 from ._validation import InvalidInputError, check_choice
+
+#: Seconds to wait for a Dask scheduler, and then for its first worker, before giving up: a
+#: live scheduler answers in milliseconds, and a wrong address should fail fast.
+CONNECT_TIMEOUT = 5.0
+
+# Evaluated on each worker by the builtin eval, which unpickles there even when outperform is
+# not installed (a function of this module would not).
+_VERSION_PROBE = "__import__('outperform').__version__"
 
 
 def joblib_backend(backend):
@@ -34,14 +43,21 @@ def joblib_backend(backend):
     return parallel_config(backend="dask", client=dask_client(backend))
 
 
-def dask_client(client=None):
-    """``client`` checked to be a ``dask.distributed.Client``, or the running one if None."""
+def _distributed():
     try:
-        from distributed import Client, get_client
+        import distributed
     except ImportError:
         raise InvalidInputError(
-            "the Dask backend needs dask.distributed: pip install 'dask[distributed]'."
+            "running on Dask needs dask.distributed, which is not installed (optional "
+            "dependency): pip install 'outperform[dask]'."
         ) from None
+    return distributed
+
+
+def dask_client(client=None):
+    """``client`` checked to be a ``dask.distributed.Client``, or the running one if None."""
+    distributed = _distributed()
+    Client, get_client = distributed.Client, distributed.get_client
     if client is None:
         try:
             return get_client()
@@ -56,6 +72,92 @@ def dask_client(client=None):
             f"got {type(client).__name__}."
         )
     return client
+
+
+@contextlib.contextmanager
+def dask_scheduler(address: str, *, timeout: float | None = None):
+    """A ``dask.distributed.Client`` of the scheduler at ``address``, closed on exit.
+
+    Pass it as ``backend=`` to :func:`joblib_backend` (and so to the experiment runner and
+    the simulations). The client is not made the default one, so it does not outlive the
+    ``with`` block.
+
+    Parameters
+    ----------
+    address : str
+        The scheduler's address, as ``dask scheduler`` prints it (``tcp://HOST:8786``).
+    timeout : float, optional
+        Seconds to wait for the scheduler to answer, then for one worker to join it;
+        default :data:`CONNECT_TIMEOUT`.
+
+    Yields
+    ------
+    distributed.Client
+
+    Raises
+    ------
+    InvalidInputError
+        dask.distributed is not installed (the message names the extra
+        ``outperform[dask]``); the address is malformed; the scheduler does not answer
+        within ``timeout``; it has no worker; or a worker cannot import outperform.
+
+    Warns
+    -----
+    UserWarning
+        A worker runs another version of outperform than this process (its results may
+        differ from a local run).
+    """
+    distributed = _distributed()
+    from distributed.comm import parse_address, registry
+
+    timeout = CONNECT_TIMEOUT if timeout is None else timeout
+    try:
+        # Checked first: a Client that fails on a malformed address hangs at exit.
+        scheme, location = parse_address(address)
+        with contextlib.suppress(NotImplementedError):  # transports without host and port
+            registry.get_backend(scheme).get_address_host_port(location)
+    except (TypeError, ValueError) as exc:  # an unknown protocol, no port, a port not a number
+        raise InvalidInputError(f"Dask scheduler address {address!r}: {exc}; give it as "
+                                "tcp://HOST:PORT.") from None
+    try:
+        client = distributed.Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError):
+        raise InvalidInputError(
+            f"cannot reach a Dask scheduler at {address!r} within {timeout:g} s: check the "
+            "address (tcp://HOST:PORT, as `dask scheduler` prints it), that the scheduler "
+            "runs, and that no firewall blocks the port.") from None
+    try:
+        _check_workers(client, address, timeout)
+        yield client
+    finally:
+        client.close()
+
+
+def _check_workers(client, address: str, timeout: float) -> None:
+    import warnings
+
+    # The package itself is loaded before any of its modules; importing it here would make
+    # this bottom layer import every layer above (see the import-linter contract).
+    __version__ = sys.modules["outperform"].__version__
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except TimeoutError:
+        raise InvalidInputError(
+            f"the Dask scheduler at {address!r} has no worker (none joined within "
+            f"{timeout:g} s): start some with `dask worker {address}`.") from None
+    versions = client.run(eval, _VERSION_PROBE, on_error="return")
+    missing = sorted(w for w, v in versions.items() if isinstance(v, BaseException))
+    if missing:
+        raise InvalidInputError(
+            f"{len(missing)} of the {len(versions)} Dask workers cannot import outperform "
+            f"({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}): install it "
+            "in the workers' environment, the same version as here "
+            f"({__version__}).")
+    other = sorted({v for v in versions.values() if v != __version__})
+    if other:
+        warnings.warn(f"Dask workers run outperform {', '.join(other)} and this process "
+                      f"{__version__}: the results may differ from a local run; install the "
+                      "same version on the workers.", stacklevel=3)
 
 
 @contextlib.contextmanager

@@ -86,6 +86,40 @@ def _output_file(path: Path, option: str, suffixes: tuple[str, ...]) -> Path:
     return path
 
 
+# "\\[": rich markup would take "[dask]" for a style.
+SCHEDULER_HELP = ("Run on the Dask cluster of this scheduler (tcp://HOST:PORT, as `dask "
+                  "scheduler` prints it). Needs outperform\\[dask] here and the same outperform "
+                  "on the workers; the results are those of a local run.")
+
+
+@contextmanager
+def _backend(scheduler: Optional[str], n_jobs: int):
+    """The joblib backend of ``--scheduler``: None (local), or a Dask client closed at the end.
+
+    Raises
+    ------
+    InvalidInputError
+        dask.distributed missing, or no usable cluster at ``scheduler`` (see
+        :func:`outperform._parallel.dask_scheduler`).
+    """
+    if scheduler is None:
+        yield None
+        return
+    from ._parallel import dask_scheduler
+
+    with dask_scheduler(scheduler) as client:
+        threads = sum(client.nthreads().values())
+        err.print(f"running on the Dask cluster at {escape(scheduler)} "
+                  f"({len(client.nthreads())} workers, {threads} threads).", highlight=False,
+                  soft_wrap=True)
+        if n_jobs != 1:
+            # joblib's Dask backend sizes itself from the cluster, whatever n_jobs says.
+            err.print(f"[yellow]warning:[/yellow] --n-jobs {n_jobs} is ignored with "
+                      f"--scheduler: the work uses the cluster's {threads} threads.",
+                      soft_wrap=True)
+        yield client
+
+
 def _emit(report, fmt: Format) -> None:
     from .report import render_json, render_markdown, render_text
 
@@ -219,6 +253,7 @@ def benchmark(
                                        "the working directory. A rerun with the same file "
                                        "resumes where it stopped."),
     n_jobs: int = typer.Option(1, help="Parallel fits (joblib; -1: all cores)."),
+    scheduler: Optional[str] = typer.Option(None, metavar="<address>", help=SCHEDULER_HELP),
     seed: int = typer.Option(0, help="random_state of the splits (recorded in the output)."),
     rope: Optional[float] = typer.Option(None, help="ROPE half-width for the Bayesian tests."),
     alpha: float = typer.Option(0.05, help="Significance level."),
@@ -252,17 +287,18 @@ def benchmark(
         if out is None:
             name = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{design.name}-{metric}-seed{seed}")
             out = Path(f"outperform-benchmark-{name}.parquet")
-        err.print(f"{len(estimators)} models x {len(data)} data sets x {n_splits} splits "
-                  f"({design.name}) = {len(estimators) * len(data) * n_splits} fits; results "
-                  f"go to {out} as they finish.")
-        started = time.perf_counter()
-        try:
-            table = run_experiment(estimators, data, design, metrics=(metric,), n_jobs=n_jobs,
-                                   out=out)
-        except KeyboardInterrupt:
-            err.print(f"interrupted: the finished fits are kept in {out}; the same command "
-                      "resumes from there.")
-            raise typer.Exit(130)
+        with _backend(scheduler, n_jobs) as backend:
+            err.print(f"{len(estimators)} models x {len(data)} data sets x {n_splits} splits "
+                      f"({design.name}) = {len(estimators) * len(data) * n_splits} fits; "
+                      f"results go to {out} as they finish.")
+            started = time.perf_counter()
+            try:
+                table = run_experiment(estimators, data, design, metrics=(metric,),
+                                       n_jobs=n_jobs, out=out, backend=backend)
+            except KeyboardInterrupt:
+                err.print(f"interrupted: the finished fits are kept in {out}; the same "
+                          "command resumes from there.")
+                raise typer.Exit(130)
     err.print(f"per-fold results written to {out} ({time.perf_counter() - started:.0f} s).")
     for task in table["task"].unique():
         Console().rule(f"Q2 on {task}")
@@ -332,6 +368,9 @@ def simulate(
     out: Optional[Path] = typer.Option(None, help="Write the figure here (.png, .svg, .pdf)."),
     table: Optional[Path] = typer.Option(None, help="Write the results table here (.csv)."),
     seed: int = typer.Option(0, help="random_state."),
+    n_jobs: int = typer.Option(1, help="Parallel workers (joblib; -1: all cores); the table "
+                               "does not depend on it."),
+    scheduler: Optional[str] = typer.Option(None, metavar="<address>", help=SCHEDULER_HELP),
 ) -> None:
     """Reproduce a simulation study of the papers (AUC of tests, power, replicability)."""
     from .simulate import FIGURES, plot_figure, run_figure
@@ -342,7 +381,9 @@ def simulate(
         _output_file(out, "--out", FIGURE_SUFFIXES)
     if table is not None:
         _output_file(table, "--table", (".csv",))
-    frame = run_figure(name, full=full, random_state=seed, progress=True)
+    with _backend(scheduler, n_jobs) as backend:
+        frame = run_figure(name, full=full, random_state=seed, n_jobs=n_jobs, backend=backend,
+                           progress=True)
     typer.echo(frame.to_string(index=False))
     if table is not None:
         frame.to_csv(table, index=False)

@@ -67,7 +67,8 @@ def _lacoste_chunk(context, n_data_sets, size, seed, tests, options):
 
 def lacoste_auc(context: SyntheticContext, n_data_sets, *, tests=LACOSTE_TESTS,
                 n_repetitions: int = 10_000, random_state=None, prior: float = 1.0,
-                beta_prior: float = 1.0, progress: bool = False) -> pd.DataFrame:
+                beta_prior: float = 1.0, n_jobs: int = 1, backend=None,
+                progress: bool = False) -> pd.DataFrame:
     """AUC of the sign, Wilcoxon and Poisson-binomial tests on a context (Lacoste §6.3-6.4).
 
     All tests answer the same simulated experiments (with A and B swapped at random, §6.3),
@@ -85,6 +86,9 @@ def lacoste_auc(context: SyntheticContext, n_data_sets, *, tests=LACOSTE_TESTS,
     random_state : None, int, SeedSequence or Generator
     prior, beta_prior : float
         Priors of the Poisson-binomial test (Lacoste §4.1 and §5; 1 = uniform).
+    n_jobs, backend
+        Parallel execution, as :func:`outperform.simulate._study.calibration`; the table is
+        the same for any value.
     progress : bool
         rich progress bar over the values of N.
 
@@ -130,8 +134,8 @@ def lacoste_auc(context: SyntheticContext, n_data_sets, *, tests=LACOSTE_TESTS,
         counts.append(len(chunks))
         tasks += [(*c, tests, options) for c in chunks]
         weights += [c[2] for c in chunks]
-    results = parallel_map(_lacoste_chunk, tasks, weights, progress=progress,
-                           description="AUC of tests")
+    results = parallel_map(_lacoste_chunk, tasks, weights, n_jobs=n_jobs, backend=backend,
+                           progress=progress, description="AUC of tests")
     rows, at = [], 0
     for n, coin, count in zip(grid, coins, counts):
         parts = results[at:at + count]

@@ -1,8 +1,11 @@
 """The papers' simulation studies, one function each: a quick run by default, theirs with full=True.
 
-Every study takes ``(*, full=False, random_state=0, progress=False)`` and returns a tidy
-DataFrame; :func:`plot_figure` draws it. The quick sizes take seconds and already show the
-papers' claims within Monte Carlo error; ``full=True`` uses the papers' sizes (minutes).
+Every study takes ``(*, full=False, random_state=0, n_jobs=1, backend=None, progress=False)``
+and returns a tidy DataFrame; :func:`plot_figure` draws it. ``n_jobs`` and ``backend`` run it
+in parallel as :func:`outperform.simulate.calibration` does (joblib processes or threads, or
+a Dask cluster); the table does not depend on them. The quick sizes take seconds and already
+show the papers' claims within Monte Carlo error; ``full=True`` uses the papers' sizes
+(minutes).
 
 =====================  ============================================  ===========================
 name                   study                                         paper's size (full=True)
@@ -79,7 +82,8 @@ def _size(name: str, full: bool) -> dict:
     return SIZES[name]["full" if full else "quick"]
 
 
-def lacoste_fig3(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
+def lacoste_fig3(*, full: bool = False, random_state=0, n_jobs: int = 1, backend=None,
+                 progress: bool = False) -> pd.DataFrame:
     """Lacoste et al. (2012) Figure 3: AUC of the three tests vs N, single Dirichlet context.
 
     Dirichlet(100, 110, 790), n = 1001; N in (3, 5, 10, 20), M = 3000 (quick) or N in
@@ -100,10 +104,11 @@ def lacoste_fig3(*, full: bool = False, random_state=0, progress: bool = False) 
     size = _size("lacoste-fig3", full)
     return lacoste_auc(single_dirichlet_context(), size["n_data_sets"],
                        n_repetitions=size["n_repetitions"], random_state=random_state,
-                       progress=progress)
+                       n_jobs=n_jobs, backend=backend, progress=progress)
 
 
-def lacoste_fig4(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
+def lacoste_fig4(*, full: bool = False, random_state=0, n_jobs: int = 1, backend=None,
+                 progress: bool = False) -> pd.DataFrame:
     """Lacoste Figure 4: AUC vs N on the 22-Dirichlet mixture of Table 5, n = 1001.
 
     Same grids as :func:`lacoste_fig3`.
@@ -116,10 +121,11 @@ def lacoste_fig4(*, full: bool = False, random_state=0, progress: bool = False) 
     size = _size("lacoste-fig4", full)
     return lacoste_auc(multiple_dirichlet_context(), size["n_data_sets"],
                        n_repetitions=size["n_repetitions"], random_state=random_state,
-                       progress=progress)
+                       n_jobs=n_jobs, backend=backend, progress=progress)
 
 
-def lacoste_fig5(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
+def lacoste_fig5(*, full: bool = False, random_state=0, n_jobs: int = 1, backend=None,
+                 progress: bool = False) -> pd.DataFrame:
     """Lacoste Figure 5: AUC vs the test-set size n on the Table 5 mixture, N = 21.
 
     n in (11, 101, 1001, 10001) with M = 3000 (quick), or n in (11, 31, 101, 301, 1001, 3001,
@@ -135,11 +141,11 @@ def lacoste_fig5(*, full: bool = False, random_state=0, progress: bool = False) 
     seeds = seed_sequence(random_state).spawn(len(size["n_test"]))
     return pd.concat([lacoste_auc(context.with_test_size(n), 21,
                                   n_repetitions=size["n_repetitions"], random_state=seed,
-                                  progress=progress)
+                                  n_jobs=n_jobs, backend=backend, progress=progress)
                       for n, seed in zip(size["n_test"], seeds)], ignore_index=True)
 
 
-def lacoste_bimodal(*, full: bool = False, random_state=0,
+def lacoste_bimodal(*, full: bool = False, random_state=0, n_jobs: int = 1, backend=None,
                     progress: bool = False) -> pd.DataFrame:
     """Lacoste §6.4 bimodal context, n = 100001: the Wilcoxon test's AUC falls below 0.5.
 
@@ -155,10 +161,11 @@ def lacoste_bimodal(*, full: bool = False, random_state=0,
     size = _size("lacoste-bimodal", full)
     return lacoste_auc(bimodal_context(), size["n_data_sets"],
                        n_repetitions=size["n_repetitions"], random_state=random_state,
-                       progress=progress)
+                       n_jobs=n_jobs, backend=backend, progress=progress)
 
 
-def corani_fig2a(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
+def corani_fig2a(*, full: bool = False, random_state=0, n_jobs: int = 1, backend=None,
+                 progress: bool = False) -> pd.DataFrame:
     """Corani & Benavoli (2015) Figure 2a: power vs a delta_acc fixed on all 50 data sets.
 
     delta_acc in (0, 0.02, 0.04, 0.06, 0.08, 0.1) with 300 experiments (quick) or
@@ -178,10 +185,11 @@ def corani_fig2a(*, full: bool = False, random_state=0, progress: bool = False) 
     size = _size("corani-fig2a", full)
     return corani_power(size["deltas"], distribution="fixed",
                         n_repetitions=size["n_repetitions"], random_state=random_state,
-                        progress=progress)
+                        n_jobs=n_jobs, backend=backend, progress=progress)
 
 
-def corani_fig2b(*, full: bool = False, random_state=0, progress: bool = False) -> pd.DataFrame:
+def corani_fig2b(*, full: bool = False, random_state=0, n_jobs: int = 1, backend=None,
+                 progress: bool = False) -> pd.DataFrame:
     """Corani & Benavoli Figure 2b: power when each data set draws delta_acc from a Cauchy.
 
     Median = scale = delta_bar in (0, 0.01, 0.03, 0.05) with 300 experiments (quick) or
@@ -195,12 +203,12 @@ def corani_fig2b(*, full: bool = False, random_state=0, progress: bool = False) 
     size = _size("corani-fig2b", full)
     return corani_power(size["deltas"], distribution="cauchy",
                         n_repetitions=size["n_repetitions"], random_state=random_state,
-                        progress=progress)
+                        n_jobs=n_jobs, backend=backend, progress=progress)
 
 
-def demsar_replicability(*, full: bool = False, random_state=0, progress: bool = False,
-                         scores=None, pair=("C4.5+m+cf", "C4.5"),
-                         n_selected: int = 7) -> pd.DataFrame:
+def demsar_replicability(*, full: bool = False, random_state=0, n_jobs: int = 1,
+                         backend=None, progress: bool = False, scores=None,
+                         pair=("C4.5+m+cf", "C4.5"), n_selected: int = 7) -> pd.DataFrame:
     """Demšar (2006) §4: rejections, mean p-values and replicability vs the selection bias k.
 
     By default on Demšar's own Table 6 (AUC of four C4.5 variants on 14 data sets, shipped
@@ -228,7 +236,7 @@ def demsar_replicability(*, full: bool = False, random_state=0, progress: bool =
     size = _size("demsar-replicability", full)
     return demsar_study(scores, pair=pair, biases=size["biases"], n_selected=n_selected,
                         n_repetitions=size["n_repetitions"], random_state=random_state,
-                        progress=progress)
+                        n_jobs=n_jobs, backend=backend, progress=progress)
 
 
 def _plot_auc(x):
@@ -264,14 +272,28 @@ FIGURES: dict[str, tuple[Callable, Callable]] = {
 }
 
 
-def run_figure(name: str, *, full: bool = False, random_state=0,
-               progress: bool = False) -> pd.DataFrame:
+def run_figure(name: str, *, full: bool = False, random_state=0, n_jobs: int = 1,
+               backend=None, progress: bool = False) -> pd.DataFrame:
     """Run the study ``name`` (a key of :data:`FIGURES`, e.g. ``"lacoste-fig3"``).
+
+    Parameters
+    ----------
+    name : str
+    full : bool
+        The paper's sizes (:data:`SIZES`) instead of the quick ones.
+    random_state : None, int, SeedSequence or Generator
+    n_jobs : int
+        Parallel workers of joblib (-1: all cores); the table is the same for any value.
+    backend : None, "loky", "threading", "dask" or dask.distributed.Client
+        joblib backend, as :func:`outperform.simulate.calibration`; a Client runs the study
+        on its Dask cluster.
+    progress : bool
+        A progress bar on stderr (on a terminal).
 
     Raises
     ------
     InvalidInputError
-        Unknown name.
+        Unknown name, bad n_jobs or backend.
 
     Examples
     --------
@@ -279,7 +301,8 @@ def run_figure(name: str, *, full: bool = False, random_state=0,
     14
     """
     check_choice(name, "name", tuple(FIGURES))
-    return FIGURES[name][0](full=full, random_state=random_state, progress=progress)
+    return FIGURES[name][0](full=full, random_state=random_state, n_jobs=n_jobs,
+                            backend=backend, progress=progress)
 
 
 def plot_figure(name: str, table: pd.DataFrame, *, ax=None):
