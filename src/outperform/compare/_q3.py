@@ -74,8 +74,9 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
     values, hib = scores.values, scores.higher_is_better
     n, k = values.shape
     if posthoc == "none" and control is not None:
-        raise InvalidInputError("posthoc='none' runs no comparison with the control: drop "
-                                "control=, or choose a post-hoc procedure such as 'holm'.")
+        raise InvalidInputError("posthoc='none' (--posthoc none) runs no comparison with the "
+                                "control: drop control= (--control), or choose a post-hoc "
+                                "procedure such as 'holm'.")
     if k > 2 and posthoc != "none":
         _check_posthoc_memory(k)
     if n < 2:
