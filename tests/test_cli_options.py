@@ -152,3 +152,14 @@ def test_compare_predictions_control_reaches_the_library_without_deprecation(tmp
     assert res.exit_code == 0, res.output
     assert "deprecated" not in res.output
     assert json.loads(res.stdout)["posthoc"]["mcnemar_holm"]["control"] == "m0"
+
+
+def test_messages_name_commands_not_library_functions(tmp_path):
+    # Per-example values in the long layout but no true labels (Q1 without y_true).
+    path = tmp_path / "examples.csv"
+    pd.DataFrame([{"model": m, "example": i, "loss": (i + j) % 2}
+                  for j, m in enumerate("AB") for i in range(20)]).to_csv(path, index=False)
+    res = run("compare", path)
+    assert res.exit_code == 1
+    text = _flat(res.output)
+    assert "--loss given" in text and "compare_predictions(" not in text

@@ -158,7 +158,9 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         if q == "Q1":
             raise InvalidInputError(
                 "these results hold per-example values of one task (Q1) but no true labels: "
-                f"add a {y_true!r} column, or use compare_predictions(..., loss='given').")
+                f"add a {y_true!r} column, or, for per-example losses in one column per model, "
+                "compare them with loss='given' (outperform compare-predictions FILE --loss "
+                "given).")
         if q == "Q2":
             report = compare_one_task(table, metric=metric, alpha=alpha, rope=rope, rho=rho,
                                       threshold=threshold, control=control)
