@@ -61,7 +61,7 @@ def test_many_models_cochran_and_pairs():
     rep = compare_predictions(pd.DataFrame({"y_true": y, **preds}))
     assert rep.recommended == "cochran_q" and rep.tests["cochran_q"].pvalue < 0.05
     assert set(rep.posthoc) == {"mcnemar_holm", "bayesian_mcnemar"}
-    ref = compare_predictions(pd.DataFrame({"y_true": y, **preds}), reference="m0")
+    ref = compare_predictions(pd.DataFrame({"y_true": y, **preds}), control="m0")
     assert ref.posthoc["mcnemar_holm"].control == "m0"
 
 
@@ -75,8 +75,8 @@ def test_groups_are_averaged_first():
 
 def test_bad_input():
     df = _from_counts(5, 5, 5, 5)
-    with pytest.raises(InvalidInputError, match="reference"):
-        compare_predictions(df, reference="nope")
+    with pytest.raises(InvalidInputError, match="control"):
+        compare_predictions(df, control="nope")
     with pytest.raises(InvalidInputError, match="missing"):
         compare_predictions(df.assign(GNN=df.GNN.where(df.index != 3)))
     with pytest.raises(TooFewError):

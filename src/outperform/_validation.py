@@ -222,6 +222,32 @@ def check_probability(value: float, name: str, *, open_interval: bool = True) ->
     return float(value)
 
 
+def check_threshold(threshold: float) -> float:
+    """The decision threshold of a Bayesian test (Williams 2026 §5.2), checked.
+
+    A region decides when its posterior probability reaches the threshold. At or below 0.5
+    two of the three regions can reach it at once (P(A better) = P(B better) = 0.5, or 0.45
+    and 0.45 against 0.3), and which one "decides" would be an arbitrary order, not the data;
+    above 0.5 at most one region can. Williams uses 0.95.
+
+    Raises
+    ------
+    InvalidInputError
+        ``threshold`` not a number in (0.5, 1).
+    """
+    try:
+        value = float(threshold)
+    except (TypeError, ValueError):
+        value = float("nan")
+    if isinstance(threshold, (bool, np.bool_)) or not 0.5 < value < 1:
+        raise InvalidInputError(
+            f"threshold must lie in (0.5, 1), got {threshold!r}: it is the posterior "
+            "probability one region (A better, equivalent, B better) must reach for a "
+            "decision, and at 0.5 or below two regions can reach it at once. Williams (2026) "
+            "§5.2 uses 0.95; 0.9 is a weaker, still unambiguous, choice.")
+    return value
+
+
 def check_choice(value: str, name: str, choices: Iterable[str]) -> str:
     """Raise ``InvalidInputError`` unless ``value`` is one of ``choices``."""
     choices = tuple(choices)

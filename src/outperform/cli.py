@@ -120,6 +120,36 @@ def _backend(scheduler: Optional[str], n_jobs: int):
         yield client
 
 
+def _direction(lower_is_better: bool, higher_is_better: bool) -> bool | None:
+    """``higher_is_better`` from the two direction flags; None leaves it to the metric's name.
+
+    Raises
+    ------
+    typer.BadParameter
+        Both flags given: a usage error (exit code 2).
+    """
+    if lower_is_better and higher_is_better:
+        raise typer.BadParameter("it contradicts --lower-is-better: give the one flag that "
+                                 "describes the metric.", param_hint="'--higher-is-better'")
+    return False if lower_is_better else True if higher_is_better else None
+
+
+def _no_diagram_reason(report) -> str:
+    """Why a report has no critical-difference diagram to draw, and what to do."""
+    if report.question != "Q3":
+        return (f"it draws average ranks over several data sets, and these results are "
+                f"{report.question} (one {'test set' if report.question == 'Q1' else 'task'}).")
+    if len(report.models) < 3:
+        return ("it draws a post-hoc test, which runs on three or more models; two models are "
+                "compared by the tests above.")
+    posthoc = report.details.get("posthoc")
+    if posthoc == "none":
+        return ("--posthoc none runs no post-hoc test; choose one (e.g. --posthoc nemenyi, or "
+                "--control with --posthoc holm) to draw it.")
+    return (f"the post-hoc test {posthoc} has no average ranks to draw; choose nemenyi, or "
+            "--control with holm or bonferroni-dunn.")
+
+
 def _emit(report, fmt: Format) -> None:
     from .report import render_json, render_markdown, render_text
 
@@ -146,8 +176,8 @@ def _plot(report, path: Path) -> None:
 
     figures = report_figures(report, kinds=("cd",))
     if not figures:
-        err.print("[yellow]no critical-difference diagram: it needs a post-hoc test on three "
-                  "or more models over several data sets[/yellow]")
+        err.print(f"[yellow]no critical-difference diagram: "
+                  f"{escape(_no_diagram_reason(report))}[/yellow]")
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     save_figure_file(figures[0], path)
@@ -166,6 +196,10 @@ def compare_cmd(
     metric: Optional[str] = typer.Option(None, help="Metric column, when there are several."),
     lower_is_better: bool = typer.Option(False, "--lower-is-better",
                                          help="The metric is a loss or error (lower is better)."),
+    higher_is_better: bool = typer.Option(False, "--higher-is-better",
+                                          help="The metric is a score (higher is better): "
+                                          "confirms the direction of a metric name outperform "
+                                          "does not know."),
     posthoc: str = typer.Option("auto", help="auto, nemenyi, holm, hochberg, hommel, "
                                 "bonferroni-dunn or wilcoxon-holm."),
     rope: Optional[float] = typer.Option(None, help="Half-width of the region of practical "
@@ -173,10 +207,10 @@ def compare_cmd(
     rho: Optional[float] = typer.Option(None, help="One task with folds: correlation of fold "
                                         "differences (default n_test/n_total, or 1/k)."),
     threshold: float = typer.Option(0.95, help="Posterior probability needed for a Bayesian "
-                                    "decision (Williams 2026 §5.2)."),
+                                    "decision, above 0.5 (Williams 2026 §5.2)."),
     bayesian: bool = typer.Option(False, "--bayesian", help="Several data sets: add the Bayesian "
                                   "signed-rank and sign tests and, with folds, the Poisson test."),
-    prior: Optional[float] = typer.Option(None, "--prior", help="Strength of the Bayesian "
+    prior: Optional[float] = typer.Option(None, "--prior", help="Strength s > 0 of the Bayesian "
                                           "sign/signed-rank prior (default 0.5 / 1)."),
     hierarchical: bool = typer.Option(False, "--hierarchical", help="Two models with per-fold "
                                       "results on several data sets: add the hierarchical "
@@ -184,6 +218,8 @@ def compare_cmd(
     fmt: Format = typer.Option(Format.text, "--format", help="Output format."),
     plot: Optional[Path] = typer.Option(None, help="Write the critical-difference diagram here "
                                         "(.png, .svg or .pdf)."),
+    encoding: Optional[str] = typer.Option(None, help="Encoding of a text file that is not "
+                                           "UTF-8, e.g. cp1252 (spreadsheet exports)."),
 ) -> None:
     """Compare algorithms from a results table.
 
@@ -193,12 +229,13 @@ def compare_cmd(
     """
     from .compare import compare
 
+    direction = _direction(lower_is_better, higher_is_better)
     if plot is not None:
         _output_file(plot, "--plot", FIGURE_SUFFIXES)
-    report = compare(file, metric=metric, higher_is_better=False if lower_is_better else None,
-                     alpha=alpha, control=control, posthoc=posthoc, rope=rope, rho=rho,
-                     threshold=threshold, bayesian=bayesian, prior_strength=prior,
-                     hierarchical=hierarchical)
+    report = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
+                     control=control, posthoc=posthoc, rope=rope, rho=rho, threshold=threshold,
+                     bayesian=bayesian, prior_strength=prior, hierarchical=hierarchical,
+                     encoding=encoding, progress=True)
     _emit(report, fmt)
     if plot is not None:
         _plot(report, plot)
@@ -223,6 +260,8 @@ def compare_predictions_cmd(
     alpha: float = typer.Option(0.05, help="Significance level."),
     threshold: float = typer.Option(0.95, help="Posterior probability needed for a decision."),
     fmt: Format = typer.Option(Format.text, "--format", help="Output format."),
+    encoding: Optional[str] = typer.Option(None, help="Encoding of a text file that is not "
+                                           "UTF-8, e.g. cp1252 (spreadsheet exports)."),
 ) -> None:
     """Compare predictors on one test set (Q1): McNemar, Bayesian McNemar, t-tests, DeLong."""
     from .compare import compare_predictions
@@ -233,8 +272,9 @@ def compare_predictions_cmd(
             raise InvalidInputError(f"--control {control!r} and --reference {reference!r} name "
                                     "different models; give --control only.")
         control = reference
-    report = compare_predictions(file, y_true=y_true, loss=loss, reference=control,
-                                 group=group, rope=rope, alpha=alpha, threshold=threshold)
+    report = compare_predictions(file, y_true=y_true, loss=loss, control=control,
+                                 group=group, rope=rope, alpha=alpha, threshold=threshold,
+                                 encoding=encoding)
     _emit(report, fmt)
 
 
@@ -328,17 +368,24 @@ def report(
     metric: Optional[str] = typer.Option(None, help="Metric column, when there are several."),
     lower_is_better: bool = typer.Option(False, "--lower-is-better",
                                          help="The metric is a loss or error."),
+    higher_is_better: bool = typer.Option(False, "--higher-is-better",
+                                          help="The metric is a score (higher is better): "
+                                          "confirms the direction of a metric name outperform "
+                                          "does not know."),
     rope: Optional[float] = typer.Option(None, help="ROPE half-width in metric units."),
     bayesian: bool = typer.Option(True, "--bayesian/--no-bayesian",
                                   help="Include the Bayesian tests over data sets."),
     y_true: str = typer.Option("y_true", "--y-true", help="Per-example predictions (Q1): the "
                                "column of true labels."),
     loss: str = typer.Option("zero-one", help="Q1 loss: zero-one, log, squared, absolute, given."),
+    encoding: Optional[str] = typer.Option(None, help="Encoding of a text file that is not "
+                                           "UTF-8, e.g. cp1252 (spreadsheet exports)."),
 ) -> None:
     """Write a publishable report (HTML, Markdown, LaTeX, JSON) with its figures."""
     from .compare import compare
     from .report import FORMATS, write_report
 
+    direction = _direction(lower_is_better, higher_is_better)
     chosen = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
     unknown = [f for f in chosen if f not in FORMATS]
     if unknown or not chosen:
@@ -349,9 +396,9 @@ def report(
     if out.exists() and not out.is_dir():
         raise InvalidInputError(f"--out {str(out)!r} is an existing file; give a folder for the "
                                 "report files (it is created if missing).")
-    result = compare(file, metric=metric, higher_is_better=False if lower_is_better else None,
-                     alpha=alpha, control=control, rope=rope, bayesian=bayesian,
-                     y_true=y_true, loss=loss)
+    result = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
+                     control=control, rope=rope, bayesian=bayesian, y_true=y_true, loss=loss,
+                     encoding=encoding, progress=True)
     paths = write_report(result, out, formats=chosen)
     _emit(result, Format.text)
     for path in (paths.values() if isinstance(paths, dict) else paths):

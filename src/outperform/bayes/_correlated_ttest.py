@@ -38,7 +38,7 @@ from .._validation import (
     TooFewError,
     as_paired,
     check_choice,
-    check_probability,
+    check_threshold,
     check_rope,
 )
 from ..results import BayesianResult
@@ -248,7 +248,7 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
         raise TooFewError(f"the correlated Bayesian t-test needs at least 2 folds, got {n}.")
     rho = float(_check_rho(rho))
     rope = check_rope(rope)
-    check_probability(threshold, "threshold")
+    check_threshold(threshold)
     check_choice(on_zero_variance, "on_zero_variance", ZERO_VARIANCE)
     prior = _check_prior(prior, n)
     location, df, scale = (float(v[0]) for v in posterior_parameters((x - y)[None], rho, prior))

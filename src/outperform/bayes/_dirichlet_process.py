@@ -36,7 +36,7 @@ from .._validation import (
     as_float_array,
     as_paired,
     check_choice,
-    check_probability,
+    check_probability, check_threshold,
     check_random_state,
     check_rope,
 )
@@ -62,7 +62,7 @@ def _check_options(prior_strength, n_samples, threshold, prior_place) -> None:
         )
     if int(n_samples) != n_samples or n_samples < 1:
         raise InvalidInputError(f"n_samples must be a positive integer, got {n_samples!r}.")
-    check_probability(threshold, "threshold")
+    check_threshold(threshold)
     check_choice(prior_place, "prior_place", PRIOR_PLACES)
 
 

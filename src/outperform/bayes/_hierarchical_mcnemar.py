@@ -14,7 +14,7 @@ from typing import Sequence
 import numpy as np
 from scipy import special
 
-from .._validation import (InvalidInputError, as_counts, check_choice, check_probability,
+from .._validation import (InvalidInputError, as_counts, check_choice, check_threshold,
                            check_random_state)
 from ..results import BayesianResult
 from ._beta_binomial import _check_counts, _proper_or_raise, _Quadrature
@@ -118,7 +118,7 @@ def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
         raise InvalidInputError(
             f"n01 and n10 must have one entry per task, got shapes {n01.shape} and {n10.shape}.")
     y, n = _check_counts(n01, n01 + n10, ("n01", "n01 + n10"))
-    check_probability(threshold, "threshold")
+    check_threshold(threshold)
     check_choice(region_rule, "region_rule", ("averaged", "argmax"))
     if names is not None:
         names = [str(s) for s in names]

@@ -83,7 +83,7 @@ import numpy as np
 
 from .._parallel import progress_status
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError,
-                           as_float_array, check_choice, check_probability, check_rope,
+                           as_float_array, check_choice, check_threshold, check_rope,
                            random_seed)
 from ..results import BayesianResult
 from ._hierarchical_model import (HierarchicalPrior, _centredness, _constrained, _initial_values,
@@ -238,7 +238,7 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
         raise InvalidInputError(
             f"rho must lie in [0, 1) (1/k for k-fold cross-validation), got {rho!r}.")
     rope_bounds = check_rope(rope)
-    check_probability(threshold, "threshold")
+    check_threshold(threshold)
     prior = HierarchicalPrior() if prior is None else prior
     if not isinstance(prior, HierarchicalPrior):
         raise InvalidInputError("prior must be a HierarchicalPrior.")

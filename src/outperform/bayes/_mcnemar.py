@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from .._validation import InvalidInputError, as_counts, as_float_array, check_probability
+from .._validation import InvalidInputError, as_counts, as_float_array, check_threshold
 from .._names import model_names
 from ..results import BayesianResult, PairwiseResult
 from ..stats import PairwiseCounts, pairwise_discordance
@@ -159,7 +159,7 @@ def bayesian_mcnemar(n01, n10, *, prior=(1.0, 1.0), rope=None,
     if n01.ndim or n10.ndim:
         raise InvalidInputError("n01 and n10 must be single counts.")
     a0, b0 = check_beta_prior(prior)
-    check_probability(threshold, "threshold")
+    check_threshold(threshold)
     regions = phi_posterior_regions(n01, n10, prior=(a0, b0), rope=rope)
     alpha, beta, mean = (float(regions[k]) for k in ("alpha", "beta", "mean"))
     bounds = (float(regions["low"]), float(regions["high"]))
@@ -231,7 +231,7 @@ def pairwise_bayesian_mcnemar(correct, *, names=None, prior=(1.0, 1.0), rope=Non
     'A better'
     """
     a0, b0 = check_beta_prior(prior)
-    check_probability(threshold, "threshold")
+    check_threshold(threshold)
     counts = correct if isinstance(correct, PairwiseCounts) else pairwise_discordance(correct)
     labels = model_names(names, counts.n_correct.size)
     regions = phi_posterior_regions(counts.n01, counts.n01.T, prior=(a0, b0), rope=rope)

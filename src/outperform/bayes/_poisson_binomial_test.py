@@ -35,7 +35,7 @@ from .._validation import (
     as_counts,
     as_float_array,
     check_choice,
-    check_probability,
+    check_probability, check_threshold,
 )
 from ..results import BayesianResult, PairwiseResult
 from .._names import model_names
@@ -271,7 +271,7 @@ def poisson_binomial_test(a, b=None, *, kind: str = "discordant", prior: float =
     """
     check_choice(kind, "kind", KINDS)
     beta_prior = _check_positive(beta_prior, "beta_prior")
-    check_probability(threshold, "threshold")
+    check_threshold(threshold)
     details: dict = {"kind": kind}
     if kind == "probability":
         if b is not None:
@@ -399,7 +399,7 @@ def pairwise_poisson_binomial_test(data, *, kind: str = "correct",
     check_choice(kind, "kind", KINDS)
     prior = _check_positive(prior, "prior")
     beta_prior = _check_positive(beta_prior, "beta_prior")
-    check_probability(threshold, "threshold")
+    check_threshold(threshold)
     check_probability(cycle_threshold, "cycle_threshold")
     p, k = _pairwise_probabilities(data, kind, prior)
     if k < 2:

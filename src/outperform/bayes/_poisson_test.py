@@ -33,7 +33,7 @@ from .._validation import (
     as_float_array,
     as_paired,
     check_choice,
-    check_probability,
+    check_probability, check_threshold,
     check_rope,
 )
 from ..results import BayesianResult, PairwiseResult
@@ -205,7 +205,7 @@ def poisson_test(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | None = None,
     >>> round(res.details["p_no_majority"], 3), round(res.details["p_more_wins"], 3)
     (0.278, 0.999)
     """
-    check_probability(threshold, "threshold")
+    check_threshold(threshold)
     rope = check_rope(rope)
     check_choice(on_zero_variance, "on_zero_variance", ZERO_VARIANCE)
     diffs, rhos, prior = _differences(a, b, rho, prior)
@@ -278,7 +278,7 @@ def pairwise_poisson_test(scores, *, rho, names: Sequence[str] | None = None, ro
     if k < 2:
         raise TooFewError(f"pairwise comparison needs at least 2 models, got {k}.")
     labels = model_names(names, k)
-    check_probability(threshold, "threshold")
+    check_threshold(threshold)
     check_probability(cycle_threshold, "cycle_threshold")
     check_choice(on_zero_variance, "on_zero_variance", ZERO_VARIANCE)
     rope = check_rope(rope)

@@ -34,7 +34,7 @@ import warnings
 import numpy as np
 
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_paired,
-                           check_probability, check_rope, random_seed)
+                           check_threshold, check_rope, random_seed)
 from ..results import BayesianResult
 from ._mcmc import ESS_LIMIT, RHAT_LIMIT, diagnostics, enable_compilation_cache
 from ._rope import decide, region_probabilities_from_samples
@@ -173,7 +173,7 @@ def robust_bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95, n_samples
     for name, v in (("n_samples", n_samples), ("n_warmup", n_warmup), ("n_chains", n_chains)):
         if int(v) != v or v < 1:
             raise InvalidInputError(f"{name} must be a positive integer, got {v!r}.")
-    check_probability(threshold, "threshold")
+    check_threshold(threshold)
     m, s = float(np.mean(d)), float(np.std(d, ddof=1))
     if s <= 1e-12 * max(np.max(np.abs(x)), np.max(np.abs(y))):
         raise DegenerateDataError(

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from .._validation import check_choice, check_probability
+from .._validation import check_choice, check_threshold
 
 SIDES = ("left", "right")
 
@@ -22,10 +22,10 @@ def decide(p_left, p_rope, p_right, *, a_better_side: str, threshold: float = 0.
         P(parameter < low), P(low <= parameter <= high), P(parameter > high).
     a_better_side : {"left", "right"}
         The region in which model A is practically better (the result's field).
-    threshold : float in (0, 1)
-        Smallest posterior mass that decides. When two regions reach it (only possible with
-        ``threshold <= 0.5``), "A better" comes before "B better", both before
-        "practically equivalent".
+    threshold : float in (0.5, 1)
+        Smallest posterior mass that decides. Above 0.5 at most one region can reach it; at
+        or below, two could, and the decision would be an arbitrary order of the regions, so
+        such thresholds are refused (Williams 2026 §5.2 uses 0.95).
 
     Returns
     -------
@@ -36,7 +36,7 @@ def decide(p_left, p_rope, p_right, *, a_better_side: str, threshold: float = 0.
     Raises
     ------
     InvalidInputError
-        ``a_better_side`` not "left" or "right", ``threshold`` outside (0, 1).
+        ``a_better_side`` not "left" or "right", ``threshold`` outside (0.5, 1).
 
     Examples
     --------
@@ -48,7 +48,7 @@ def decide(p_left, p_rope, p_right, *, a_better_side: str, threshold: float = 0.
     array(['A better', 'practically equivalent'], dtype=object)
     """
     check_choice(a_better_side, "a_better_side", SIDES)
-    check_probability(threshold, "threshold")
+    check_threshold(threshold)
     left, rope, right = np.broadcast_arrays(*(np.asarray(p, dtype=float)
                                               for p in (p_left, p_rope, p_right)))
     a, b = (right, left) if a_better_side == "right" else (left, right)

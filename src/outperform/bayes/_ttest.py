@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from .._validation import (DegenerateDataError, TooFewError, as_paired, check_probability,
+from .._validation import (DegenerateDataError, TooFewError, as_paired, check_threshold,
                            check_rope)
 from ..results import BayesianResult
 from ..stats._effect_size import cohens_d, effect_size_label
@@ -77,7 +77,7 @@ def bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95) -> BayesianResul
         raise DegenerateDataError(
             f"all {n} differences a - b are equal ({m:g}): their standard deviation is 0, so "
             "the t posterior is undefined. Check the inputs (identical models give all zeros).")
-    check_probability(threshold, "threshold")
+    check_threshold(threshold)
     bounds = (-0.1 * s, 0.1 * s) if rope is None else check_rope(rope)
     # Eq. 6 is the correlated t-test's Theorem 2 with rho = 0 under the matching prior.
     location, df, scale = (float(v[0]) for v in posterior_parameters(d[None], 0.0,

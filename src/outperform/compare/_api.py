@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .._validation import InvalidInputError, check_random_state
+from .._validation import InvalidInputError, check_random_state, check_threshold
 from ..data._files import read_columns
 from ..data._io import read_results
 from ..data._results_table import ResultsTable, ScoreMatrix
@@ -17,7 +17,7 @@ from ._hierarchical import add_hierarchical_ttest, compare_counts
 from ._q1 import compare_predictions
 from ._q2 import compare_one_task
 from ._q3 import compare_many_tasks
-from ._q3_bayes import add_bayesian_section
+from ._q3_bayes import add_bayesian_section, check_prior_strength
 
 QUESTIONS = ("auto", "Q1", "Q2", "Q3")
 
@@ -42,7 +42,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
             threshold: float = 0.95, bayesian: bool = False,
             prior_strength: float | None = None, random_state=0, y_true: str = "y_true",
             loss: str = "zero-one", group: str | None = None,
-            hierarchical: bool = False) -> ComparisonReport:
+            hierarchical: bool = False, encoding: str | None = None,
+            progress: bool = False) -> ComparisonReport:
     """Compare models or algorithms and report decisions, effect sizes and warnings.
 
     Parameters
@@ -67,13 +68,16 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         Half-width of the region of practical equivalence in metric units (Bayesian tests).
     rho : float, optional
         Q2: correlation of fold differences (default from n_train/n_test, or 1/k).
-    threshold : float
-        Decision threshold of the Bayesian tests (Williams 2026 §5.2).
+    threshold : float in (0.5, 1)
+        Decision threshold of the Bayesian tests (Williams 2026 §5.2): the posterior
+        probability one region must reach. At 0.5 or below two regions could reach it at
+        once, so such values are refused.
     bayesian : bool
         Q3: add the Bayesian signed-rank and sign tests (Benavoli et al. 2017) and, when folds
         are present, the Poisson test (Corani & Benavoli 2015).
-    prior_strength : float, optional
-        Q3 Bayesian: weight of the Dirichlet-process prior pseudo-observation.
+    prior_strength : float > 0, optional
+        Q3 Bayesian: weight s of the Dirichlet-process prior pseudo-observation (Benavoli et
+        al. 2017); default 0.5 for the signed-rank test and 1 for the sign test.
     random_state : int or numpy Generator
         Seed of the Monte Carlo draws of the Bayesian tests.
     hierarchical : bool
@@ -83,8 +87,13 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         ``model_b`` columns name the two models (see
         :func:`outperform.compare._hierarchical.compare_counts`).
     y_true, loss, group :
-        Q1 only, see :func:`outperform.compare._q1.compare_predictions` (``control`` is the
-        reference model there).
+        Q1 only, see :func:`outperform.compare.compare_predictions`.
+    encoding : str, optional
+        Encoding of a text file that is not UTF-8 (a Python codec name such as ``"cp1252"``),
+        see :func:`outperform.data.read_results`.
+    progress : bool
+        Show the progress of long steps on stderr (the hierarchical t-test's MCMC), drawn
+        only on a terminal; the command line turns it on.
 
     Returns
     -------
@@ -100,7 +109,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     ------
     InvalidInputError, TooFewError
         Bad or insufficient input (see :func:`read_results`); Q1 predictions that are neither
-        labels of ``y_true`` nor probabilities (see :func:`compare_predictions`).
+        labels of ``y_true`` nor probabilities (see :func:`compare_predictions`); a
+        ``threshold`` outside (0.5, 1); a ``prior_strength`` that is not > 0.
 
     Examples
     --------
@@ -113,34 +123,44 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     """
     if question not in QUESTIONS:
         raise InvalidInputError(f"question must be one of {QUESTIONS}, got {question!r}.")
-    if question == "auto" and _has_column(data, y_true) and _task_column(data):
+    # Bad values are errors even where the route taken does not use them.
+    check_random_state(random_state)
+    check_threshold(threshold)
+    if prior_strength is not None:
+        check_prior_strength(prior_strength)
+    columns = _columns(data, encoding)
+    task_column = _task_column(columns)
+    if question == "auto" and y_true in columns and task_column:
         raise InvalidInputError(
             f"the table has a {y_true!r} column, read as the true labels of per-example "
-            f"predictions (one task), and a {_task_column(data)!r} column, read as data sets: if "
+            f"predictions (one task), and a {task_column!r} column, read as data sets: if "
             f"{y_true!r} names a model, rename that column; for predictions, drop the "
-            f"{_task_column(data)!r} column.")
-    check_random_state(random_state)  # a bad seed is an error even where it goes unused
+            f"{task_column!r} column.")
     given = _given_options(metric=metric, higher_is_better=higher_is_better, control=control,
                            posthoc=posthoc, aggregate=aggregate, rope=rope, rho=rho,
                            threshold=threshold, prior_strength=prior_strength,
                            random_state=random_state, y_true=y_true, loss=loss, group=group,
                            hierarchical=hierarchical)
-    if question == "Q1" or (question == "auto" and _has_column(data, y_true)):
-        report = compare_predictions(data, y_true=y_true, loss=loss, reference=control,
-                                     group=group, rope=rope, alpha=alpha, threshold=threshold)
+    if question == "Q1" or (question == "auto" and y_true in columns):
+        report = compare_predictions(data, y_true=y_true, loss=loss, control=control,
+                                     group=group, rope=rope, alpha=alpha, threshold=threshold,
+                                     encoding=encoding)
         return _with_ignored_options(report, "Q1", given)
-    if _has_column(data, "n01") and _has_column(data, "n10"):
-        return _with_ignored_options(compare_counts(data, alpha=alpha, threshold=threshold),
-                                     "counts", given)
+    if "n01" in columns and "n10" in columns:
+        return _with_ignored_options(compare_counts(data, alpha=alpha, threshold=threshold,
+                                                    encoding=encoding), "counts", given)
     if isinstance(data, ScoreMatrix):
         scores = data
     else:
-        table = read_results(data, metric=metric, higher_is_better=higher_is_better)
+        table = read_results(data, metric=metric, higher_is_better=higher_is_better,
+                             encoding=encoding)
         q = infer_question(table) if question == "auto" else question
         if q == "Q1":
             raise InvalidInputError(
                 "these results hold per-example values of one task (Q1) but no true labels: "
-                f"add a {y_true!r} column, or use compare_predictions(..., loss='given').")
+                f"add a {y_true!r} column, or, for per-example losses in one column per model, "
+                "compare them with loss='given' (outperform compare-predictions FILE --loss "
+                "given).")
         if q == "Q2":
             report = compare_one_task(table, metric=metric, alpha=alpha, rope=rope, rho=rho,
                                       threshold=threshold, control=control)
@@ -156,28 +176,25 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
             raise InvalidInputError("the hierarchical t-test needs the per-fold results, not "
                                     "one score per cell.")
         report = add_hierarchical_ttest(report, table, rope=rope, threshold=threshold,
-                                        random_state=random_state)
+                                        random_state=random_state, progress=progress)
     q3 = "Q3" + (" bayesian" if bayesian else "") + (" hierarchical" if hierarchical else "")
     if not isinstance(data, ScoreMatrix):
         report = _with_assumed_direction(report, table)
     return _with_ignored_options(report, q3, given)
 
 
-def _columns(data) -> tuple:
+def _columns(data, encoding: str | None) -> tuple:
     if isinstance(data, pd.DataFrame):
         return tuple(data.columns)
     if isinstance(data, (str, Path)) and Path(data).is_file():
-        return read_columns(data)  # the header only: a large file is read once, later
+        # the header only: a large file is read once, later
+        return read_columns(data, encoding=encoding)
     return ()
 
 
-def _has_column(data, column: str) -> bool:
-    return column in _columns(data)
-
-
-def _task_column(data) -> str | None:
+def _task_column(columns: tuple) -> str | None:
     """The column naming the data sets (``task`` or an alias such as ``dataset``), if any."""
-    return next((c for c in _columns(data) if str(c).strip().lower() in (TASK,) or
+    return next((c for c in columns if str(c).strip().lower() in (TASK,) or
                  ALIASES.get(str(c).strip().lower()) == TASK), None)
 
 
@@ -191,7 +208,8 @@ def _with_assumed_direction(report: ComparisonReport, table: ResultsTable) -> Co
         what = "the values of this wide table (they have no metric name)"
     message = (f"DIRECTION: the direction of {what} is unknown and was assumed "
                "higher-is-better; if these are errors or losses the ranking is reversed: pass "
-               "higher_is_better=False (--lower-is-better), or higher_is_better=True to confirm.")
+               "higher_is_better=False (--lower-is-better), or higher_is_better=True "
+               "(--higher-is-better) to confirm.")
     return replace(report, warnings=(message,) + report.warnings)
 
 

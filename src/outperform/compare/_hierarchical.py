@@ -30,12 +30,15 @@ def add_hierarchical_ttest(report: ComparisonReport, table: ResultsTable, *,
                            random_state=0, progress: bool = False) -> ComparisonReport:
     """Return ``report`` with the hierarchical correlated t-test of its two models.
 
+    ``progress`` shows the MCMC run on stderr (see
+    :func:`outperform.bayes.hierarchical_correlated_ttest`).
+
     Raises
     ------
     InvalidInputError
         Not two models, or no per-fold results, or folds that differ in number across tasks.
     """
-    from ..bayes._hierarchical_ttest import hierarchical_correlated_ttest
+    from .. import bayes  # NumPyro is imported by the call, not here
 
     if len(table.models) != 2:
         raise InvalidInputError(
@@ -63,9 +66,9 @@ def add_hierarchical_ttest(report: ComparisonReport, table: ResultsTable, *,
 
         rope = default_rope(ScoreMatrix(np.column_stack([x.mean(1), y.mean(1)]), table.tasks,
                                         table.models, metric, True))[0]
-    res = hierarchical_correlated_ttest(x, y, rho=float(folds[1][0]), rope=rope,
-                                        names=list(table.tasks), threshold=threshold,
-                                        random_state=random_state, progress=progress)
+    res = bayes.hierarchical_correlated_ttest(x, y, rho=float(folds[1][0]), rope=rope,
+                                              names=list(table.tasks), threshold=threshold,
+                                              random_state=random_state, progress=progress)
     a, b = table.models
     left, rope_p, right = res.details["p_regions_averaged"]
     words = conclusion(
@@ -81,7 +84,7 @@ def add_hierarchical_ttest(report: ComparisonReport, table: ResultsTable, *,
 
 
 def compare_counts(data, *, names: tuple[str, str] | None = None, alpha: float = 0.05,
-                   threshold: float = 0.95) -> ComparisonReport:
+                   threshold: float = 0.95, encoding: str | None = None) -> ComparisonReport:
     """Compare two classifiers over tasks from per-task discordance counts (Williams §6.2).
 
     Parameters
@@ -96,6 +99,8 @@ def compare_counts(data, *, names: tuple[str, str] | None = None, alpha: float =
         Names of model A and model B; they take precedence over the ``model_a``/``model_b``
         columns. Default: those columns, else ``"A"`` and ``"B"``.
     alpha, threshold : float
+    encoding : str, optional
+        Encoding of a text file that is not UTF-8 (e.g. ``"cp1252"``).
 
     Returns
     -------
@@ -125,7 +130,7 @@ def compare_counts(data, *, names: tuple[str, str] | None = None, alpha: float =
     >>> compare_counts(load_williams_table1().assign(model_a="GNN", model_b="LLM")).models
     ('GNN', 'LLM')
     """
-    df = read_table(data) if not isinstance(data, pd.DataFrame) else data
+    df = read_table(data, encoding=encoding) if not isinstance(data, pd.DataFrame) else data
     missing = [c for c in ("n01", "n10") if c not in df.columns]
     if missing:
         raise InvalidInputError(f"per-task counts need columns n01 and n10; missing {missing}.")

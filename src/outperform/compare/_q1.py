@@ -4,7 +4,7 @@ Decision logic:
 - 0/1 loss (labels): McNemar's exact test and the Bayesian McNemar test of Lacoste et al.
   (2012) Theorem 4.1 with the ROPE of Williams eq. 7, Cohen's g; DeLong's test of the AUROCs
   when the predictions are probabilities of a binary outcome; k > 2: Cochran's Q, then all
-  pairs (or all against a reference) with Holm's correction, and the Bayesian table.
+  pairs (or all against a control) with Holm's correction, and the Bayesian table.
 - real-valued losses (log, squared, absolute, or given per example): the paired t-test and the
   Bayesian t-test (Williams eq. 6) on the per-example differences, Wilcoxon on examples,
   Cohen's d; a normality check of the differences.
@@ -14,13 +14,15 @@ Decision logic:
 """
 from __future__ import annotations
 
+import warnings as _warnings
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import DegenerateDataError, InvalidInputError, TooFewError, check_choice, check_probability
+from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, check_choice,
+                           check_probability, check_threshold)
 from ..bayes._mcnemar import bayesian_mcnemar
 from ..bayes._ttest import bayesian_ttest
 from ..data._io import read_table
@@ -111,9 +113,11 @@ def read_predictions(data, *, y_true: str | None = "y_true", models=None, group:
 
 
 def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
-                        loss: str = "zero-one", reference: str | None = None,
+                        loss: str = "zero-one", control: str | None = None,
                         group: str | None = None, rope: float | None = None,
-                        alpha: float = 0.05, threshold: float = 0.95) -> ComparisonReport:
+                        alpha: float = 0.05, threshold: float = 0.95,
+                        encoding: str | None = None,
+                        reference: str | None = None) -> ComparisonReport:
     """Compare predictors on one test set from their per-example predictions (Williams Q1).
 
     Parameters
@@ -127,15 +131,21 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     models : sequence of str, optional
         Model columns (default: every other column).
     loss : {"zero-one", "log", "squared", "absolute", "given"}
-    reference : str, optional
-        Compare every model with this one (Williams §5.6) instead of all pairs.
+    control : str, optional
+        Compare every model with this one, the baseline (Williams §5.6; Demšar 2006 §3.2.2
+        calls it the control), instead of all pairs.
     group : str, optional
         Column of cluster ids; losses are averaged per group before testing (Williams §6.1).
     rope : float, optional
         0/1 loss: half-width of the ROPE around φ = 0.5 (default Williams eq. 7). Other losses:
         half-width in loss units (default 0.1 × sd of the differences).
     alpha, threshold : float
-        Significance level; Bayesian decision threshold.
+        Significance level; Bayesian decision threshold, in (0.5, 1).
+    encoding : str, optional
+        Encoding of a text file that is not UTF-8 (e.g. ``"cp1252"``).
+    reference : str, optional
+        Deprecated name of ``control`` (it warns with a ``DeprecationWarning``); it will be
+        removed in the release after 1.0.
 
     Returns
     -------
@@ -145,7 +155,8 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     Raises
     ------
     InvalidInputError, TooFewError
-        Bad columns or values, unknown reference, too few examples or models; predictions
+        Bad columns or values, unknown control (or ``control`` and ``reference`` naming
+        different models), too few examples or models; predictions
         that are neither labels of ``y_true`` nor probabilities in [0, 1] (logits, scores,
         percentages), probabilities against a ``y_true`` not coded 0/1, label sets that do
         not match ``y_true``'s (see ``check_predictions`` in ``compare/_guards.py``).
@@ -161,17 +172,25 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     >>> rep.tests["bayesian_mcnemar"].decision
     'undecided'
     """
+    if reference is not None:
+        _warnings.warn("compare_predictions(reference=...) is deprecated: use control=, the "
+                       "name of the baseline everywhere else.", DeprecationWarning, stacklevel=2)
+        if control is not None and control != reference:
+            raise InvalidInputError(f"control={control!r} and reference={reference!r} name "
+                                    "different models; give control= only.")
+        control = reference
     check_choice(loss, "loss", LOSSES)
     check_probability(alpha, "alpha")
+    check_threshold(threshold)
     if loss != "given" and y_true is None:
         raise InvalidInputError(f"loss={loss!r} needs the true labels (y_true).")
-    data = data if isinstance(data, pd.DataFrame) else read_table(data)
+    data = data if isinstance(data, pd.DataFrame) else read_table(data, encoding=encoding)
     y, preds, groups = read_predictions(data, y_true=None if loss == "given" else y_true,
                                         models=models, group=group)
     names = tuple(preds)
     warnings: list[str] = _cluster_warning(data, group) + check_predictions(y, preds, loss)
-    if reference is not None and reference not in names:
-        raise InvalidInputError(f"reference {reference!r} is not one of the models {list(names)}.")
+    if control is not None and control not in names:
+        raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
     losses = {m: (np.asarray(p, dtype=float) if loss == "given" else per_example_losses(y, p, loss))
               for m, p in preds.items()}
     if groups is not None:
@@ -184,13 +203,13 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
                             | _risk(loss, groups, v) for m, v in losses.items()),
                            key=lambda r: r["mean_loss"]))
     common = dict(question="Q1", metric=f"{loss} loss", higher_is_better=False, models=names,
-                  n_tasks=1, alpha=alpha, summary=summary, control=reference,
+                  n_tasks=1, alpha=alpha, summary=summary, control=control,
                   details={"loss": loss, "n_examples": int(len(next(iter(preds.values())))),
                            "groups": None if groups is None else int(len(set(groups)))})
     if loss == "zero-one" and groups is None:
-        return _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnings,
+        return _zero_one(y, preds, losses, names, control, rope, alpha, threshold, warnings,
                          common)
-    return _real_valued(losses, names, reference, rope, alpha, threshold, warnings, common)
+    return _real_valued(losses, names, control, rope, alpha, threshold, warnings, common)
 
 
 def _cluster_warning(data: pd.DataFrame, group) -> list[str]:
@@ -213,7 +232,7 @@ def _risk(loss, groups, v) -> dict:
     return {"errors": k, "risk_upper_95": float(beta_risk_bound(k, n, delta=0.05))}
 
 
-def _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnings, common):
+def _zero_one(y, preds, losses, names, control, rope, alpha, threshold, warnings, common):
     correct = np.vstack([1 - losses[m] for m in names]).astype(bool)
     rationale = ("0/1 loss on one test set: McNemar's test on the discordant examples "
                  "(Dietterich 1998; Williams 2026 §5.1) and its Bayesian version, the Beta "
@@ -241,8 +260,8 @@ def _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnin
         return ComparisonReport(tests=tests, recommended="bayesian_mcnemar", rationale=rationale,
                                 conclusions=tuple(conclusions), warnings=tuple(warnings), **common)
     tests = {"cochran_q": cochrans_q(correct, names=names)}
-    post = {"mcnemar_holm": (against_control(correct, reference, names=names, adjustment="holm",
-                                               alpha=alpha) if reference else
+    post = {"mcnemar_holm": (against_control(correct, control, names=names, adjustment="holm",
+                                               alpha=alpha) if control else
                              pairwise_mcnemar(correct, names=names, adjustment="holm", alpha=alpha)),
             "bayesian_mcnemar": pairwise_bayesian_mcnemar(correct, names=names, threshold=threshold,
                                                           rope=rope)}
@@ -253,12 +272,12 @@ def _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnin
                             warnings=tuple(warnings), **common)
 
 
-def _real_valued(losses, names, reference, rope, alpha, threshold, warnings, common):
+def _real_valued(losses, names, control, rope, alpha, threshold, warnings, common):
     rationale = ("real-valued per-example losses: the paired t-test and the Bayesian t-test "
                  "(Williams 2026 §5.3, eq. 6) on the differences, with the Wilcoxon test on "
                  "examples as a check that does not assume normality.")
-    pairs = ([(names.index(reference), j) for j in range(len(names)) if names[j] != reference]
-             if reference else list(combinations(range(len(names)), 2)))
+    pairs = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
+             if control else list(combinations(range(len(names)), 2)))
     if len(names) == 2:
         # Scores = negated losses, so that a positive difference favours A.
         a, b = -losses[names[0]], -losses[names[1]]
@@ -284,7 +303,7 @@ def _real_valued(losses, names, reference, rope, alpha, threshold, warnings, com
     post = PairwiseResult(method="paired t-test, Holm-adjusted", names=names, statistic=stat,
                           pvalue=p, pvalue_adjusted=adj,
                           reject=np.nan_to_num(adj, nan=1.0) < alpha, alpha=alpha,
-                          adjustment="holm", control=reference)
+                          adjustment="holm", control=control)
     return ComparisonReport(tests={}, recommended="", rationale=rationale,
                             posthoc={"paired_t_holm": post},
                             conclusions=tuple(_pair_words(post, losses, "mean loss")),

@@ -4,6 +4,9 @@ Decision logic (Corani & Benavoli 2015; Nadeau & Bengio 2003; Williams 2026 §5)
 overlap in their training sets, so the naive t-test over folds is not calibrated and is never
 used. Each pair gets the corrected resampled t-test (frequentist) and the correlated Bayesian
 t-test with a ROPE (Bayesian); with more than two algorithms, the p-values are Holm-adjusted.
+A pair whose fold differences are all equal (two models scoring alike on a 2-split holdout)
+has no variance: its t-test is undefined (NaN p-value, left out of Holm's family, a sentence
+stating the difference) while the Bayesian test gives its point-mass limit.
 """
 from __future__ import annotations
 
@@ -16,15 +19,20 @@ from .._validation import InvalidInputError, TooFewError, check_probability
 from ..bayes._correlated_ttest import correlated_bayesian_ttest
 from ..data._results_table import ResultsTable
 from ..data._schema import FOLD, N_TEST, N_TRAIN, RUN
-from ..results import ComparisonReport, PairwiseResult
+from ..results import ComparisonReport, FrequentistResult, PairwiseResult
 from ..stats._correlated_ttest import correlation_heuristic, corrected_resampled_ttest
 from ..stats._multipletests import adjust_pvalues
 from ._guards import unit_mismatch
-from ._words import conclusion, probability_summary
+from ._words import conclusion, constant_difference, probability_summary
 
 ROPE_SD_FRACTION = 0.1  # Williams (2026) §5.2: ROPE = ±0.1 sd of the differences by default
 # Fewer paired fold scores than this leave the t-tests under 4 degrees of freedom: warn.
 FEW_FOLDS = 5
+# Fold differences whose spread is below this fraction of the scores' magnitude are equal up
+# to the rounding of the subtraction (about 1e-16 relative): 0.1 - 0.0 and 0.9 - 0.8 are one
+# difference, not a spread of 3e-17 that would make t ~ 1e15.
+CONSTANT_RTOL = 1e-12
+T_METHOD = "corrected resampled t-test (Nadeau & Bengio)"
 
 
 def _rho(table: ResultsTable, task: str, rho: float | None) -> tuple[float, str]:
@@ -104,9 +112,11 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
     freq, bayes, widths = {}, {}, {}
     for i, j in pairs:
         a, b = sign * scores[names[i]], sign * scores[names[j]]
-        width = rope if rope is not None else ROPE_SD_FRACTION * float(np.std(a - b, ddof=1))
+        freq[i, j] = _corrected_t(a, b, r)
+        # 0.1 sd of the differences; 0 when they are equal (their sd is then rounding noise).
+        sd = 0.0 if "undefined" in freq[i, j].details else float(np.std(a - b, ddof=1))
+        width = rope if rope is not None else ROPE_SD_FRACTION * sd
         widths[i, j] = width
-        freq[i, j] = corrected_resampled_ttest(a, b, rho=r)
         bayes[i, j] = correlated_bayesian_ttest(a, b, rho=r, rope=width, threshold=threshold)
     summary = tuple(sorted(
         ({"model": m, "mean_score": float(np.mean(v)), "sd_over_folds": float(np.std(v, ddof=1)),
@@ -135,18 +145,40 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
         return ComparisonReport(tests={"corrected_t": f, "correlated_bayes": b},
                                 recommended="correlated_bayes",
                                 conclusions=(_bayes_words(names[i], names[j], b, **words),
-                                             _freq_words(names[i], names[j], f.pvalue,
+                                             _freq_words(names[i], names[j], f, f.pvalue,
                                                          "p", **words)),
                                 **common)
     post = _pairwise(names, pairs, freq, bayes, widths, alpha, control)
     conclusions = [_bayes_words(names[i], names[j], bayes[i, j], **words) for i, j in pairs]
-    significant = [(i, j) for i, j in pairs if post.reject[i, j]]
-    conclusions += [_freq_words(names[i], names[j], post.pvalue_adjusted[i, j],
-                                "Holm-adjusted p", **words) for i, j in significant]
-    if not significant:
+    shown = [(i, j) for i, j in pairs if post.reject[i, j] or "undefined" in freq[i, j].details]
+    conclusions += [_freq_words(names[i], names[j], freq[i, j], post.pvalue_adjusted[i, j],
+                                "Holm-adjusted p", **words) for i, j in shown]
+    if not any(post.reject[i, j] for i, j in pairs):
         conclusions.append(f"{post.method}: no pair differs significantly at α = {alpha}.")
     return ComparisonReport(tests={}, recommended="", posthoc={"corrected_t_holm": post},
                             conclusions=tuple(conclusions), **common)
+
+
+def _corrected_t(a: np.ndarray, b: np.ndarray, rho: float) -> FrequentistResult:
+    """The corrected resampled t-test of a pair, or its undefined result at zero variance.
+
+    When every fold difference is the same (up to rounding, :data:`CONSTANT_RTOL`), the t
+    statistic is 0/0 or infinite and the test has no variance to weigh the difference
+    against: the result has NaN statistic and p-value, the common difference as
+    ``estimate`` and the reason in ``details["undefined"]``.
+    """
+    d = a - b
+    scale = max(float(np.max(np.abs(a))), float(np.max(np.abs(b))))
+    if np.ptp(d) > CONSTANT_RTOL * scale:
+        return corrected_resampled_ttest(a, b, rho=rho)
+    common = float(np.median(d))
+    common = 0.0 if abs(common) <= CONSTANT_RTOL * scale else common
+    return FrequentistResult(
+        statistic=float("nan"), pvalue=float("nan"), method=T_METHOD, df=float(d.size - 1),
+        estimate=common,
+        details={"n_folds": int(d.size), "rho": rho,
+                 "undefined": f"all {d.size} fold differences equal {common:.6g}: zero "
+                              "variance, so the t statistic and its p-value are undefined"})
 
 
 def _few_folds(n: int, alpha: float) -> list[str]:
@@ -170,10 +202,13 @@ def _pairwise(names, pairs, freq, bayes, widths, alpha, control) -> PairwiseResu
         p[i, j] = p[j, i] = res.pvalue
         p_better[i, j], p_better[j, i] = bayes[i, j].p_a_better, bayes[i, j].p_b_better
         p_rope[i, j] = p_rope[j, i] = bayes[i, j].p_rope
+    # Pairs without a p-value (zero variance) are not tests: Holm's family is the others.
+    tested = [(i, j) for i, j in pairs if np.isfinite(p[i, j])]
     adj = np.full((k, k), np.nan)
-    idx = tuple(np.array(pairs).T)
-    adj[idx] = adjust_pvalues(p[idx], "holm")
-    adj[idx[::-1]] = adj[idx]
+    if tested:
+        idx = tuple(np.array(tested).T)
+        adj[idx] = adjust_pvalues(p[idx], "holm")
+        adj[idx[::-1]] = adj[idx]
     return PairwiseResult(
         method="corrected resampled t-test, Holm-adjusted", names=names, statistic=stat,
         pvalue=p, pvalue_adjusted=adj, reject=np.nan_to_num(adj, nan=1.0) < alpha, alpha=alpha,
@@ -190,7 +225,13 @@ def _bayes_words(a, b, res, *, metric, hib, means, alpha) -> str:
                                f"{metric}, threshold {res.threshold}")
 
 
-def _freq_words(a, b, p, label, *, metric, hib, means, alpha) -> str:
+def _freq_words(a, b, res, p, label, *, metric, hib, means, alpha) -> str:
+    if "undefined" in res.details:
+        # res.estimate is the common difference of the higher-is-better scores A - B.
+        return constant_difference("corrected resampled t-test", a, b,
+                                   difference=res.estimate if hib else -res.estimate,
+                                   higher_is_better=hib, quantity=metric,
+                                   n=res.details["n_folds"])
     return conclusion("corrected resampled t-test", a, b, decision=bool(p < alpha),
                       values=(means[a], means[b]), quantity=f"mean {metric}",
                       higher_is_better=hib,

@@ -74,8 +74,9 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
     values, hib = scores.values, scores.higher_is_better
     n, k = values.shape
     if posthoc == "none" and control is not None:
-        raise InvalidInputError("posthoc='none' runs no comparison with the control: drop "
-                                "control=, or choose a post-hoc procedure such as 'holm'.")
+        raise InvalidInputError("posthoc='none' (--posthoc none) runs no comparison with the "
+                                "control: drop control= (--control), or choose a post-hoc "
+                                "procedure such as 'holm'.")
     if k > 2 and posthoc != "none":
         _check_posthoc_memory(k)
     if n < 2:
@@ -218,7 +219,7 @@ def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> C
                      "no post-hoc test (posthoc='none')" if posthoc == "none" else posthoc)
                   + " (Demšar 2006 §3.2.2).",
         posthoc=post, groups=groups, conclusions=tuple(conclusions), warnings=tuple(warnings),
-        control=control, details={"aggregation": scores.aggregation})
+        control=control, details={"aggregation": scores.aggregation, "posthoc": posthoc})
 
 
 def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
@@ -234,9 +235,10 @@ def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
         out.append(f"The algorithms differ (Friedman with Iman–Davenport F = {omnibus.statistic:.3f}, "
                    f"p = {omnibus.pvalue:.3g} < {alpha}{same_order}).")
     else:
+        # Without a post-hoc test (posthoc='none') there are no results below to qualify.
         out.append(f"No significant difference among the {k} algorithms (Iman–Davenport F = "
-                   f"{omnibus.statistic:.3f}, p = {omnibus.pvalue:.3g} >= {alpha}{same_order}); "
-                   "post-hoc results below are descriptive.")
+                   f"{omnibus.statistic:.3f}, p = {omnibus.pvalue:.3g} >= {alpha}{same_order})"
+                   + ("; post-hoc results below are descriptive." if post else "."))
     for key, res in post.items():
         pairs = [(i, j) for i, j in res.pairs() if res.reject[i, j]]
         label = _LABELS.get(key, key)

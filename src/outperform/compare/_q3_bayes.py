@@ -12,6 +12,7 @@ import numpy as np
 
 from ..bayes import (bayesian_sign_test, bayesian_signed_rank_test, pairwise_bayesian_signed_rank_test)
 from ..bayes._poisson_test import pairwise_poisson_test, poisson_test
+from .._validation import InvalidInputError
 from ..data._results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport, PairwiseResult
 from ._guards import min_data_sets, withhold_few_data_sets
@@ -19,6 +20,30 @@ from ._words import conclusion, probability_summary
 from ._q2 import ROPE_SD_FRACTION, _rho
 
 ACCURACY_ROPE = 0.01  # Benavoli et al. (2017): 1 point of accuracy is practically nothing
+# Default weights s of the Dirichlet-process pseudo-observation (Benavoli et al. 2017).
+SIGNED_RANK_PRIOR, SIGN_PRIOR = 0.5, 1.0
+
+
+def check_prior_strength(prior_strength) -> float:
+    """The weight s of the Dirichlet-process prior, checked: a number > 0.
+
+    Raises
+    ------
+    InvalidInputError
+        ``prior_strength`` not a finite number > 0 (the Dirichlet process DP(s, G0) of
+        Benavoli et al. 2017 needs s > 0; s = 0 is not "no prior" but an undefined one).
+    """
+    try:
+        value = float(prior_strength)
+    except (TypeError, ValueError):
+        value = float("nan")
+    if isinstance(prior_strength, bool) or not (np.isfinite(value) and value > 0):
+        raise InvalidInputError(
+            f"prior_strength (--prior) must be a number > 0, got {prior_strength!r}: it is the "
+            "weight s of the pseudo-observation of the Dirichlet-process prior (Benavoli et al. "
+            "2017), which needs s > 0. Leave it out for the defaults (0.5 for the signed-rank "
+            "test, 1 for the sign test), or give a small weight such as 0.1.")
+    return value
 
 
 def default_rope(scores: ScoreMatrix) -> tuple[float, str]:
@@ -60,7 +85,8 @@ def add_bayesian_section(report: ComparisonReport, scores: ScoreMatrix,
     Two models: ``tests`` gains ``bayesian_signed_rank``, ``bayesian_sign`` and, with folds,
     ``poisson``. More models: ``posthoc`` gains the all-pairs tables. The ROPE is ``rope``
     (score units) or :func:`default_rope`; ``prior_strength`` is the weight of the
-    Dirichlet-process pseudo-observation (default 0.5 for signed-rank, 1 for sign).
+    Dirichlet-process pseudo-observation (default 0.5 for signed-rank, 1 for sign; a given
+    value, checked to be > 0 by :func:`check_prior_strength`, is used for both).
 
     With fewer data sets than :func:`outperform.compare.min_data_sets` (5 at the default
     threshold 0.95) every decision of these tests is withheld ("undecided", with the reason in
@@ -68,6 +94,10 @@ def add_bayesian_section(report: ComparisonReport, scores: ScoreMatrix,
     test would tell equal models apart in half of the comparisons. Up to twice that number
     a warning quotes the measured rate (:data:`outperform.compare.MIN_DATA_SETS_TABLE`).
     """
+    if prior_strength is not None:
+        check_prior_strength(prior_strength)
+    signed_rank_prior, sign_prior = ((SIGNED_RANK_PRIOR, SIGN_PRIOR) if prior_strength is None
+                                     else (prior_strength, prior_strength))
     if rope is None:
         rope, rope_rule = default_rope(scores)
     else:
@@ -89,10 +119,10 @@ def add_bayesian_section(report: ComparisonReport, scores: ScoreMatrix,
 
     if len(names) == 2:
         sr = guarded(bayesian_signed_rank_test(v[:, 0], v[:, 1],
-                                               prior_strength=prior_strength or 0.5, **dp))
+                                               prior_strength=signed_rank_prior, **dp))
         tests["bayesian_signed_rank"] = sr
         tests["bayesian_sign"] = guarded(bayesian_sign_test(
-            v[:, 0], v[:, 1], prior_strength=prior_strength or 1.0, **dp))
+            v[:, 0], v[:, 1], prior_strength=sign_prior, **dp))
         words.append(_words(names, sr))
         if folds is not None:
             pt = guarded(poisson_test([f[:, 0] for f in folds[0]], [f[:, 1] for f in folds[0]],
@@ -101,7 +131,7 @@ def add_bayesian_section(report: ComparisonReport, scores: ScoreMatrix,
             words.append(_words(names, pt))
     else:
         pr = guarded(pairwise_bayesian_signed_rank_test(
-            v, names=names, prior_strength=prior_strength or 0.5, **dp))
+            v, names=names, prior_strength=signed_rank_prior, **dp))
         post["bayesian_signed_rank"] = pr
         words += _pair_words(pr)
         if folds is not None:

@@ -146,6 +146,54 @@ def conclusion(test: str, a: str, b: str, *, decision, difference: float = math.
     return f"{test}: {lead}{text}" + (f" ({'; '.join(parts)})" if parts else "") + "."
 
 
+def constant_difference(test: str, a: str, b: str, *, difference: float,
+                        higher_is_better: bool, quantity: str, n: int, units: str = "folds",
+                        spec: str = ".3g") -> str:
+    """A test left undefined because the pair's difference is the same on all ``n`` units.
+
+    With no spread, a t statistic is 0/0 (no difference) or infinite (a constant one), and
+    the test has no variance to weigh the difference against, so it gives no p-value; the
+    sentence says so and states the difference, the better model named by its direction.
+
+    Parameters
+    ----------
+    test : str
+    a, b : str
+        Names of models A and B.
+    difference : float
+        The common difference A − B of ``quantity`` (0: the models score the same).
+    higher_is_better : bool
+        Direction of ``quantity``.
+    quantity : str
+        What differs, e.g. "accuracy".
+    n : int
+        Number of units (folds) the difference is constant over.
+    units, spec : str
+        Name of the units; format of the difference.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> constant_difference("t-test", "A", "B", difference=-0.1, higher_is_better=False,
+    ...                     quantity="error rate", n=2)
+    "t-test: undefined, A's error rate is 0.1 lower than B's on each of the 2 folds (no spread, so no p-value)."
+    """
+    side = favoured(difference, higher_is_better=higher_is_better)
+    if not side:
+        what = f"{a} and {b} have the same {quantity} on each of the {n} {units}"
+        then = "no evidence of a difference, and no p-value"
+    else:
+        better, worse = (a, b) if side > 0 else (b, a)
+        what = (f"{better}'s {quantity} is {abs(difference):{spec}} "
+                f"{'higher' if higher_is_better else 'lower'} than {worse}'s on each of the "
+                f"{n} {units}")
+        then = "no spread, so no p-value"
+    return f"{test}: undefined, {what} ({then})."
+
+
 def decision_label(a: str, b: str, decision: str) -> str:
     """A Bayesian decision as a table cell: "<a> better", "<b> better", or the decision."""
     side = _side(decision, math.nan, True)

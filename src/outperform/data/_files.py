@@ -98,7 +98,8 @@ def _not_decodable(path: Path, encoding: str, offset: int, line: int, bad: bytes
         f"cannot read {path.name!r} as {encoding}: byte {offset} (line {line}) is {bad!r}, which is "
         f"not valid {encoding}. The file was probably saved in another encoding (spreadsheet "
         "programs often write Windows-1252): re-save it as UTF-8 (in Excel: 'CSV UTF-8'), or "
-        "read it with read_results(path, encoding='cp1252') naming its encoding.")
+        "name its encoding: --encoding cp1252 on the command line, encoding='cp1252' in "
+        "Python.")
 
 
 def _locate_undecodable(path: Path, encoding: str) -> InvalidInputError:
