@@ -8,36 +8,28 @@ The exceptions are turned into messages once, for every command, by :class:`._cl
 """
 from __future__ import annotations
 
-import os
-from contextlib import contextmanager
-from enum import Enum
 from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
 from . import __version__
 from ._cli import Group, err
+from ._cli_support import (FIGURE_SUFFIXES, SCHEDULER_HELP, Format, _backend, _direction,
+                           _emit, _exit_on_bad_input, _output_file, _plot)
 from ._validation import InvalidInputError, OutperformError
 
-FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
 
 app = typer.Typer(
     cls=Group, add_completion=False, no_args_is_help=True, rich_markup_mode="rich",
     help="Is model A really better than model B, how sure is that, and by how much?\n\n"
          "Statistical comparison of machine-learning models after Demšar (2006), Lacoste et al. "
-         "(2012), Corani & Benavoli (2015) and Williams (2026). Start with [bold]outperform demo[/bold].",
+         "(2012), Corani & Benavoli (2015) and Williams (2026). Start with "
+         "[bold]outperform demo[/bold].",
     epilog="Exit codes: 0 success, 1 bad input (the message says what to fix), 2 usage error, "
            "3 internal error (the message names the file that holds the traceback; "
            "[bold]outperform --debug ...[/bold] prints it).")
-
-
-class Format(str, Enum):
-    text = "text"
-    markdown = "markdown"
-    json = "json"
 
 
 def _version(value: bool) -> None:
@@ -53,136 +45,6 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
                                     "(for a bug report) instead of writing it to a file.")
          ) -> None:
     """Compare models and algorithms soundly."""
-
-
-@contextmanager
-def _exit_on_bad_input(errors=OutperformError):
-    """Print the message of a bad-input error and exit with code 1 (no traceback)."""
-    try:
-        yield
-    except errors as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
-        raise typer.Exit(1)
-
-
-def _output_file(path: Path, option: str, suffixes: tuple[str, ...]) -> Path:
-    """Check, before any work, that ``path`` can be written as a file of one of ``suffixes``.
-
-    Raises
-    ------
-    InvalidInputError
-        Unknown suffix, an existing folder of that name, or no writable folder to hold it.
-    """
-    if path.suffix.lower() not in suffixes:
-        raise InvalidInputError(f"{option} {str(path)!r}: cannot tell the format; use a name "
-                                f"ending in {', '.join(suffixes)}.")
-    if path.is_dir():
-        raise InvalidInputError(f"{option} {str(path)!r} is a folder; give a file name.")
-    # The nearest existing ancestor must be a writable folder (missing ones are created).
-    folder = next(p for p in path.absolute().parents if p.exists())
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise InvalidInputError(f"{option} {str(path)!r}: {str(folder)!r} is not a writable "
-                                "folder; choose another place for the file.")
-    return path
-
-
-# "\\[": rich markup would take "[dask]" for a style.
-SCHEDULER_HELP = ("Run on the Dask cluster of this scheduler (tcp://HOST:PORT, as `dask "
-                  "scheduler` prints it). Needs outperform\\[dask] here and the same outperform "
-                  "on the workers; the results are those of a local run.")
-
-
-@contextmanager
-def _backend(scheduler: Optional[str], n_jobs: int):
-    """The joblib backend of ``--scheduler``: None (local), or a Dask client closed at the end.
-
-    Raises
-    ------
-    InvalidInputError
-        dask.distributed missing, or no usable cluster at ``scheduler`` (see
-        :func:`outperform._parallel.dask_scheduler`).
-    """
-    if scheduler is None:
-        yield None
-        return
-    from ._parallel import dask_scheduler
-
-    with dask_scheduler(scheduler) as client:
-        threads = sum(client.nthreads().values())
-        err.print(f"running on the Dask cluster at {escape(scheduler)} "
-                  f"({len(client.nthreads())} workers, {threads} threads).", highlight=False,
-                  soft_wrap=True)
-        if n_jobs != 1:
-            # joblib's Dask backend sizes itself from the cluster, whatever n_jobs says.
-            err.print(f"[yellow]warning:[/yellow] --n-jobs {n_jobs} is ignored with "
-                      f"--scheduler: the work uses the cluster's {threads} threads.",
-                      soft_wrap=True)
-        yield client
-
-
-def _direction(lower_is_better: bool, higher_is_better: bool) -> bool | None:
-    """``higher_is_better`` from the two direction flags; None leaves it to the metric's name.
-
-    Raises
-    ------
-    typer.BadParameter
-        Both flags given: a usage error (exit code 2).
-    """
-    if lower_is_better and higher_is_better:
-        raise typer.BadParameter("it contradicts --lower-is-better: give the one flag that "
-                                 "describes the metric.", param_hint="'--higher-is-better'")
-    return False if lower_is_better else True if higher_is_better else None
-
-
-def _no_diagram_reason(report) -> str:
-    """Why a report has no critical-difference diagram to draw, and what to do."""
-    if report.question != "Q3":
-        return (f"it draws average ranks over several data sets, and these results are "
-                f"{report.question} (one {'test set' if report.question == 'Q1' else 'task'}).")
-    if len(report.models) < 3:
-        return ("it draws a post-hoc test, which runs on three or more models; two models are "
-                "compared by the tests above.")
-    posthoc = report.details.get("posthoc")
-    if posthoc == "none":
-        return ("--posthoc none runs no post-hoc test; choose one (e.g. --posthoc nemenyi, or "
-                "--control with --posthoc holm) to draw it.")
-    return (f"the post-hoc test {posthoc} has no average ranks to draw; choose nemenyi, or "
-            "--control with holm or bonferroni-dunn.")
-
-
-def _emit(report, fmt: Format) -> None:
-    from .report import render_json, render_markdown, render_text
-
-    if fmt is Format.json:
-        typer.echo(render_json(report))
-    elif fmt is Format.markdown:
-        typer.echo(render_markdown(report))
-    else:
-        render_text(report)
-
-
-def _plot(report, path: Path) -> None:
-    """Write the report's first critical-difference diagram to ``path``.
-
-    With a control that is the Bonferroni–Dunn diagram (Demšar 2006 Figure 1(b)), the only
-    post-hoc test against a control with one critical difference; without, the all-pairs
-    diagram of the post-hoc test (Nemenyi by default). The choice and the file are the
-    report's (``report_figures``, ``save_figure_file``), so ``outperform report`` draws the same.
-    """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from .report import report_figures, save_figure_file
-
-    figures = report_figures(report, kinds=("cd",))
-    if not figures:
-        err.print(f"[yellow]no critical-difference diagram: "
-                  f"{escape(_no_diagram_reason(report))}[/yellow]")
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    save_figure_file(figures[0], path)
-    posthoc = figures[0].key.removeprefix("cd-")
-    err.print(f"critical-difference diagram ({escape(posthoc)}) written to {escape(str(path))}")
 
 
 @app.command("compare")
