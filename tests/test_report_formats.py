@@ -13,8 +13,14 @@ import pytest
 from rich.console import Console
 
 from _report_cases import report
-from outperform.report import (build_document, latex_escape, render_html, render_latex,
-                               render_markdown, render_text)
+from outperform.report import (
+    build_document,
+    latex_escape,
+    render_html,
+    render_latex,
+    render_markdown,
+    render_text,
+)
 
 # Williams (2026) §7: the checklist every report follows, in order.
 CHECKLIST = ["Question", "Loss or metric", "Design: fixed and random factors",
@@ -63,7 +69,8 @@ def _renderings(rep):
     tex_rows = [[_latex_cell(c) for c in line.rstrip()[:-2].split(" & ")]
                 for line in tex.splitlines() if line.rstrip().endswith(r" \\") and " & " in line]
     return doc, {
-        "text": (text, heads["text"], _rows(text.splitlines(), "│") + _rows(text.splitlines(), "┃")),
+        "text": (text, heads["text"], _rows(text.splitlines(), "│")
+                 + _rows(text.splitlines(), "┃")),   # rows, then the header
         "md": (md, heads["md"], _rows(md.splitlines(), "|")),
         "html": (page, heads["html"], plain_tr),
         "tex": (tex, heads["tex"], tex_rows),
