@@ -132,3 +132,15 @@ def test_every_format_says_the_same_sentences(name):
     for line in rep.conclusions + rep.warnings + (rep.rationale,):
         assert line in formats["md"][0] and html.escape(line) in formats["html"][0]
         assert latex_escape(line) in formats["tex"][0] and line in text_no_wrap
+
+
+def test_written_markdown_shows_the_diagrams_written_beside_it(tmp_path):
+    from outperform.report import write_report
+
+    paths = write_report(report("table6_010"), tmp_path, formats=("md",))
+    md = paths["md"].read_text(encoding="utf-8")
+    images = re.findall(r"!\[Critical-difference diagram[^\]]*\]\(([^)]+)\)", md)
+    assert images == ["report-cd.svg"] and (tmp_path / images[0]).stat().st_size > 1000
+    # Under the frequentist view, after the post-hoc table it draws.
+    assert md.index("### Frequentist view") < md.index("#### Post-hoc") < md.index("![")
+    assert "![" not in render_markdown(report("table6_010"))   # no file, no image
