@@ -168,7 +168,11 @@ def render_latex(report: ComparisonReport, *, figure_path=None, standalone: bool
              "\\usepackage{booktabs,array,tabularx,graphicx}."]
     for depth, section in doc.walk():
         command = "paragraph" if depth == 0 else "subparagraph"
-        parts.append(f"\\{command}{{{latex_escape(section.title)}.}}")
+        # A run-in heading waits for the next line of text; before a table (a float) or a
+        # list there is none, so an empty box sets the heading here, above them.
+        runs_in = bool(section.blocks) and isinstance(section.blocks[0], Paragraph)
+        parts.append(f"\\{command}{{{latex_escape(section.title)}.}}"
+                     + ("" if runs_in else r"\mbox{}"))
         parts += [_block(doc, block, files, label) for block in section.blocks]
     parts.append(f"% {latex_escape(doc.closing)}")
     body = "\n\n".join(p for p in parts if p) + "\n"
