@@ -153,7 +153,7 @@ def _check(rep, favours, index, ranks=None):
     for key, res in rep.posthoc.items():
         if key == "wilcoxon-holm" or "decision" in res.details:
             continue
-        title = next(t for t in re.findall(r"^## (Post-hoc: .*)$", render_markdown(rep), re.M)
+        title = next(t for t in re.findall(r"^#+ (Post-hoc: .*)$", render_markdown(rep), re.M)
                      if res.method in t)
         table = render_markdown(rep).split(f"## {title}\n\n", 1)[1].split("\n\n", 1)[0]
         for line in table.splitlines()[2:]:

@@ -5,6 +5,7 @@ Demšar's published value), not taken from the report.
 """
 import io
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -21,9 +22,9 @@ DEMSAR_RANKS = {"C4.5": 3.143, "C4.5+m": 2.000, "C4.5+cf": 2.893, "C4.5+m+cf": 1
 
 
 def _md_tables(md: str) -> dict[str, tuple[list[str], list[list[str]]]]:
-    """{title: (header, rows)} of the tables of a Markdown report."""
+    """{title: (header, rows)} of the tables of a Markdown report (each under a heading)."""
     out = {}
-    for block in md.split("\n## ")[1:]:
+    for block in re.split(r"\n#+ ", md)[1:]:
         title, *lines = block.splitlines()
         cells = [[c.strip() for c in line.strip().strip("|").split("|")]
                  for line in lines if line.startswith("|")]

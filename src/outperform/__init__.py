@@ -8,12 +8,26 @@ Lacoste, Laviolette & Marchand (2012), Corani & Benavoli (2015) and Williams (20
 >>> compare(load_demsar_table6()).recommended
 'iman_davenport'
 """
+from . import _display
 from ._validation import DegenerateDataError, InvalidInputError, OutperformError, TooFewError
 
 __version__ = "0.1.0"
 
 from . import compare  # noqa: E402  (the package, callable as compare(); after __version__)
 from .data import read_results  # noqa: E402
+
+
+def _load_report() -> None:
+    """Import the report renderer, which registers itself as the HTML display of results.
+
+    Called on the first Jupyter display of a result, not at import: the root package is
+    above every layer, so this import is in plain sight of the layer contract and allowed,
+    and ``import outperform`` does not load rich or matplotlib.
+    """
+    from . import report  # noqa: F401
+
+
+_display.set_loader(_load_report)
 
 __all__ = [
     "DegenerateDataError",

@@ -1,12 +1,22 @@
-"""Renderers of result objects: terminal (rich), Markdown, HTML, LaTeX, JSON, and report files."""
+"""Renderers of result objects: terminal (rich), Markdown, HTML, LaTeX, JSON, and report files.
+
+Text, Markdown, HTML and LaTeX walk one :class:`Document` built from the report by
+:func:`build_document` (its sections, each a title and blocks: :class:`Paragraph`,
+:class:`Bullets`, :class:`Table`, :class:`Figure`); JSON is the schema-validated
+``report.to_dict()``. Importing this package makes :func:`render_html_fragment` the HTML
+display of every result object in Jupyter (see :mod:`outperform._display`).
+"""
 import json
 
+from .. import _display
+from ._document import Bullets, Document, Figure, Paragraph, Section, build_document
 from ._figures import ReportFigure, report_figures, save_figure_file
 from ._files import FORMATS, write_report
-from ._html import render_html
+from ._html import render_html, render_html_fragment
 from ._json_schema import load_schema, validate_report
 from ._latex import latex_escape, render_latex
 from ._markdown import render_markdown
+from ._sections import Table
 from ._text import render_text
 
 
@@ -15,6 +25,10 @@ def render_json(report) -> str:
     return json.dumps(report.to_dict(), indent=2, ensure_ascii=False)
 
 
-__all__ = ["FORMATS", "ReportFigure", "latex_escape", "load_schema", "render_html", "render_json", "render_latex",
-           "render_markdown", "render_text", "report_figures", "save_figure_file",
-           "validate_report", "write_report"]
+_display.register_html(render_html_fragment)
+
+__all__ = ["FORMATS", "Bullets", "Document", "Figure", "Paragraph", "ReportFigure", "Section",
+           "Table", "build_document", "latex_escape", "load_schema", "render_html",
+           "render_html_fragment", "render_json", "render_latex", "render_markdown",
+           "render_text", "report_figures", "save_figure_file", "validate_report",
+           "write_report"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -41,56 +42,84 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "figure"
 
 
-def report_figures(report, kinds=KINDS) -> list[ReportFigure]:
-    """Describe the figures the report's results can be drawn as, in reading order."""
-    from ..plot._cd_diagram import cd_diagram_from_result
-    from ..plot._poisson_binomial import plot_poisson_binomial
-    from ..plot._posterior import plot_posterior
-    from ..plot._simplex import plot_simplex
+def _cd(res):
+    from ..plot import cd_diagram_from_result
 
+    return cd_diagram_from_result(res)
+
+
+def _posterior(res, names):
+    from ..plot import plot_posterior
+
+    return plot_posterior(res, names=names)
+
+
+def _simplex(res, names):
+    from ..plot import plot_simplex
+
+    return plot_simplex(res, names=names)
+
+
+def _wins(res, names):
+    from ..plot import plot_poisson_binomial
+
+    return plot_poisson_binomial(res, names=names)
+
+
+def posthoc_figures(key: str, res) -> list[ReportFigure]:
+    """The critical-difference diagram of a rank-based post-hoc result (none otherwise)."""
+    if res.average_ranks is None or (res.control is not None and not res.critical_difference):
+        return []
+    form = ("methods outside the thick interval around the control differ from it"
+            if res.control is not None else
+            "methods joined by a thick bar are not significantly different")
+    cd = f", CD = {res.critical_difference:.3f}" if res.critical_difference else ""
+    return [ReportFigure(
+        f"cd-{_slug(key)}", "cd",
+        f"Critical-difference diagram, {res.method} at α = {res.alpha}{cd} (Demšar 2006, "
+        f"Figure 1): average ranks, best on the right; {form}.", partial(_cd, res))]
+
+
+def bayesian_figures(key: str, res, names=("A", "B"), kinds=KINDS) -> list[ReportFigure]:
+    """Posterior, simplex and wins figures of a Bayesian result, of ``kinds``, in order."""
+    out = []
+    samples = getattr(res, "samples", None)
+    ndim = None if samples is None else getattr(samples, "ndim", 0)
+    # A continuous scipy posterior (not e.g. the Poisson test's distribution of wins).
+    continuous = all(hasattr(res.posterior, m) for m in ("pdf", "ppf"))
+    if "posterior" in kinds and (continuous or ndim == 1 or res.details.get("degenerate", False)):
+        out.append(ReportFigure(
+            f"posterior-{_slug(key)}", "posterior",
+            f"Posterior of the {res.parameter.replace('A - B', ' - '.join(names))} "
+            f"({res.method}); the shaded band is the ROPE (Williams 2026 §5.2).",
+            partial(_posterior, res, names)))
+    if "simplex" in kinds and ndim == 2:
+        out.append(ReportFigure(
+            f"simplex-{_slug(key)}", "simplex",
+            f"Posterior draws of the three region probabilities ({res.method}); each corner "
+            "region holds the draws in which that outcome is the most probable "
+            "(Benavoli et al. 2017).", partial(_simplex, res, names)))
+    if "wins" in kinds and res.details.get("wins_pmf") is not None:
+        out.append(ReportFigure(
+            f"wins-{_slug(key)}", "wins",
+            f"Distribution of the number of data sets {names[0]} wins ({res.method}).",
+            partial(_wins, res, names)))
+    return out
+
+
+def report_figures(report, kinds=KINDS) -> list[ReportFigure]:
+    """Describe the figures the report's results can be drawn as, in reading order.
+
+    Only described: matplotlib is imported when a figure is drawn (``figure.draw()``).
+    """
     out = []
     if "cd" in kinds:
         for key, res in report.posthoc.items():
-            if res.average_ranks is None or (res.control is not None
-                                             and not res.critical_difference):
-                continue
-            form = ("methods outside the thick interval around the control differ from it"
-                    if res.control is not None else
-                    "methods joined by a thick bar are not significantly different")
-            cd = f", CD = {res.critical_difference:.3f}" if res.critical_difference else ""
-            out.append(ReportFigure(
-                f"cd-{_slug(key)}", "cd",
-                f"Critical-difference diagram, {res.method} at α = {res.alpha}{cd} (Demšar 2006, "
-                f"Figure 1): average ranks, best on the right; {form}.",
-                lambda res=res: cd_diagram_from_result(res)))
+            out += posthoc_figures(key, res)
     names = model_names(report)
     for key, res in report.tests.items():
-        if not hasattr(res, "p_rope"):
-            continue
-        samples = getattr(res, "samples", None)
-        ndim = None if samples is None else getattr(samples, "ndim", 0)
-        # A continuous scipy posterior (not e.g. the Poisson test's distribution of wins).
-        continuous = all(hasattr(res.posterior, m) for m in ("pdf", "ppf"))
-        if "posterior" in kinds and (continuous or ndim == 1
-                                     or res.details.get("degenerate", False)):
-            out.append(ReportFigure(
-                f"posterior-{_slug(key)}", "posterior",
-                f"Posterior of the {res.parameter.replace('A - B', ' - '.join(names))} "
-                f"({res.method}); the shaded band is the ROPE "
-                "(Williams 2026 §5.2).",
-                lambda res=res: plot_posterior(res, names=names)))
-        if "simplex" in kinds and ndim == 2:
-            out.append(ReportFigure(
-                f"simplex-{_slug(key)}", "simplex",
-                f"Posterior draws of the three region probabilities ({res.method}); each corner "
-                "region holds the draws in which that outcome is the most probable "
-                "(Benavoli et al. 2017).",
-                lambda res=res: plot_simplex(res, names=names)))
-        if "wins" in kinds and res.details.get("wins_pmf") is not None:
-            out.append(ReportFigure(
-                f"wins-{_slug(key)}", "wins",
-                f"Distribution of the number of data sets {names[0]} wins ({res.method}).",
-                lambda res=res: plot_poisson_binomial(res, names=names)))
+        if hasattr(res, "p_rope"):
+            out += bayesian_figures(key, res, names, kinds)
     return out
 
 

@@ -20,7 +20,8 @@ def write_report(report: ComparisonReport, out_dir, *,
     out_dir : str or path-like
         Folder to write into; created if missing. Files of the same names are replaced.
     formats : sequence of {"html", "md", "tex", "json", "txt"}
-        ``html``: one self-contained page (:func:`render_html`); ``md``: Markdown; ``tex``:
+        ``html``: one self-contained page (:func:`render_html`); ``md``: Markdown that shows
+        the diagrams by their SVG files (:func:`render_markdown`); ``tex``:
         a standalone LaTeX document with booktabs tables (:func:`render_latex`); ``json``: the
         documented schema (:mod:`outperform.report._json_schema`); ``txt``: the terminal tables
         without colour.
@@ -67,7 +68,12 @@ def write_report(report: ComparisonReport, out_dir, *,
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
     cd_pdf = out / f"{stem}-cd.pdf"
-    renderers = {"html": render_html, "md": render_markdown, "json": render_json,
+    figures = report_figures(report, kinds=("cd",))
+    # The Markdown shows the diagrams by the SVG files written below, next to it.
+    svg_names = {f.key: p.name for f, p in zip(figures, figure_paths(figures,
+                                                                     cd_pdf.with_suffix(".svg")))}
+    renderers = {"html": render_html, "json": render_json,
+                 "md": lambda r: render_markdown(r, figure_files=svg_names),
                  "tex": lambda r: render_latex(r, figure_path=cd_pdf, standalone=True,
                                                label=stem),
                  "txt": _render_plain}
@@ -75,7 +81,6 @@ def write_report(report: ComparisonReport, out_dir, *,
         path = out / f"{stem}.{fmt}"
         path.write_text(renderers[fmt](report), encoding="utf-8")
         written[fmt] = path
-    figures = report_figures(report, kinds=("cd",))
     for suffix in (".pdf", ".svg"):
         for fig, path in zip(figures, figure_paths(figures, cd_pdf.with_suffix(suffix))):
             if not (suffix == ".pdf" and "tex" in formats):   # render_latex wrote the PDFs

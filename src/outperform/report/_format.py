@@ -1,4 +1,4 @@
-"""Number formatting shared by the renderers."""
+"""Number formatting of the report tables: one rule per kind of number."""
 from __future__ import annotations
 
 import math
@@ -40,17 +40,3 @@ def fmt_column(values, digits: int = 3) -> list[str]:
 def is_bayesian(res) -> bool:
     """Whether a PairwiseResult holds posterior probabilities rather than p-values."""
     return "p_rope" in res.details and res.adjustment == "none"
-
-
-def headline(report) -> str:
-    """One line saying what was compared."""
-    direction = "higher is better" if report.higher_is_better else "lower is better"
-    what = (f"{len(report.models)} models over {report.n_tasks} data sets" if report.question == "Q3"
-            else f"{len(report.models)} models on one task" if report.question == "Q2"
-            else f"{len(report.models)} predictors on one test set")
-    return f"{report.question}: {what} — metric {report.metric} ({direction}), α = {report.alpha}"
-
-
-def summary_columns(report) -> list[str]:
-    """Columns of the summary table, in the order of its first row."""
-    return list(report.summary[0]) if report.summary else []

@@ -1,4 +1,5 @@
-"""LaTeX rendering of a ComparisonReport: booktabs tables and the CD diagram, for a paper.
+"""LaTeX rendering of a ComparisonReport, for a paper: a walk of the report's document, with
+booktabs tables and the CD diagram.
 
 The fragment needs ``\\usepackage{booktabs,array,tabularx,graphicx}``; ``standalone=True``
 wraps it in a complete ``article`` that compiles with pdflatex. Text from the data (model names,
@@ -12,11 +13,9 @@ from pathlib import Path
 
 from .. import __version__
 from ..results import ComparisonReport
-from ._figures import figure_paths, report_figures, save_figure_file
-from ._format import headline
-from ._pairs import pairwise_tables
-from ._sections import (THINK, Table, bayesian_table, design_text, frequentist_table,
-                        metric_text, question_text, settings_text, summary_table, test_notes)
+from ._document import Bullets, Document, Figure, Paragraph, build_document, is_text
+from ._figures import figure_paths, save_figure_file
+from ._sections import Table
 
 _SPECIAL = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
@@ -66,10 +65,6 @@ def _cell(text: str) -> str:
     return f"${sign}{mantissa}\\times 10^{{{int(exponent)}}}$"
 
 
-def _is_text(cell: str) -> bool:
-    return any(ch.isalpha() for ch in cell.replace("e-", "").replace("e+", ""))
-
-
 def _header(text: str) -> str:
     """A long column heading set on two lines (a nested tabular, as booktabs tables do)."""
     words = text.split(" ")
@@ -82,7 +77,7 @@ def _header(text: str) -> str:
 
 
 def _tabular(t: Table, label: str) -> str:
-    text = [any(_is_text(r[c]) for r in t.rows) for c in range(len(t.header))]
+    text = [any(is_text(r[c]) for r in t.rows) for c in range(len(t.header))]
     # Long words (test names, decisions) wrap in X columns that share the line width, instead
     # of widening the table past the margin.
     wide = [x and max((len(r[c]) for r in t.rows), default=0) > 24
@@ -127,11 +122,14 @@ def render_latex(report: ComparisonReport, *, figure_path=None, standalone: bool
                  label: str = "outperform") -> str:
     r"""Return ``report`` as LaTeX: paragraphs in the order of Williams' checklist and tables.
 
-    The order is that of Williams (2026) §7: question, loss or metric, design, tests and
-    their assumptions, inferences (conclusions, summary table, frequentist tests with 95%
-    confidence intervals and effect sizes, post-hoc tables, the critical-difference diagram,
-    Bayesian tests), warnings. Tables use booktabs rules (``\toprule``, ``\midrule``,
-    ``\bottomrule``); the row of the test the decision rests on is set in bold.
+    The sections, tables and sentences are those of every format
+    (:func:`outperform.report._document.build_document`), in the order of Williams (2026) §7:
+    question, loss or metric, design, tests and their assumptions, inferences (conclusions,
+    summary table, then the frequentist view: tests with 95% confidence intervals and effect
+    sizes, post-hoc tables, the critical-difference diagram; then the Bayesian view), warnings.
+    Each section is a ``\paragraph``, each view a ``\subparagraph``. Tables use booktabs rules
+    (``\toprule``, ``\midrule``, ``\bottomrule``); the row of the test the decision rests on
+    is set in bold.
 
     Parameters
     ----------
@@ -161,37 +159,45 @@ def render_latex(report: ComparisonReport, *, figure_path=None, standalone: bool
     >>> "\\toprule" in tex, "C4.5+m+cf is significantly better than C4.5" in tex
     (True, True)
     """
-    q_title, q_text = question_text(report)
-    parts = [f"% {latex_escape(headline(report))}",
+    doc = build_document(report, figures=figure_path is not None)
+    # Only the critical-difference diagrams are written (as PDF, for pdflatex).
+    cds = [f for f in doc.figures() if f.kind == "cd"]
+    files = dict(zip((f.key for f in cds), figure_paths(cds, figure_path))) if cds else {}
+    parts = [f"% {latex_escape(doc.headline)}",
              f"% Written by outperform {__version__}; needs "
-             "\\usepackage{booktabs,array,tabularx,graphicx}.",
-             f"\\paragraph{{Question.}} \\emph{{{latex_escape(q_title)}.}} {latex_escape(q_text)}",
-             f"\\paragraph{{Loss or metric.}} {latex_escape(metric_text(report))}",
-             f"\\paragraph{{Design.}} {latex_escape(' '.join(design_text(report)))}",
-             f"\\paragraph{{Tests and assumptions.}} {latex_escape(report.rationale)} "
-             + latex_escape(" ".join(settings_text(report))),
-             _items(f"{name} ({role}): {assumes}" if assumes else f"{name} ({role})."
-                    for name, role, assumes in test_notes(report)),
-             "\\paragraph{Inferences.}", _items(report.conclusions),
-             _tabular(summary_table(report), label)]
-    tables = [t for t in (frequentist_table(report),) if t]
-    bayes = [t for t in (bayesian_table(report),) if t]
-    for t in pairwise_tables(report):
-        (bayes if t.view == "bayesian" else tables).append(t)
-    parts += [_tabular(t, label) for t in tables]
-    if figure_path is not None:
-        figures = report_figures(report, kinds=("cd",))
-        for fig, path in zip(figures, figure_paths(figures, figure_path)):
-            width = save_figure_file(fig, path, salt=label)
-            size = r"[width=\linewidth]" if width > 6.0 else ""
-            parts.append("\n".join([
-                r"\begin{figure}[htbp]", r"\centering",
-                f"\\includegraphics{size}{{{Path(path).name}}}",
-                f"\\caption{{{latex_escape(fig.caption)}}}",
-                f"\\label{{fig:{label}-{_slug(fig.key)}}}", r"\end{figure}"]))
-    parts += [_tabular(t, label) for t in bayes]
-    if report.warnings:
-        parts += ["\\paragraph{Warnings.}", _items(report.warnings)]
-    parts.append(f"% {latex_escape(THINK)}")
-    body = "\n\n".join(parts) + "\n"
+             "\\usepackage{booktabs,array,tabularx,graphicx}."]
+    for depth, section in doc.walk():
+        command = "paragraph" if depth == 0 else "subparagraph"
+        # A run-in heading waits for the next line of text; before a table (a float) or a
+        # list there is none, so an empty box sets the heading here, above them.
+        runs_in = bool(section.blocks) and isinstance(section.blocks[0], Paragraph)
+        parts.append(f"\\{command}{{{latex_escape(section.title)}.}}"
+                     + ("" if runs_in else r"\mbox{}"))
+        parts += [_block(doc, block, files, label) for block in section.blocks]
+    parts.append(f"% {latex_escape(doc.closing)}")
+    body = "\n\n".join(p for p in parts if p) + "\n"
     return _PREAMBLE + body + "\\end{document}\n" if standalone else body
+
+
+def _block(doc: Document, block, files: dict, label: str) -> str:
+    """LaTeX of one block of the document; a figure only when it has a file."""
+    if isinstance(block, Paragraph):
+        text = latex_escape(block.text)
+        if block.see:
+            text += f" {latex_escape(doc.title_of(block.see))}."
+        lead = f"\\emph{{{latex_escape(block.lead)}.}} " if block.lead else ""
+        return lead + text
+    if isinstance(block, Bullets):
+        return _items(block.items)
+    if isinstance(block, Table):
+        return _tabular(block, label)
+    if isinstance(block, Figure) and block.figure.key in files:
+        fig, path = block.figure, files[block.figure.key]
+        width = save_figure_file(fig, path, salt=label)
+        size = r"[width=\linewidth]" if width > 6.0 else ""
+        return "\n".join([
+            r"\begin{figure}[htbp]", r"\centering",
+            f"\\includegraphics{size}{{{Path(path).name}}}",
+            f"\\caption{{{latex_escape(fig.caption)}}}",
+            f"\\label{{fig:{label}-{_slug(fig.key)}}}", r"\end{figure}"])
+    return ""

@@ -8,6 +8,8 @@ Wilcoxon), or the posterior probabilities (Bayesian tables).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
+from typing import Mapping
 
 import numpy as np
 
@@ -16,15 +18,37 @@ from ._format import fmt_column, fmt_p, is_bayesian
 from ._sections import Table, without_empty_columns
 
 
-def _mean_name(report) -> str:
-    """What the summary's mean is: an error rate for 0/1 losses of single examples."""
-    if report.question == "Q1":
-        d = report.details
-        return "error rate" if d.get("loss") == "zero-one" and not d.get("groups") else "mean loss"
-    return f"mean {report.metric}"
+@dataclass(frozen=True)
+class PairContext:
+    """What a pair table takes from its report; the defaults describe a result shown alone.
+
+    ``means`` maps a model to its summary mean (score or loss), the fallback estimate of a
+    pair; ``rope`` is the report's one ROPE width, if it has one.
+    """
+
+    means: Mapping[str, float] = field(default_factory=dict)
+    higher_is_better: bool = True
+    mean_name: str = "mean"
+    metric: str = ""
+    rope: float | None = None
 
 
-def _pair_differences(report, res):
+def pair_context(report) -> PairContext:
+    """The :class:`PairContext` of ``report``: its summary means, metric and ROPE."""
+    d = report.details
+    if report.question == "Q1":   # an error rate for 0/1 losses of single examples
+        name = "error rate" if d.get("loss") == "zero-one" and not d.get("groups") else "mean loss"
+    else:
+        name = f"mean {report.metric}"
+    means = {row["model"]: row.get("mean_loss", row.get("mean_score")) for row in report.summary}
+    rope = d.get("rope")
+    return PairContext({m: v for m, v in means.items() if v is not None},
+                       report.higher_is_better, name, report.metric,
+                       rope if isinstance(rope, (int, float)) and not isinstance(rope, bool)
+                       else None)
+
+
+def _pair_differences(res, ctx: PairContext):
     """(k x k differences row − column, higher_is_better, name) of the pairs of ``res``.
 
     The test's own estimate where it has one (posterior probabilities, rank-biserial
@@ -38,9 +62,8 @@ def _pair_differences(report, res):
     if res.average_ranks is not None:
         r = np.asarray(res.average_ranks, dtype=float)
         return r[:, None] - r[None, :], False, "average rank"
-    means = {row["model"]: row.get("mean_loss", row.get("mean_score")) for row in report.summary}
-    v = np.array([np.nan if means.get(m) is None else means[m] for m in res.names], dtype=float)
-    return v[:, None] - v[None, :], report.higher_is_better, _mean_name(report)
+    v = np.array([ctx.means.get(m, np.nan) for m in res.names], dtype=float)
+    return v[:, None] - v[None, :], ctx.higher_is_better, ctx.mean_name
 
 
 def _oriented(pairs, diff, higher_is_better) -> list[tuple[int, int, float]]:
@@ -55,8 +78,8 @@ def _oriented(pairs, diff, higher_is_better) -> list[tuple[int, int, float]]:
 BAYES_PAIR_HEADER = ["A", "B", "P(A better)", "P(equivalent)", "P(B better)"]
 
 
-def _bayes_pair_table(key, report, res) -> Table:
-    diff, hib, _ = _pair_differences(report, res)
+def _bayes_pair_table(key, res, ctx: PairContext) -> Table:
+    diff, hib, _ = _pair_differences(res, ctx)
     p_rope = np.asarray(res.details["p_rope"], dtype=float)
     decision = np.asarray(res.details["decision"], dtype=object)
     rows = []
@@ -64,50 +87,52 @@ def _bayes_pair_table(key, report, res) -> Table:
         d = decision_label(res.names[a], res.names[b], decision[a, b])
         rows.append([res.names[a], res.names[b], f"{res.statistic[a, b]:.3f}",
                      f"{p_rope[a, b]:.3f}", f"{res.statistic[b, a]:.3f}", d])
-    rope = report.details.get("rope")
-    notes = (f"; ROPE ±{rope:.3g} {report.metric}" if isinstance(rope, (int, float))
-             and not isinstance(rope, bool) else "")
+    notes = f"; ROPE ±{ctx.rope:.3g} {ctx.metric}".rstrip() if ctx.rope is not None else ""
     return Table(key, f"{res.method} (posterior probabilities{notes})",
                  BAYES_PAIR_HEADER + ["decision"], rows, "bayesian")
 
 
-def pairwise_tables(report) -> list[Table]:
-    """One table per post-hoc result; Q2's Bayesian pair probabilities get their own table.
+def pair_tables(key: str, res, ctx: PairContext = PairContext()) -> list[Table]:
+    """The tables of one post-hoc result; Q2's Bayesian pair probabilities get their own.
 
     Each row puts first (as A) the model the pair's estimate favours, so that the "A better
     by" column is never negative: the difference of error rates or mean scores (Q1, Q2), of
     average ranks (rank tests), the rank-biserial correlation (pairwise Wilcoxon), or, in
-    Bayesian tables, the model with the larger posterior probability of being better.
+    Bayesian tables, the model with the larger posterior probability of being better. Without
+    an estimate (a result shown alone, without its report's means) the pairs keep their order
+    and the column is left out.
     """
-    out = []
-    for key, res in report.posthoc.items():
-        if is_bayesian(res):
-            out.append(_bayes_pair_table(key, report, res))
-            continue
-        diff, hib, name = _pair_differences(report, res)
-        pairs = sorted(res.pairs(), key=lambda ij: (math.isnan(res.pvalue[ij]), res.pvalue[ij]))
-        oriented = _oriented(pairs, diff, hib)
-        by = fmt_column([d for _, _, d in oriented])
-        stat = fmt_column([res.statistic[a, b] for a, b, _ in oriented])
-        rows = [[res.names[a], res.names[b], by[n], stat[n], fmt_p(res.pvalue_adjusted[a, b]),
-                 "yes" if res.reject[a, b] else "no"] for n, (a, b, _) in enumerate(oriented)]
-        header, rows = without_empty_columns(
-            ["A", "B", f"A better by ({name})", "statistic", "adj. p", "significant"], rows,
-            keep=2)
-        cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
-        out.append(Table(key, f"Post-hoc: {res.method}{cd}, α = {res.alpha}", header, rows,
-                         "frequentist"))
-        if "p_row_better" in res.details and "p_rope" in res.details:
-            better = np.asarray(res.details["p_row_better"], dtype=float)
-            rope = np.asarray(res.details["p_rope"], dtype=float)
-            rows = [[res.names[a], res.names[b], f"{better[a, b]:.3f}", f"{rope[a, b]:.3f}",
-                     f"{better[b, a]:.3f}"] for a, b, _ in oriented]
-            header = list(BAYES_PAIR_HEADER)
-            if "rope" in res.details:   # each pair's own ROPE width
-                width = np.asarray(res.details["rope"], dtype=float)
-                header.append(f"ROPE ({report.metric})")
-                for row, (a, b, _) in zip(rows, oriented):
-                    row.append(f"±{width[a, b]:.3g}")
-            out.append(Table(f"{key}-bayes", "Bayesian tests of the same pairs, in the same "
-                             "order (posterior probabilities)", header, rows, "bayesian"))
+    if is_bayesian(res):
+        return [_bayes_pair_table(key, res, ctx)]
+    diff, hib, name = _pair_differences(res, ctx)
+    pairs = sorted(res.pairs(), key=lambda ij: (math.isnan(res.pvalue[ij]), res.pvalue[ij]))
+    oriented = _oriented(pairs, diff, hib)
+    by = fmt_column([d for _, _, d in oriented])
+    stat = fmt_column([res.statistic[a, b] for a, b, _ in oriented])
+    rows = [[res.names[a], res.names[b], by[n], stat[n], fmt_p(res.pvalue_adjusted[a, b]),
+             "yes" if res.reject[a, b] else "no"] for n, (a, b, _) in enumerate(oriented)]
+    header, rows = without_empty_columns(
+        ["A", "B", f"A better by ({name})", "statistic", "adj. p", "significant"], rows, keep=2)
+    cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
+    out = [Table(key, f"Post-hoc: {res.method}{cd}, α = {res.alpha}", header, rows,
+                 "frequentist")]
+    if "p_row_better" in res.details and "p_rope" in res.details:
+        better = np.asarray(res.details["p_row_better"], dtype=float)
+        rope = np.asarray(res.details["p_rope"], dtype=float)
+        rows = [[res.names[a], res.names[b], f"{better[a, b]:.3f}", f"{rope[a, b]:.3f}",
+                 f"{better[b, a]:.3f}"] for a, b, _ in oriented]
+        header = list(BAYES_PAIR_HEADER)
+        if "rope" in res.details:   # each pair's own ROPE width
+            width = np.asarray(res.details["rope"], dtype=float)
+            header.append(f"ROPE ({ctx.metric})" if ctx.metric else "ROPE")
+            for row, (a, b, _) in zip(rows, oriented):
+                row.append(f"±{width[a, b]:.3g}")
+        out.append(Table(f"{key}-bayes", "Bayesian tests of the same pairs, in the same "
+                         "order (posterior probabilities)", header, rows, "bayesian"))
     return out
+
+
+def pairwise_tables(report) -> list[Table]:
+    """The tables of every post-hoc result of ``report`` (:func:`pair_tables`), in order."""
+    ctx = pair_context(report)
+    return [t for key, res in report.posthoc.items() for t in pair_tables(key, res, ctx)]

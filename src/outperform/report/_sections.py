@@ -1,9 +1,9 @@
-"""Content of the publishable reports, in the order of Williams' (2026) §7 checklist.
+"""Content of the reports, in the order of Williams' (2026) §7 checklist.
 
-The HTML and LaTeX renderers lay out the same content: the question (Q1–Q3), the loss or
-metric, the design (fixed and random factors), the tests and their assumptions, the
-inferences with effect sizes (frequentist and Bayesian views), and the warnings. This module
-builds that content as plain strings and table rows; the renderers only escape and format it.
+The question (Q1–Q3), the loss or metric, the design (fixed and random factors), the tests
+and their assumptions, the inferences with effect sizes (frequentist and Bayesian views),
+and the warnings, as plain strings and tables of formatted cells. :mod:`._document` puts
+them in one document; the renderers only escape and lay it out.
 """
 from __future__ import annotations
 
@@ -11,16 +11,7 @@ import math
 from dataclasses import dataclass
 
 from ..compare._words import decision_label
-from ._format import fmt_column, fmt_num, fmt_p, is_bayesian, summary_columns
-
-SECTIONS = (
-    ("question", "Question"),
-    ("metric", "Loss or metric"),
-    ("design", "Design: fixed and random factors"),
-    ("tests", "Tests and their assumptions"),
-    ("inferences", "Inferences"),
-    ("warnings", "Warnings"),
-)
+from ._format import fmt_column, fmt_num, fmt_p, is_bayesian
 
 # Williams (2026) §1, after Dietterich (1998).
 QUESTIONS = {
@@ -201,7 +192,7 @@ def test_notes(report) -> list[tuple[str, str, str]]:
 
 def summary_table(report) -> Table:
     """Models best first with their average rank / mean score."""
-    cols = summary_columns(report)
+    cols = list(report.summary[0]) if report.summary else []   # in the order of the first row
     # One format per column, so that an average rank 2 is printed 2.000 beside 1.964.
     columns = [[str(r[c]) for r in report.summary] if c == "model" else
                fmt_column([r.get(c) for r in report.summary]) for c in cols]
@@ -229,6 +220,15 @@ def _effect(res) -> str:
     return f"{name}{res.effect_size:.3f}"
 
 
+FREQUENTIST_HEADER = ["test", "statistic", "df", "p-value", "estimate [95% CI]", "effect size"]
+
+
+def frequentist_row(res) -> list[str]:
+    """Cells of one frequentist result, under :data:`FREQUENTIST_HEADER`."""
+    return [res.method, fmt_num(float(res.statistic)), fmt_num(res.df), fmt_p(float(res.pvalue)),
+            _estimate(res), _effect(res)]
+
+
 def frequentist_table(report) -> Table | None:
     """Frequentist tests with statistic, df, p-value, estimate with 95% CI and effect size."""
     rows, marked = [], []
@@ -237,12 +237,10 @@ def frequentist_table(report) -> Table | None:
             continue
         if key == report.recommended:
             marked.append(len(rows))
-        rows.append([res.method, fmt_num(float(res.statistic)), fmt_num(res.df),
-                     fmt_p(float(res.pvalue)), _estimate(res), _effect(res)])
+        rows.append(frequentist_row(res))
     if not rows:
         return None
-    header, rows = without_empty_columns(
-        ["test", "statistic", "df", "p-value", "estimate [95% CI]", "effect size"], rows)
+    header, rows = without_empty_columns(FREQUENTIST_HEADER, rows)
     return Table("frequentist", "Frequentist tests", header, rows, "frequentist", tuple(marked))
 
 
@@ -260,13 +258,13 @@ def _on_phi(res) -> bool:
     return str(getattr(res, "parameter", "")).startswith("phi")
 
 
-def _rope_label(report, res) -> str:
+def rope_label(res, metric: str = "") -> str:
     """A Bayesian result's ROPE with its units: "±0.01 accuracy" or "[0.46, 0.54] on φ"."""
     lo, hi = res.rope
     if _on_phi(res):
         return f"[{lo:.3g}, {hi:.3g}] on φ"
-    return (f"±{hi:.3g} {report.metric}" if math.isclose(lo, -hi, abs_tol=1e-15)
-            else f"[{lo:.3g}, {hi:.3g}] {report.metric}")
+    return (f"±{hi:.3g} {metric}" if math.isclose(lo, -hi, abs_tol=1e-15)
+            else f"[{lo:.3g}, {hi:.3g}] {metric}").rstrip()
 
 
 def _rope_scale(report) -> str | None:
@@ -281,10 +279,10 @@ def _rope_scale(report) -> str | None:
     for res in report.tests.values():
         if hasattr(res, "p_rope"):
             if _on_phi(res):
-                return (f"{_rope_label(report, res)}, where φ is the share of the discordant "
+                return (f"{rope_label(res, report.metric)}, where φ is the share of the discordant "
                         f"examples that {a} gets wrong and φ = 1/2 means no difference "
                         "(Williams 2026 eq. 7)")
-            return f"{_rope_label(report, res)}, on the difference between the two models"
+            return f"{rope_label(res, report.metric)}, on the difference between the two models"
     if any(is_bayesian(r) and "posterior_mean" in r.details for r in report.posthoc.values()):
         return ("around φ = 1/2 for each pair by Williams (2026) eq. 7, where φ is the share "
                 "of the pair's discordant examples that the first model gets wrong")
@@ -310,6 +308,18 @@ def rope_text(report) -> str | None:
             f"{decides} (Williams 2026 §5.2).")
 
 
+def bayesian_header(a: str, b: str) -> list[str]:
+    """Columns of :func:`bayesian_row` for models named ``a`` (A) and ``b`` (B)."""
+    return ["test", f"P({a} better)", "P(equivalent)", f"P({b} better)", "ROPE",
+            "posterior mean [95% CrI]", "decision"]
+
+
+def bayesian_row(res, a: str, b: str, metric: str = "") -> list[str]:
+    """Cells of one Bayesian result: region probabilities, ROPE, posterior, decision."""
+    return [res.method, f"{res.p_a_better:.3f}", f"{res.p_rope:.3f}", f"{res.p_b_better:.3f}",
+            rope_label(res, metric), _interval(res), decision_label(a, b, res.decision)]
+
+
 def bayesian_table(report) -> Table | None:
     """Bayesian tests: the three region probabilities, ROPE, posterior summary, decision."""
     a, b = model_names(report)
@@ -319,15 +329,11 @@ def bayesian_table(report) -> Table | None:
             continue
         if key == report.recommended:
             marked.append(len(rows))
-        decision = decision_label(a, b, res.decision)
-        rows.append([res.method, f"{res.p_a_better:.3f}", f"{res.p_rope:.3f}",
-                     f"{res.p_b_better:.3f}", _rope_label(report, res), _interval(res),
-                     decision])
+        rows.append(bayesian_row(res, a, b, report.metric))
         thresholds.add(res.threshold)
     if not rows:
         return None
-    header = ["test", f"P({a} better)", "P(equivalent)", f"P({b} better)", "ROPE",
-              "posterior mean [95% CrI]", "decision"]
+    header = bayesian_header(a, b)
     notes = [f"decision threshold {thresholds.pop():g}"] if len(thresholds) == 1 else []
     if len({r[4] for r in rows}) == 1:   # one ROPE for all: say it once, in the title
         notes.insert(0, f"ROPE {rows[0][4]}")
@@ -335,11 +341,3 @@ def bayesian_table(report) -> Table | None:
     header, rows = without_empty_columns(header, rows)
     title = "Bayesian tests (" + "; ".join(["posterior probabilities"] + notes) + ")"
     return Table("bayesian", title, header, rows, "bayesian", tuple(marked))
-
-
-def marked_rows(t: Table, marker: str = " ←") -> tuple[str, list[list[str]]]:
-    """Title and rows of ``t`` for plain text: ``marker`` after the test the decision rests on,
-    and a title that says so only when a row carries it."""
-    rows = [[r[0] + marker] + r[1:] if n in t.marked else list(r) for n, r in enumerate(t.rows)]
-    title = t.title + (f" ({marker.strip()} the test that decides)" if t.marked else "")
-    return title, rows

@@ -1,57 +1,60 @@
-"""Terminal rendering of a ComparisonReport with rich tables."""
+"""Terminal rendering of a ComparisonReport with rich: a walk of the report's document."""
 from __future__ import annotations
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
+from rich.table import Table as RichTable
 
 from ..results import ComparisonReport
-from ._format import headline
-from ._pairs import pairwise_tables
-from ._sections import bayesian_table, frequentist_table, marked_rows, rope_text, summary_table
+from ._document import Bullets, Paragraph, build_document, marked_rows, text_columns
+from ._sections import Table
 
 
-def _is_text(cells: list[str]) -> bool:
-    """Whether a column holds words (names, decisions) rather than numbers (inf included)."""
-    return any(any(ch.isalpha() for ch in c.replace("e-", "").replace("e+", "").replace("inf", ""))
-               for c in cells)
-
-
-def _rich(t) -> Table:
+def _rich(t: Table) -> RichTable:
     """A rich table of a report table: words left-aligned, numbers right-aligned."""
     title, rows = marked_rows(t)
-    out = Table(title=escape(title))
-    for c, name in enumerate(t.header):
-        out.add_column(escape(name),
-                       justify="left" if _is_text([r[c] for r in rows]) else "right")
+    out = RichTable(title=escape(title))
+    for name, words in zip(t.header, text_columns(t)):
+        out.add_column(escape(name), justify="left" if words else "right")
     for row in rows:
         out.add_row(*(escape(cell) for cell in row))
     return out
 
 
 def render_text(report: ComparisonReport, *, console: Console | None = None) -> None:
-    """Print ``report`` as tables, conclusions and warnings on ``console`` (stdout).
+    """Print ``report`` on ``console`` (stdout): the sections of every format, as rich tables
+    and text.
 
-    The tables are those of the HTML and LaTeX reports (:mod:`._sections`); the test the
-    decision rests on is marked with "←", and the ROPE of the Bayesian tests is explained
-    once, under the tables.
+    The sections, tables and sentences are those of the Markdown, HTML and LaTeX reports
+    (:func:`outperform.report._document.build_document`), in the order of Williams' (2026) §7
+    checklist; the figures are left to the formats that draw them. The test the decision rests
+    on is marked with "←".
     """
     console = console or Console()
-    console.print(f"[bold]{escape(headline(report))}[/bold]")
-    if report.details.get("aggregation"):
-        console.print(f"scores per cell: {escape(str(report.details['aggregation']))}")
-    tables = [summary_table(report), frequentist_table(report), bayesian_table(report)]
-    for t in tables + pairwise_tables(report):
-        if t is not None:
-            console.print(_rich(t))
-    rope = rope_text(report)
-    if rope:
-        console.print(f"[dim]{escape(rope)}[/dim]")
-    console.print("[bold]Conclusions[/bold]")
-    for line in report.conclusions:
-        console.print(f"  • {escape(line)}")
-    console.print(f"[dim]Why these tests: {escape(report.rationale)}[/dim]")
-    if report.warnings:
-        console.print("[bold yellow]Warnings[/bold yellow]")
-        for line in report.warnings:
-            console.print(f"  ! {escape(line)}")
+    doc = build_document(report, figures=False)
+    console.print(f"[bold]{escape(doc.title)}[/bold]")
+    console.print(escape(doc.headline))
+    number = 0
+    for depth, section in doc.walk():
+        if depth == 0:
+            number += 1
+            console.print()
+            console.rule(f"[bold]{number}. {escape(section.title)}[/bold]", align="left")
+        else:
+            console.print(f"\n[bold]{escape(section.title)}[/bold]")
+        for block in section.blocks:
+            if isinstance(block, Paragraph):
+                text = escape(block.text)
+                if block.see:
+                    text += f" {escape(doc.title_of(block.see))}."
+                if block.lead:
+                    text = f"[bold]{escape(block.lead)}.[/bold] {text}"
+                console.print(f"[dim]{text}[/dim]" if block.note else text)
+            elif isinstance(block, Bullets):
+                mark = ("  [yellow]![/yellow] " if block.kind == "warnings" else "  • ")
+                for item in block.items:
+                    console.print(mark + escape(item))
+            elif isinstance(block, Table):
+                console.print(_rich(block))
+    console.print()
+    console.print(f"[dim]{escape(doc.closing)}[/dim]")

@@ -6,13 +6,14 @@ from typing import Any, Literal, Mapping
 
 import numpy as np
 
+from .._display import HTMLRepr
 from ._serialize import jsonable
 
 DECISIONS = ("A better", "B better", "practically equivalent", "undecided")
 
 
 @dataclass(frozen=True)
-class BayesianResult:
+class BayesianResult(HTMLRepr):
     """Posterior probabilities of three regions of a parameter, and the resulting decision.
 
     The parameter axis (``parameter``) is split by the ROPE ``rope = (low, high)`` into

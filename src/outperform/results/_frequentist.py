@@ -6,11 +6,12 @@ from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
+from .._display import HTMLRepr
 from ._serialize import jsonable
 
 
 @dataclass(frozen=True)
-class FrequentistResult:
+class FrequentistResult(HTMLRepr):
     """Outcome of a frequentist test: statistic, p-value, effect size, optional interval.
 
     Unpacks as ``statistic, pvalue = result`` like scipy's results.

@@ -6,11 +6,12 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from .._display import HTMLRepr
 from ._serialize import jsonable
 
 
 @dataclass(frozen=True)
-class PairwiseResult:
+class PairwiseResult(HTMLRepr):
     """Pairwise comparisons of k models (post-hoc tests, tables of P(row better than column)).
 
     Matrices are k x k, indexed like ``names``; entry ``[i, j]`` compares model ``i`` (row)

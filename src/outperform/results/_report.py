@@ -4,16 +4,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ._serialize import jsonable
+from .._display import HTMLRepr
 from ._bayesian import BayesianResult
 from ._frequentist import FrequentistResult
 from ._pairwise import PairwiseResult
+from ._serialize import jsonable
 
 SCHEMA_VERSION = "1.0"
 
 
 @dataclass(frozen=True)
-class ComparisonReport:
+class ComparisonReport(HTMLRepr):
     """Everything one comparison found: summary table, tests, post-hoc results, words.
 
     Attributes
