@@ -36,7 +36,7 @@ from .._validation import (
     as_float_array,
     as_paired,
     check_choice,
-    check_probability, check_threshold,
+    check_threshold,
     check_random_state,
     check_rope,
 )
