@@ -11,8 +11,10 @@ returning a :class:`PowerAnalysis`:
   resampled t-test over r runs of k-fold cross-validation, and its r x k table;
 * :func:`mcnemar_power` - McNemar on a shared test set (Connor 1987, Miettinen 1968, exact);
 * :func:`sign_test_power`, :func:`binomial_test_power` - the exact sign test;
-* :func:`plot_power_curve` - power against n or against the effect (matplotlib, on use).
+* :func:`power_curve`, :func:`plot_power_curve` - power against n or against the effect
+  (matplotlib imported on use).
 """
+from ._curve import power_curve
 from ._binomial import binomial_test_power, mcnemar_power, sign_test_power
 from ._plot import plot_power_curve
 from ._result import PowerAnalysis
@@ -22,5 +24,5 @@ from ._ttest import (WILCOXON_ARE, corrected_ttest_power, corrected_ttest_table,
 __all__ = [
     "PowerAnalysis", "WILCOXON_ARE", "binomial_test_power", "corrected_ttest_power",
     "corrected_ttest_table", "design_effect", "mcnemar_power", "paired_ttest_power",
-    "plot_power_curve", "sign_test_power", "wilcoxon_power",
+    "plot_power_curve", "power_curve", "sign_test_power", "wilcoxon_power",
 ]
