@@ -14,12 +14,18 @@ returning a :class:`PowerAnalysis`:
 * :func:`power_curve`, :func:`plot_power_curve` - power against n or against the effect
   (matplotlib imported on use).
 """
-from ._curve import power_curve
 from ._binomial import binomial_test_power, mcnemar_power, sign_test_power
+from ._curve import power_curve
 from ._plot import plot_power_curve
 from ._result import PowerAnalysis
-from ._ttest import (WILCOXON_ARE, corrected_ttest_power, corrected_ttest_table, design_effect,
-                     paired_ttest_power, wilcoxon_power)
+from ._ttest import (
+                     WILCOXON_ARE,
+                     corrected_ttest_power,
+                     corrected_ttest_table,
+                     design_effect,
+                     paired_ttest_power,
+                     wilcoxon_power,
+)
 
 __all__ = [
     "PowerAnalysis", "WILCOXON_ARE", "binomial_test_power", "corrected_ttest_power",

@@ -4,13 +4,16 @@ number of discordant examples)."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 from scipy import stats
+from statsmodels.stats.power import NormalIndPower
+from statsmodels.stats.proportion import proportion_effectsize
 
 from .._validation import InvalidInputError, check_choice
 from ._result import PowerAnalysis
-from ._solve import check_inputs, smallest_n, solve_continuous
+from ._solve import check_inputs, smallest_n, solve_continuous, solve_plan
 
 __all__ = ["binomial_test_power", "sign_test_power", "mcnemar_power"]
 
@@ -56,8 +59,16 @@ def binomial_test_power(m, q, alpha: float, alternative: str = "two-sided") -> n
     return upper + stats.binom.cdf(c, m, q)            # A's wins <= c
 
 
-def sign_test_power(*, p_win=None, n=None, power=None, alpha=0.05,
-                    alternative="two-sided") -> PowerAnalysis:
+def _arcsine_sign_power(p_win, n, alpha, alternative):
+    """Normal approximation on Cohen's h = 2 asin sqrt(p) - 2 asin sqrt(1/2) (R's pwr.p.test)."""
+    h = proportion_effectsize(p_win, 0.5)
+    return float(NormalIndPower().power(effect_size=abs(h), nobs1=n, alpha=alpha, ratio=0,
+                                        alternative={"two-sided": "two-sided",
+                                                     "greater": "larger"}[alternative]))
+
+
+def sign_test_power(*, p_win=None, n=None, power=None, alpha=0.05, alternative="two-sided",
+                    method="exact") -> PowerAnalysis:
     """Exact power, number of data sets or minimum detectable win rate of the sign test.
 
     Give all of ``p_win``, ``n``, ``power`` and ``alpha`` but one of the first three (the
@@ -73,6 +84,10 @@ def sign_test_power(*, p_win=None, n=None, power=None, alpha=0.05,
         saw-toothed in n: a few larger n may fall just short).
     power, alpha : float
     alternative : {"two-sided", "greater"}
+    method : {"exact", "arcsine"}
+        ``"arcsine"``: Cohen's (1988, ch. 6) normal approximation on h = 2 asin sqrt(p_win) -
+        pi / 2, as R's ``pwr.p.test`` (statsmodels' ``NormalIndPower`` with ratio 0); labelled
+        as an approximation; solves alpha too.
 
     Returns
     -------
@@ -81,12 +96,26 @@ def sign_test_power(*, p_win=None, n=None, power=None, alpha=0.05,
     Raises
     ------
     InvalidInputError
-        Not exactly one missing, alpha missing, power <= alpha, p_win = 0.5 or outside (0, 1).
+        Not exactly one missing, alpha missing (exact), power <= alpha, p_win = 0.5 or
+        outside (0, 1).
 
     References
     ----------
-    Demšar (2006) §3.1.3; the binomial distribution of the wins.
+    Demšar (2006) §3.1.3; the binomial distribution of the wins; Cohen (1988) ch. 6.
     """
+    check_choice(method, "method", ("exact", "arcsine"))
+    if method == "arcsine":
+        if p_win is not None and not 0 < p_win < 1:
+            raise InvalidInputError(f"p_win must lie strictly between 0 and 1, got {p_win!r}.")
+        res = solve_plan(
+                    lambda n_, p, a: _arcsine_sign_power(min(0.5 + p, 1.0), n_, a, alternative),
+                    test="sign test", method="arcsine normal approximation (Cohen's h)",
+                    power=power, n=n, effect=None if p_win is None else p_win - 0.5,
+                    alpha=alpha, alternative=alternative, n_min=1, n_unit="data sets",
+                    effect_name="p_win - 1/2",
+                    approximation="normal approximation to the sign test; method='exact' "
+                                  "gives its exact power.")
+        return replace(res, effect=0.5 + res.effect, effect_name="p_win")
     if alpha is None:
         raise InvalidInputError("the sign test's exact power is a step function of alpha; "
                                 "give alpha and solve for power, n or p_win.")

@@ -8,8 +8,11 @@ import numbers
 from scipy import optimize
 
 from .._validation import InvalidInputError, check_choice
+from ._result import PowerAnalysis
 
-__all__ = ["check_inputs", "solve_continuous", "smallest_n"]
+__all__ = ["check_inputs", "solve_continuous", "solve_n", "smallest_n", "solve_plan"]
+
+_EFFECT_MAX = 50.0
 
 ALTERNATIVES = ("two-sided", "greater")
 _N_CAP = 10**8
@@ -127,3 +130,40 @@ def smallest_n(power_of_n, target: float, start: int, what: str, block: int = 25
             return int(ns[hit[0]])
         lo += block
     raise InvalidInputError(f"no {what} up to {_N_CAP:.0e} reaches power {target:g}.")
+
+
+def solve_plan(power_fn, *, test, method, power, n, effect, alpha, alternative, n_min, n_unit,
+          effect_name, approximation=None, details=None) -> PowerAnalysis:
+    """Solve a continuous, increasing power curve power_fn(n, effect, alpha) for the missing one."""
+    missing = check_inputs(power=power, n=n, effect=effect, alpha=alpha, alternative=alternative,
+                           n_min=n_min, n_unit=n_unit, effect_name=effect_name)
+    details = dict(details or {})
+    if missing == "n":
+        exact = solve_n(lambda x: power_fn(x, effect, alpha), power, n_min, n_unit)
+        details["n_unrounded"] = exact
+        n = float(math.ceil(exact - 1e-9))
+        power = power_fn(n, effect, alpha)
+    elif missing == "effect":
+        # Grow the bracket from 1 rather than start far out: noncentral t tails at huge
+        # noncentralities come back NaN from scipy.
+        hi = 1.0
+        while (reached := power_fn(n, hi, alpha)) < power and hi < _EFFECT_MAX:
+            hi *= 2
+        if math.isnan(reached):
+            raise InvalidInputError(
+                f"power {power:g} needs {effect_name} beyond {hi / 2:g} with n = {n:g} "
+                f"{n_unit}, too far out to compute; give more {n_unit}.")
+        effect = solve_continuous(
+            lambda e: power_fn(n, e, alpha), power, 1e-10, hi, effect_name,
+            f"no {effect_name} reaches power {power:g} with n = {n:g} {n_unit}; give more "
+            f"{n_unit} or accept less power.")
+    elif missing == "alpha":
+        alpha = solve_continuous(
+            lambda a: power_fn(n, effect, a), power, 1e-12, 1 - 1e-12, "alpha",
+            f"power {power:g} is out of reach at this n and effect for any alpha.")
+    else:
+        power = power_fn(n, effect, alpha)
+    return PowerAnalysis(test=test, method=method, power=float(power), n=float(n),
+                         effect=float(effect), alpha=float(alpha), alternative=alternative,
+                         solved_for=missing, n_unit=n_unit, effect_name=effect_name,
+                         approximation=approximation, details=details)

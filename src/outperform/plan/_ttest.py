@@ -12,17 +12,16 @@ import math
 from dataclasses import replace
 
 import numpy as np
-from statsmodels.stats.power import TTestPower
+from statsmodels.stats.power import NormalIndPower, TTestPower
 
 from .._validation import InvalidInputError, check_choice
 from ._result import PowerAnalysis
-from ._solve import check_inputs, solve_continuous, solve_n
+from ._solve import check_inputs, solve_plan
 
 __all__ = ["paired_ttest_power", "wilcoxon_power", "corrected_ttest_power",
            "corrected_ttest_table", "design_effect", "WILCOXON_ARE"]
 
 _SM_ALTERNATIVE = {"two-sided": "two-sided", "greater": "larger"}
-_EFFECT_MAX = 50.0
 
 #: Asymptotic relative efficiency of the Wilcoxon signed-rank test to the t-test for a shift
 #: of a symmetric distribution of differences (Hodges & Lehmann 1956; Lehmann 1975, §5.4).
@@ -60,43 +59,6 @@ def design_effect(cluster_size: float = 1, icc: float = 0.0) -> float:
     if not m >= 1:
         raise InvalidInputError(f"cluster_size must be at least 1 item, got {cluster_size!r}.")
     return 1.0 + (m - 1.0) * rho
-
-
-def _plan(power_fn, *, test, method, power, n, effect, alpha, alternative, n_min, n_unit,
-          effect_name, approximation=None, details=None) -> PowerAnalysis:
-    """Solve a continuous, increasing power curve power_fn(n, effect, alpha) for the missing one."""
-    missing = check_inputs(power=power, n=n, effect=effect, alpha=alpha, alternative=alternative,
-                           n_min=n_min, n_unit=n_unit, effect_name=effect_name)
-    details = dict(details or {})
-    if missing == "n":
-        exact = solve_n(lambda x: power_fn(x, effect, alpha), power, n_min, n_unit)
-        details["n_unrounded"] = exact
-        n = float(math.ceil(exact - 1e-9))
-        power = power_fn(n, effect, alpha)
-    elif missing == "effect":
-        # Grow the bracket from 1 rather than start far out: noncentral t tails at huge
-        # noncentralities come back NaN from scipy.
-        hi = 1.0
-        while (reached := power_fn(n, hi, alpha)) < power and hi < _EFFECT_MAX:
-            hi *= 2
-        if math.isnan(reached):
-            raise InvalidInputError(
-                f"power {power:g} needs {effect_name} beyond {hi / 2:g} with n = {n:g} "
-                f"{n_unit}, too far out to compute; give more {n_unit}.")
-        effect = solve_continuous(
-            lambda e: power_fn(n, e, alpha), power, 1e-10, hi, effect_name,
-            f"no {effect_name} reaches power {power:g} with n = {n:g} {n_unit}; give more "
-            f"{n_unit} or accept less power.")
-    elif missing == "alpha":
-        alpha = solve_continuous(
-            lambda a: power_fn(n, effect, a), power, 1e-12, 1 - 1e-12, "alpha",
-            f"power {power:g} is out of reach at this n and effect for any alpha.")
-    else:
-        power = power_fn(n, effect, alpha)
-    return PowerAnalysis(test=test, method=method, power=float(power), n=float(n),
-                         effect=float(effect), alpha=float(alpha), alternative=alternative,
-                         solved_for=missing, n_unit=n_unit, effect_name=effect_name,
-                         approximation=approximation, details=details)
 
 
 def paired_ttest_power(*, effect=None, n=None, power=None, alpha=0.05,
@@ -148,7 +110,7 @@ def paired_ttest_power(*, effect=None, n=None, power=None, alpha=0.05,
     34
     """
     deff = design_effect(cluster_size, icc)
-    res = _plan(lambda n_, e, a: _t_power(e, n_ / deff, a, alternative),
+    res = solve_plan(lambda n_, e, a: _t_power(e, n_ / deff, a, alternative),
                 test="paired t-test", method="noncentral t (statsmodels TTestPower)",
                 power=power, n=n, effect=effect, alpha=alpha, alternative=alternative,
                 n_min=2 * deff, n_unit=n_unit, effect_name="Cohen's d_z",
@@ -192,7 +154,7 @@ def wilcoxon_power(*, effect=None, n=None, power=None, alpha=0.05, alternative="
     """
     check_choice(distribution, "distribution", tuple(WILCOXON_ARE))
     are = WILCOXON_ARE[distribution]
-    return _plan(lambda n_, e, a: _t_power(e, n_ * are, a, alternative),
+    return solve_plan(lambda n_, e, a: _t_power(e, n_ * are, a, alternative),
                  test="Wilcoxon signed-rank test",
                  method=f"paired t-test power at ARE x n (ARE = {are:.4f}, {distribution})",
                  power=power, n=n, effect=effect, alpha=alpha, alternative=alternative,
@@ -225,8 +187,9 @@ def _corrected_power(d, runs, folds, rho, alpha, alternative):
 
 def _power_ceiling(d, rho, alpha, alternative):
     """Limit of the corrected t-test's power as r -> infinity (noncentrality d / sqrt(rho))."""
-    big = 10**9
-    return _t_power(d / math.sqrt(rho * big), big, alpha, alternative)
+    return float(NormalIndPower().power(effect_size=abs(d) / math.sqrt(rho), nobs1=1,
+                                        alpha=alpha, ratio=0,
+                                        alternative=_SM_ALTERNATIVE[alternative]))
 
 
 def corrected_ttest_power(*, effect=None, runs=None, folds=10, rho=None, power=None, alpha=0.05,
@@ -296,7 +259,7 @@ def corrected_ttest_power(*, effect=None, runs=None, folds=10, rho=None, power=N
         runs = int(r[hit[0]])
     if isinstance(runs, bool) or int(runs) != runs:
         raise InvalidInputError(f"runs must be a whole number >= 1, got {runs!r}.")
-    res = _plan(lambda r_, e, a: _corrected_power(e, r_, folds, rho, a, alternative),
+    res = solve_plan(lambda r_, e, a: _corrected_power(e, r_, folds, rho, a, alternative),
                 test="corrected resampled t-test", method="noncentral t, Nadeau & Bengio (2003)",
                 power=None if missing == "n" else power, n=int(runs), effect=effect,
                 alpha=alpha, alternative=alternative, n_min=1, n_unit="runs", effect_name="d",
