@@ -268,7 +268,7 @@ def mcnemar_power(*, accuracy_a=None, accuracy_b, discordance, n=None, power=Non
             exact_n = ((_z(alpha, alternative) * math.sqrt(psi)
                         + z_b * math.sqrt(psi - delta ** 2)) ** 2 / delta ** 2)
         if method == "exact":
-            block = max(1, _CELLS // (2 * int(exact_n) + 2))
+            block = int(np.clip(_CELLS // (2 * int(exact_n) + 2), 1, 256))
             n = smallest_n(lambda ns: fn(ns, delta, alpha), power, int(exact_n),
                            "test-set size", block=block)
         else:

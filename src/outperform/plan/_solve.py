@@ -10,8 +10,6 @@ from scipy import optimize
 from .._validation import InvalidInputError, check_choice
 from ._result import PowerAnalysis
 
-__all__ = ["check_inputs", "solve_continuous", "solve_n", "smallest_n", "solve_plan"]
-
 _EFFECT_MAX = 50.0
 
 ALTERNATIVES = ("two-sided", "greater")

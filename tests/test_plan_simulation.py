@@ -1,0 +1,82 @@
+"""Planning (issue 17): each exact closed form against a simulation of the same design.
+
+10,000 repetitions per design through ``outperform.simulate.power`` (common seeds, joblib
+machinery), running the package's own tests on the simulated data; the closed-form power must
+fall within 4 Monte Carlo standard errors of the rejection rate.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from outperform.plan import (corrected_ttest_power, mcnemar_power, paired_ttest_power,
+                             sign_test_power)
+from outperform.simulate import power as simulated_power
+from outperform.stats import corrected_resampled_ttest, mcnemar, paired_ttest, sign_test
+
+M = 10_000
+
+
+def _within_mc_error(closed_form, rate):
+    se = math.sqrt(closed_form * (1 - closed_form) / M)
+    assert abs(rate - closed_form) <= 4 * se, (closed_form, rate, se)
+
+
+def _rate(test, generator, effect):
+    table = simulated_power(test, generator, [effect], n_repetitions=M, random_state=17)
+    return float(table["rejection_rate"].iloc[0])
+
+
+@pytest.mark.slow
+def test_paired_t_power_matches_simulation():
+    def normal_pairs(d, rng):
+        return rng.normal(d, 1.0, 20), np.zeros(20)
+
+    _within_mc_error(paired_ttest_power(effect=0.5, n=20).power,
+                     _rate(paired_ttest, normal_pairs, 0.5))
+
+
+@pytest.mark.slow
+def test_corrected_t_power_matches_simulation_of_exchangeable_fold_differences():
+    r, k, rho, d = 3, 10, 0.1, 0.7
+
+    def folds(effect, rng):
+        # Equicorrelated normal differences (correlation rho): the model behind the correction.
+        diff = effect + math.sqrt(rho) * rng.normal() + math.sqrt(1 - rho) * rng.normal(
+            size=r * k)
+        return diff, np.zeros(r * k)
+
+    def test(a, b):
+        return corrected_resampled_ttest(a, b, rho=rho)
+
+    _within_mc_error(corrected_ttest_power(effect=d, runs=r, folds=k, rho=rho).power,
+                     _rate(test, folds, d))
+
+
+@pytest.mark.slow
+def test_mcnemar_exact_power_matches_simulation_and_connor_is_close():
+    n, psi, acc_b, acc_a = 300, 0.2, 0.70, 0.76
+
+    def test_set(delta, rng):
+        n10, n01, _ = rng.multinomial(n, [(psi + delta) / 2, (psi - delta) / 2, 1 - psi])
+        return n01, n10
+
+    rate = _rate(mcnemar, test_set, acc_a - acc_b)
+    exact = mcnemar_power(accuracy_a=acc_a, accuracy_b=acc_b, discordance=psi, n=n,
+                          method="exact")
+    _within_mc_error(exact.power, rate)
+    connor = mcnemar_power(accuracy_a=acc_a, accuracy_b=acc_b, discordance=psi, n=n)
+    assert connor.details["exact_power"] == pytest.approx(exact.power, abs=1e-12)
+    assert abs(connor.power - rate) < 0.05        # an approximation: close, not exact
+
+
+@pytest.mark.slow
+def test_sign_test_exact_power_matches_simulation():
+    n, p = 24, 0.72
+
+    def wins(p_win, rng):
+        return np.where(rng.random(n) < p_win, 1.0, -1.0), np.zeros(n)
+
+    _within_mc_error(sign_test_power(p_win=p, n=n).power, _rate(sign_test, wins, p))
