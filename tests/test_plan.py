@@ -17,9 +17,16 @@ from scipy import stats
 from statsmodels.stats.power import TTestPower
 
 from outperform import InvalidInputError
-from outperform.plan import (corrected_ttest_power, corrected_ttest_table, design_effect,
-                             mcnemar_power, paired_ttest_power, power_curve, sign_test_power,
-                             wilcoxon_power)
+from outperform.plan import (
+    corrected_ttest_power,
+    corrected_ttest_table,
+    design_effect,
+    mcnemar_power,
+    paired_ttest_power,
+    power_curve,
+    sign_test_power,
+    wilcoxon_power,
+)
 
 TOL = 1e-6
 

@@ -11,8 +11,12 @@ import math
 import numpy as np
 import pytest
 
-from outperform.plan import (corrected_ttest_power, mcnemar_power, paired_ttest_power,
-                             sign_test_power)
+from outperform.plan import (
+    corrected_ttest_power,
+    mcnemar_power,
+    paired_ttest_power,
+    sign_test_power,
+)
 from outperform.simulate import power as simulated_power
 from outperform.stats import corrected_resampled_ttest, mcnemar, paired_ttest, sign_test
 
