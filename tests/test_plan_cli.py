@@ -65,3 +65,33 @@ def test_nonsense_inputs_exit_1_with_what_to_change(args, match):
     assert result.exit_code == 1, result.output
     assert match in " ".join(result.output.split())
     assert "Traceback" not in result.output
+
+
+def test_planning_page_code_prints_what_the_page_says(tmp_path, monkeypatch):
+    """docs/planning.md: each python block runs and prints the text block that follows it."""
+    import contextlib
+    import io
+    import re
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    monkeypatch.chdir(tmp_path)
+    text = (Path(__file__).resolve().parents[1] / "docs" / "planning.md").read_text("utf-8")
+    fences = list(re.finditer(r"^```(\w+)\n(.*?)^```[ \t]*$", text, re.S | re.M))
+    namespace: dict = {}
+    ran = 0
+    for i, m in enumerate(fences):
+        if m.group(1) != "python":
+            continue
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(m.group(2), namespace)
+        ran += 1
+        nxt = fences[i + 1] if i + 1 < len(fences) else None
+        if nxt is not None and nxt.group(1) == "text" and not text[m.end():nxt.start()].strip():
+            got = [line.rstrip() for line in printed.getvalue().strip("\n").splitlines()]
+            want = [line.rstrip() for line in nxt.group(2).strip("\n").splitlines()]
+            assert got == want
+    assert ran >= 5 and (tmp_path / "power.png").exists()
