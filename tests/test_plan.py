@@ -18,6 +18,7 @@ from statsmodels.stats.power import TTestPower
 
 from outperform import InvalidInputError
 from outperform.plan import (
+    auc_power,
     corrected_ttest_power,
     corrected_ttest_table,
     design_effect,
@@ -267,3 +268,27 @@ def test_against_live_r():
     expected = [0.564504418439084, 0.617258997440687, 0.8, 0.8, 0.8, 0.61563612151648, 0.8,
                 0.352608082444703]
     np.testing.assert_allclose(got, expected, atol=TOL)
+
+
+# --- two paired AUCs ----------------------------------------------------------------------------
+
+def _hm_var(a, n1, n0):
+    """Hanley & McNeil (1982) eq. 2, Q1 = A/(2-A), Q2 = 2A^2/(1+A)."""
+    q1, q2 = a / (2 - a), 2 * a * a / (1 + a)
+    return (a * (1 - a) + (n1 - 1) * (q1 - a * a) + (n0 - 1) * (q2 - a * a)) / (n1 * n0)
+
+
+@pytest.mark.parametrize("r", [0.0, 0.5])
+def test_auc_power_follows_hanley_mcneil_and_obuchowski(r):
+    n1, n0 = 120, 240
+    va, vb = _hm_var(0.85, n1, n0), _hm_var(0.75, n1, n0)
+    shift = 0.1 / math.sqrt(va + vb - 2 * r * math.sqrt(va * vb))
+    z = stats.norm.isf(0.025)
+    expected = stats.norm.cdf(shift - z) + stats.norm.cdf(-shift - z)
+    res = auc_power(auc_a=0.85, auc_b=0.75, n_positive=n1, ratio=2, correlation=r)
+    assert res.power == pytest.approx(expected, abs=1e-12)
+    solved = auc_power(auc_a=0.85, auc_b=0.75, ratio=2, correlation=r, power=0.8)
+    assert auc_power(auc_a=0.85, auc_b=0.75, n_positive=solved.details["n_unrounded"],
+                     ratio=2, correlation=r).power == pytest.approx(0.8, abs=1e-9)
+    with pytest.raises(InvalidInputError, match="correlation must lie in"):
+        auc_power(auc_a=0.85, auc_b=0.75, n_positive=n1, correlation=1.0)

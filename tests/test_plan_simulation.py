@@ -84,3 +84,26 @@ def test_sign_test_exact_power_matches_simulation():
         return np.where(rng.random(n) < p_win, 1.0, -1.0), np.zeros(n)
 
     _within_mc_error(sign_test_power(p_win=p, n=n).power, _rate(sign_test, wins, p))
+
+
+@pytest.mark.slow
+def test_auc_power_matches_simulated_delong_tests():
+    # Exponential scores (Hanley & McNeil's Q1, Q2 are exact for them): positives ~ Exp(1),
+    # negatives ~ Exp(rate lam) give AUC = lam / (1 + lam); the two models score
+    # independently (correlation 0).
+    from outperform.plan import auc_power
+    from outperform.stats import delong_test
+
+    n1 = n0 = 100
+    y = np.r_[np.ones(n1, int), np.zeros(n0, int)]
+
+    def two_models(auc_gap, rng):
+        out = []
+        for auc in (0.75 + auc_gap, 0.75):
+            lam = auc / (1 - auc)
+            out.append(np.r_[rng.exponential(1.0, n1), rng.exponential(1 / lam, n0)])
+        return y, out[0], out[1]
+
+    rate = _rate(delong_test, two_models, 0.1)
+    planned = auc_power(auc_a=0.85, auc_b=0.75, n_positive=n1).power
+    _within_mc_error(planned, rate)
