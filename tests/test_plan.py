@@ -292,3 +292,35 @@ def test_auc_power_follows_hanley_mcneil_and_obuchowski(r):
                      ratio=2, correlation=r).power == pytest.approx(0.8, abs=1e-9)
     with pytest.raises(InvalidInputError, match="correlation must lie in"):
         auc_power(auc_a=0.85, auc_b=0.75, n_positive=n1, correlation=1.0)
+
+
+# --- Bayesian assurance -----------------------------------------------------------------------
+
+def test_mcnemar_assurance_equals_brute_force_over_every_table():
+    """Every test set of 25 examples, decided by bayes.bayesian_mcnemar, weighted by its
+    multinomial probability."""
+    from outperform.bayes import bayesian_mcnemar
+    from outperform.plan import mcnemar_assurance
+
+    n, p10, p01 = 25, 0.2, 0.1
+    expected = dict.fromkeys(("A better", "B better", "practically equivalent", "undecided"),
+                             0.0)
+    for n10 in range(n + 1):
+        for n01 in range(n + 1 - n10):
+            prob = stats.multinomial.pmf([n10, n01, n - n10 - n01], n, [p10, p01, 1 - p10 - p01])
+            expected[bayesian_mcnemar(n01, n10, rope=0.05, threshold=0.9).decision] += prob
+    got = mcnemar_assurance(n=n, accuracy_a=0.8, accuracy_b=0.7, discordance=0.3, rope=0.05,
+                            threshold=0.9)
+    for name, value in expected.items():
+        assert got.probabilities[name] == pytest.approx(value, abs=1e-9)
+    assert sum(got.probabilities.values()) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_mcnemar_assurance_averages_over_the_design_prior():
+    from outperform.plan import mcnemar_assurance
+
+    kw = dict(n=400, accuracy_b=0.70, discordance=0.2)
+    each = [mcnemar_assurance(accuracy_a=a, **kw).probabilities["A better"]
+            for a in (0.72, 0.76)]
+    mixed = mcnemar_assurance(accuracy_a=[0.72, 0.76], weights=[1, 3], **kw)
+    assert mixed.probabilities["A better"] == pytest.approx(0.25 * each[0] + 0.75 * each[1])

@@ -107,3 +107,21 @@ def test_auc_power_matches_simulated_delong_tests():
     rate = _rate(delong_test, two_models, 0.1)
     planned = auc_power(auc_a=0.85, auc_b=0.75, n_positive=n1).power
     _within_mc_error(planned, rate)
+
+
+def test_mcnemar_assurance_matches_simulated_bayesian_decisions():
+    """10,000 simulated test sets in one batch, decided by the batched kernels behind
+    bayesian_mcnemar (phi_posterior_regions, decide); that kernel equals bayesian_mcnemar on
+    every table (test_plan.py's brute force), so this checks the enumeration's weights."""
+    from outperform.bayes import decide, phi_posterior_regions
+    from outperform.plan import mcnemar_assurance
+    from outperform.simulate import seed_sequence
+
+    n, psi, delta = 300, 0.2, 0.06
+    rng = np.random.default_rng(seed_sequence(17))
+    n10, n01, _ = rng.multinomial(n, [(psi + delta) / 2, (psi - delta) / 2, 1 - psi], size=M).T
+    r = phi_posterior_regions(n01, n10)
+    decisions = decide(r["p_left"], r["p_rope"], r["p_right"], a_better_side="left")
+    planned = mcnemar_assurance(n=n, accuracy_a=0.76, accuracy_b=0.70, discordance=psi)
+    for name, p in planned.probabilities.items():
+        _within_mc_error(p, float(np.mean(decisions == name)))

@@ -12,14 +12,17 @@ returning a :class:`PowerAnalysis`:
 * :func:`mcnemar_power` - McNemar on a shared test set (Connor 1987, Miettinen 1968, exact);
 * :func:`auc_power` - two paired AUCs (Hanley & McNeil 1982, Obuchowski & McClish 1997);
 * :func:`sign_test_power`, :func:`binomial_test_power` - the exact sign test;
+* :func:`mcnemar_assurance` - Bayesian assurance: the probability of each decision of the
+  Bayesian McNemar test, exact, optionally averaged over a design prior;
 * :func:`power_curve`, :func:`plot_power_curve` - power against n or against the effect
   (matplotlib imported on use).
 """
+from ._assurance import mcnemar_assurance
 from ._auc import auc_power, hanley_mcneil_variance
 from ._binomial import binomial_test_power, mcnemar_power, sign_test_power
 from ._curve import power_curve
 from ._plot import plot_power_curve
-from ._result import PowerAnalysis
+from ._result import Assurance, PowerAnalysis
 from ._ttest import (
                      WILCOXON_ARE,
                      corrected_ttest_power,
@@ -30,7 +33,7 @@ from ._ttest import (
 )
 
 __all__ = [
-    "PowerAnalysis", "WILCOXON_ARE", "auc_power", "hanley_mcneil_variance",
+    "Assurance", "PowerAnalysis", "WILCOXON_ARE", "mcnemar_assurance", "auc_power", "hanley_mcneil_variance",
     "binomial_test_power", "corrected_ttest_power",
     "corrected_ttest_table", "design_effect", "mcnemar_power", "paired_ttest_power",
     "plot_power_curve", "power_curve", "sign_test_power", "wilcoxon_power",

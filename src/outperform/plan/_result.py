@@ -5,7 +5,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-__all__ = ["PowerAnalysis"]
+__all__ = ["Assurance", "PowerAnalysis"]
 
 
 @dataclass(frozen=True)
@@ -77,3 +77,43 @@ class PowerAnalysis:
         if self.approximation:
             text += f"\nNote: {self.approximation}"
         return text
+
+
+@dataclass(frozen=True)
+class Assurance:
+    """Probabilities that a planned Bayesian test reaches each decision of Williams (2026) §5.2.
+
+    Attributes
+    ----------
+    test : str
+    n : int
+        Planned sample size, in ``n_unit``.
+    n_unit : str
+    probabilities : mapping of str -> float
+        ``"A better"``, ``"B better"``, ``"practically equivalent"``, ``"undecided"``; they sum
+        to 1 (up to ``details["mass_left_out"]``).
+    details : mapping
+        The design (accuracies or effect, ROPE, threshold ...), JSON-safe.
+    """
+
+    test: str
+    n: int
+    n_unit: str
+    probabilities: Mapping[str, float]
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """JSON-safe dict of every field."""
+        return {"test": self.test, "n": self.n, "n_unit": self.n_unit,
+                "probabilities": dict(self.probabilities), "details": dict(self.details)}
+
+    def to_frame(self):
+        """pandas DataFrame, one row per decision: ``decision``, ``probability``."""
+        import pandas as pd
+
+        return pd.DataFrame({"decision": list(self.probabilities),
+                             "probability": list(self.probabilities.values())})
+
+    def __str__(self) -> str:
+        shares = ", ".join(f"P({k}) = {v:.3f}" for k, v in self.probabilities.items())
+        return f"{self.test}, n = {self.n} {self.n_unit}: {shares}"
