@@ -33,8 +33,8 @@ from ._ttest import (
 )
 
 __all__ = [
-    "Assurance", "PowerAnalysis", "WILCOXON_ARE", "mcnemar_assurance", "auc_power", "hanley_mcneil_variance",
-    "binomial_test_power", "corrected_ttest_power",
-    "corrected_ttest_table", "design_effect", "mcnemar_power", "paired_ttest_power",
-    "plot_power_curve", "power_curve", "sign_test_power", "wilcoxon_power",
+    "Assurance", "PowerAnalysis", "WILCOXON_ARE", "auc_power", "binomial_test_power",
+    "corrected_ttest_power", "corrected_ttest_table", "design_effect", "hanley_mcneil_variance",
+    "mcnemar_assurance", "mcnemar_power", "paired_ttest_power", "plot_power_curve",
+    "power_curve", "sign_test_power", "wilcoxon_power",
 ]
