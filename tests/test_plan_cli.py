@@ -22,6 +22,15 @@ def test_mcnemar_prints_the_connor_test_set_size():
     assert f"n = {math.ceil(n)} test examples" in result.output
 
 
+def test_bayes_mcnemar_prints_the_probability_of_each_decision():
+    result = runner.invoke(app, ["plan", "bayes-mcnemar", "--n", "25", "--accuracy-a", "0.8",
+                                 "--accuracy-b", "0.7", "--discordance", "0.3", "--rope",
+                                 "0.05", "--threshold", "0.9"])
+    assert result.exit_code == 0, result.output
+    for name in ("A better", "B better", "practically equivalent", "undecided"):
+        assert f"P({name}) = " in result.output
+
+
 def test_corrected_t_prints_the_r_by_k_table_of_power():
     result = runner.invoke(app, ["plan", "corrected-t", "--effect", "0.5", "--runs", "1,10",
                                  "--folds", "5,10"])
@@ -43,6 +52,7 @@ def test_corrected_t_prints_the_r_by_k_table_of_power():
     ["paired-t", "--effect", "0.4"],
     ["sign", "--p-win", "0.7"],
     ["corrected-t", "--effect", "0.8"],
+    ["auc", "--auc-a", "0.85", "--auc-b", "0.75"],
 ])
 def test_plot_writes_power_curves(tmp_path, args):
     path = tmp_path / "power.png"
@@ -59,6 +69,10 @@ def test_plot_writes_power_curves(tmp_path, args):
      "raise the discordance to at least 0.02"),
     (["corrected-t", "--effect", "0.5", "--runs", "a,b"], "whole numbers"),
     (["paired-t", "--effect", "0.3", "--plot", "power.txt"], "cannot tell the format"),
+    (["auc", "--auc-a", "0.85", "--auc-b", "0.75", "--correlation", "1"],
+     "correlation must lie in [0, 1)"),
+    (["bayes-mcnemar", "--n", "100", "--accuracy-a", "0.8", "--accuracy-b", "0.7",
+      "--discordance", "0.05"], "raise the discordance to at least 0.1"),
 ])
 def test_nonsense_inputs_exit_1_with_what_to_change(args, match):
     result = runner.invoke(app, ["plan", *args])

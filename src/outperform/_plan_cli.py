@@ -204,3 +204,47 @@ def corrected_t_cmd(
                                            folds=kk, rho=rho, alpha=alpha,
                                            alternative=alternative.value) for kk in k}
         _save(curves, plot, 0.8)
+
+
+@plan_app.command("auc")
+def auc_cmd(
+    auc_a: Optional[float] = typer.Option(None, help="Expected AUC of A; leave out for the "
+                                          "minimum detectable one."),
+    auc_b: float = typer.Option(..., help="Expected AUC of B (e.g. the control)."),
+    n_positive: Optional[int] = typer.Option(None, help="Positive cases."),
+    ratio: float = typer.Option(1.0, help="Negative cases per positive case."),
+    correlation: float = typer.Option(0.0, help="Correlation of the two AUC estimates on the "
+                                      "same cases, in [0, 1)."),
+    power: Optional[float] = _POWER, alpha: float = _ALPHA, alternative: Alternative = _ALT,
+    plot: Optional[Path] = _PLOT,
+) -> None:
+    """Positive cases needed (or power, or minimum detectable AUC) for DeLong's test."""
+    from .plan import auc_power, power_curve
+
+    _check_plot(plot)
+    res = auc_power(auc_a=auc_a, auc_b=auc_b, n_positive=n_positive, ratio=ratio,
+                    correlation=correlation, power=_power(power, n_positive, auc_a),
+                    alpha=alpha, alternative=alternative.value)
+    _show(res)
+    if plot is not None:
+        _save(power_curve(auc_power, "n_positive", _n_grid(res.n), auc_a=res.details["auc_a"],
+                          auc_b=auc_b, ratio=ratio, correlation=correlation, alpha=res.alpha,
+                          alternative=alternative.value), plot, power or 0.8)
+
+
+@plan_app.command("bayes-mcnemar")
+def bayes_mcnemar_cmd(
+    n: int = typer.Option(..., "--n", help="Test-set size."),
+    accuracy_a: float = typer.Option(..., help="Expected accuracy of A."),
+    accuracy_b: float = typer.Option(..., help="Expected accuracy of B."),
+    discordance: float = typer.Option(..., help="Share of examples on which exactly one model "
+                                      "is right."),
+    rope: Optional[float] = typer.Option(None, help="ROPE half-width on phi (default: "
+                                         "Williams' eq. 7)."),
+    threshold: float = typer.Option(0.95, help="Posterior mass that decides."),
+) -> None:
+    """Bayesian assurance: the probability of each decision of the Bayesian McNemar test."""
+    from .plan import mcnemar_assurance
+
+    typer.echo(str(mcnemar_assurance(n=n, accuracy_a=accuracy_a, accuracy_b=accuracy_b,
+                                     discordance=discordance, rope=rope, threshold=threshold)))

@@ -10,7 +10,8 @@ returning a :class:`PowerAnalysis`:
 * :func:`corrected_ttest_power`, :func:`corrected_ttest_table` - Nadeau & Bengio's corrected
   resampled t-test over r runs of k-fold cross-validation, and its r x k table;
 * :func:`mcnemar_power` - McNemar on a shared test set (Connor 1987, Miettinen 1968, exact);
-* :func:`auc_power` - two paired AUCs (Hanley & McNeil 1982, Obuchowski & McClish 1997);
+* :func:`auc_power` - two paired AUCs compared by DeLong's test (Hanley & McNeil 1982
+  variance);
 * :func:`sign_test_power`, :func:`binomial_test_power` - the exact sign test;
 * :func:`mcnemar_assurance` - Bayesian assurance: the probability of each decision of the
   Bayesian McNemar test, exact, optionally averaged over a design prior;

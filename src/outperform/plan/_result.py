@@ -74,6 +74,9 @@ class PowerAnalysis:
         text = (f"{self.test} ({self.method}): n = {n} {self.n_unit}, "
                 f"{self.effect_name} = {self.effect:.4g}, alpha = {self.alpha:g} "
                 f"({self.alternative}), power = {self.power:.3f} [solved for {self.solved_for}]")
+        if self.solved_for == "effect":
+            text += ("\nNote: the minimum detectable effect is a property of the design, not "
+                     "evidence about an observed difference (no post-hoc power).")
         if self.approximation:
             text += f"\nNote: {self.approximation}"
         return text
