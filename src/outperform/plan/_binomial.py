@@ -17,11 +17,6 @@ from ._solve import check_inputs, smallest_n, solve_continuous, solve_plan
 
 __all__ = ["binomial_test_power", "sign_test_power", "mcnemar_power"]
 
-# Cells of the (sample sizes x discordant counts) matrix evaluated at once by the exact
-# McNemar scan: bounds memory to ~16 MB whatever n.
-_CELLS = 2_000_000
-
-
 def _z(alpha, alternative):
     return stats.norm.isf(alpha / 2 if alternative == "two-sided" else alpha)
 
@@ -126,8 +121,13 @@ def sign_test_power(*, p_win=None, n=None, power=None, alpha=0.05, alternative="
     if n is not None and int(n) != n:
         raise InvalidInputError(f"n must be a whole number of data sets, got {n!r}.")
     if missing == "n":
+        # Start near the arcsine approximation's n: the exact scan then covers few sizes.
+        start = 0.8 * solve_plan(
+            lambda n_, p, a: _arcsine_sign_power(0.5 + p, n_, a, alternative), test="", method="",
+            power=power, n=None, effect=abs(p_win - 0.5), alpha=alpha, alternative=alternative,
+            n_min=1, n_unit="data sets", effect_name="p_win - 1/2").n
         n = smallest_n(lambda ns: binomial_test_power(ns, p_win, alpha, alternative), power,
-                       1, "number of data sets")
+                       int(start), "number of data sets")
     elif missing == "effect":
         p_win = solve_continuous(
             lambda q: float(binomial_test_power(n, q, alpha, alternative)), power, 0.5,
@@ -181,7 +181,10 @@ def _mcnemar_power_fn(method, psi, alternative):
 
     def exact(n, delta, alpha):
         n = np.atleast_1d(np.asarray(n, dtype=int))
-        d = np.arange(n.max() + 1)
+        # Discordant counts beyond the 1e-13 tails of Bin(n, psi) are left out (< 2e-13 of
+        # power), which keeps the cost per n at O(sqrt(n)).
+        d = np.arange(stats.binom.ppf(1e-13, n.min(), psi),
+                      stats.binom.isf(1e-13, n.max(), psi) + 1)
         q = (psi + delta) / (2 * psi)                  # P(a discordant example favours A)
         given_d = binomial_test_power(d, q, alpha, alternative)
         out = stats.binom.pmf(d[None, :], n[:, None], psi) @ given_d
@@ -252,6 +255,8 @@ def mcnemar_power(*, accuracy_a=None, accuracy_b, discordance, n=None, power=Non
     if method == "exact" and alpha is None:
         raise InvalidInputError("the exact test's power is a step function of alpha; give "
                                 "alpha, or solve for alpha with method='connor'.")
+    if method == "exact" and n is not None and int(n) != n:
+        raise InvalidInputError(f"n must be a whole number of test examples, got {n!r}.")
     delta = None if accuracy_a is None else accuracy_a - accuracy_b
     missing = check_inputs(power=power, n=n, effect=delta, alpha=alpha, alternative=alternative,
                            n_min=1, n_unit="test examples", effect_name="accuracy difference")
@@ -268,9 +273,8 @@ def mcnemar_power(*, accuracy_a=None, accuracy_b, discordance, n=None, power=Non
             exact_n = ((_z(alpha, alternative) * math.sqrt(psi)
                         + z_b * math.sqrt(psi - delta ** 2)) ** 2 / delta ** 2)
         if method == "exact":
-            block = int(np.clip(_CELLS // (2 * int(exact_n) + 2), 1, 256))
-            n = smallest_n(lambda ns: fn(ns, delta, alpha), power, int(exact_n),
-                           "test-set size", block=block)
+            n = smallest_n(lambda ns: np.atleast_1d(fn(ns, delta, alpha)), power,
+                           int(exact_n), "test-set size")
         else:
             details["n_unrounded"] = exact_n
             n = math.ceil(exact_n - 1e-9)

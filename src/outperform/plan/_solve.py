@@ -107,21 +107,24 @@ def solve_n(fn, target: float, n_min: float, what: str) -> float:
     return solve_continuous(fn, target, n_min, hi, what, "")
 
 
-def smallest_n(power_of_n, target: float, start: int, what: str, block: int = 256) -> int:
-    """Smallest whole n >= 1 with power_of_n(n) >= target, for a saw-toothed power curve.
+def smallest_n(power_of_n, target: float, start: int, what: str, cells: int = 2_000_000) -> int:
+    """Smallest whole n >= n0 with power_of_n(n) >= target, for a saw-toothed power curve.
 
     ``power_of_n`` takes an integer array of sample sizes and returns their powers (a
-    vectorised exact calculation); blocks of ``block`` sizes are scanned upwards from
-    ``start`` (halved first while it already reaches the target, since exact power is not
-    monotone and a smaller n may also reach it).
+    vectorised exact calculation costing O(n) per size). ``start`` (an approximate solution)
+    is halved while it already reaches the target, giving n0; sizes from n0 up are scanned
+    in blocks holding about ``cells`` values. Exact power is not monotone in n, so a size
+    below n0 could also reach the target; n0 is below the trend's crossing, where such
+    sizes are rare.
     """
     import numpy as np
 
     start = max(int(start), 1)
-    while start > 1 and np.any(power_of_n(np.arange(max(start // 2, 1), start + 1)) >= target):
-        start = max(start // 2, 1)
+    while start > 1 and power_of_n(np.array([start]))[0] >= target:
+        start //= 2
     lo = start
     while lo <= _N_CAP:
+        block = int(np.clip(cells // (2 * lo + 2), 1, 256))
         ns = np.arange(lo, lo + block)
         hit = np.flatnonzero(power_of_n(ns) >= target)
         if hit.size:
