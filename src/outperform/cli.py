@@ -330,5 +330,10 @@ def demo(out: Path = typer.Option(Path("outperform-demo"), help="Folder for the 
     _plot(control, out / "cd_bonferroni_dunn.png")
 
 
+from ._plan_cli import plan_app  # noqa: E402  (the command group needs ``app`` defined)
+
+app.add_typer(plan_app, name="plan")
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()
