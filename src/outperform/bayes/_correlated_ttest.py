@@ -30,7 +30,7 @@ import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from .._validation import (
     DegenerateDataError,
@@ -42,6 +42,7 @@ from .._validation import (
     check_rope,
 )
 from ..results import BayesianResult
+from ._lazy import LazyFrozen
 from ._rope import decide, student_regions
 
 METHOD = "correlated Bayesian t-test (Corani & Benavoli 2015)"
@@ -176,6 +177,17 @@ def posterior_regions(location, df, scale, rope: tuple[float, float]) -> np.ndar
     return np.where(point[..., None], limit, regions)
 
 
+def credible_interval(df, location, scale, mass: float = 0.95) -> np.ndarray:
+    """Central ``mass`` interval of Student t(df, location, scale), batched: shape (..., 2).
+
+    The arithmetic of ``scipy.stats.t(df, location, scale).interval(mass)`` (same bits),
+    without building a frozen distribution.
+    """
+    q = np.array([(1.0 - mass) / 2, (1.0 + mass) / 2])
+    df, location, scale = (np.asarray(v, dtype=float)[..., None] for v in (df, location, scale))
+    return special.stdtrit(df, q) * scale + location
+
+
 def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | None = None,
                               threshold: float = 0.95,
                               on_zero_variance: str = "limit") -> BayesianResult:
@@ -216,7 +228,8 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
     -------
     BayesianResult
         ``a_better_side="right"``: ``p_right`` = P(mu > high | x) = P(A practically better),
-        ``p_left`` = P(B practically better); ``posterior`` the scipy frozen Student t of mu;
+        ``p_left`` = P(B practically better); ``posterior`` the scipy frozen Student t of mu
+        (built on first use);
         ``posterior_mean`` its location (the posterior mean when 2 a_n > 1);
         ``credible_interval_95`` central interval; ``decision`` at ``threshold``.
 
@@ -263,8 +276,8 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
             )
         posterior, ci = None, (location, location)
     else:
-        posterior = stats.t(df, loc=location, scale=scale)
-        ci = tuple(float(v) for v in posterior.interval(0.95))
+        posterior = LazyFrozen("t", df, loc=location, scale=scale)
+        ci = tuple(float(v) for v in credible_interval(df, location, scale))
     p_left, p_rope, p_right = (float(p) for p in posterior_regions(location, df, scale, rope))
     return BayesianResult(
         method=METHOD, parameter=PARAMETER, p_left=p_left, p_rope=p_rope, p_right=p_right,
