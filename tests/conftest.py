@@ -2,12 +2,18 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import matplotlib
 import pytest
 
 matplotlib.use("Agg")
+
+# JAX's persistent compilation cache is on by default in the user's cache folder; the suite
+# (and the processes it starts, which inherit the environment) writes into a temporary one.
+if "OUTPERFORM_JAX_CACHE" not in os.environ:
+    os.environ["OUTPERFORM_JAX_CACHE"] = tempfile.mkdtemp(prefix="outperform-test-jax-")
 
 SHARED = Path(os.environ.get("OUTPERFORM_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 

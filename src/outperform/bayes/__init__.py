@@ -19,6 +19,7 @@ from ._robust_ttest import robust_bayesian_ttest
 from ._poisson_binomial_test import (pairwise_poisson_binomial_test,
                                     poisson_binomial_test)
 from ._poisson_test import pairwise_poisson_test, poisson_test
+from ._mcmc import compilation_cache_folder
 from ._rope import decide
 from ._ttest import bayesian_ttest
 
@@ -37,6 +38,7 @@ __all__ = [
     "beta_tail",
     "BetaBinomialHyperposterior",
     "BetaMixture",
+    "compilation_cache_folder",
     "context_posterior",
     "correlated_bayesian_ttest",
     "decide",
