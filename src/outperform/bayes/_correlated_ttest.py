@@ -27,7 +27,7 @@ mu | x ~ St(n - 1, mean(x), (1/n + rho / (1 - rho)) var(x)), and P(mu > 0 | x) e
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import special
@@ -265,7 +265,7 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
     check_choice(on_zero_variance, "on_zero_variance", ZERO_VARIANCE)
     prior = _check_prior(prior, n)
     location, df, scale = (float(v[0]) for v in posterior_parameters((x - y)[None], rho, prior))
-    details = {"rho": rho, "n_folds": n, "prior": asdict(prior), "df": df,
+    details = {"rho": rho, "n_folds": n, "prior": dict(vars(prior)), "df": df,
                "location": location, "scale": scale, "degenerate": scale == 0}
     if scale == 0:
         if on_zero_variance == "raise":

@@ -49,6 +49,13 @@ def decide(p_left, p_rope, p_right, *, a_better_side: str, threshold: float = 0.
     """
     check_choice(a_better_side, "a_better_side", SIDES)
     check_probability(threshold, "threshold")
+    if all(isinstance(p, (float, int)) for p in (p_left, p_rope, p_right)):
+        # One comparison (the single-pair tests): the same rule without numpy's overhead.
+        a, b = (p_right, p_left) if a_better_side == "right" else (p_left, p_right)
+        for p, word in ((a, "A better"), (b, "B better"), (p_rope, "practically equivalent")):
+            if p >= threshold:
+                return word
+        return "undecided"
     left, rope, right = np.broadcast_arrays(*(np.asarray(p, dtype=float)
                                               for p in (p_left, p_rope, p_right)))
     a, b = (right, left) if a_better_side == "right" else (left, right)
@@ -82,8 +89,8 @@ def student_regions(df, loc, scale, rope: tuple[float, float]) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         left = np.where(bad, np.nan, special.stdtr(df, (low - loc) / scale))
         right = np.where(bad, np.nan, special.stdtr(df, -((high - loc) / scale)))
-    return np.stack(np.broadcast_arrays(left, np.maximum(0.0, 1.0 - left - right), right),
-                    axis=-1)
+    # left and right already have the broadcast shape of all the arguments.
+    return np.stack([left, np.maximum(0.0, 1.0 - left - right), right], axis=-1)
 
 
 def region_probabilities_from_samples(samples: np.ndarray, rope: tuple[float, float]
