@@ -174,14 +174,21 @@ def run_baycomp(args, a, b, started):
 
 
 def _whole_process(args, cache: str) -> tuple[float, str]:
-    """Wall time of one `--once` process with OUTPERFORM_JAX_CACHE=cache, and its last line."""
+    """Seconds from starting a `--once` process (OUTPERFORM_JAX_CACHE=cache) to the end of
+    its first call, and its summary line.
+
+    The process then makes a second call, to tell compilation from sampling; the child
+    prints the wall-clock time at which its first call ended, so that second call is not
+    counted.
+    """
     cmd = [sys.executable, __file__, "--once", "--draws", str(args.draws), "--warmup",
            str(args.warmup), "--chains", str(args.chains), "--seed", str(args.seed), "--pair",
            *args.pair]
-    t0 = time.perf_counter()
+    start = time.time()
     run = subprocess.run(cmd, capture_output=True, text=True, check=True,
                          env=dict(os.environ, OUTPERFORM_JAX_CACHE=cache))
-    return time.perf_counter() - t0, run.stdout.strip().splitlines()[-1]
+    ended, summary = run.stdout.strip().splitlines()[-2:]
+    return float(ended) - start, summary
 
 
 def run_cold_start(args):
@@ -205,11 +212,22 @@ def run_cold_start(args):
 def run_once(args, a, b):
     from outperform.bayes import hierarchical_correlated_ttest
 
+    t0 = time.perf_counter()
     res = hierarchical_correlated_ttest(a, b, rho=0.1, rope=1.0, n_chains=args.chains,
                                         n_samples=args.draws, n_warmup=args.warmup,
                                         random_state=args.seed)
-    print(f"P(left, rope, right) = {np.round(res.details['p_regions_averaged'], 3)} "
-          f"(averaged), max R-hat {res.details['rhat_max']:.3f}")
+    call = time.perf_counter() - t0
+    ended = time.time()
+    t0 = time.perf_counter()
+    hierarchical_correlated_ttest(a, b, rho=0.1, rope=1.0, n_chains=args.chains,
+                                  n_samples=args.draws, n_warmup=args.warmup,
+                                  random_state=args.seed + 1)
+    again = time.perf_counter() - t0
+    print(ended)
+    print(f"call {call:.1f} s (compiled: {again:.1f} s, so ~{call - again:.1f} s compiling "
+          f"or loading); P(left, rope, right) = "
+          f"{np.round(res.details['p_regions_averaged'], 3)} (averaged), max R-hat "
+          f"{res.details['rhat_max']:.3f}")
 
 
 def main():
