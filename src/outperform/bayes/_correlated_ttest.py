@@ -278,7 +278,10 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
     else:
         posterior = LazyFrozen("t", df, loc=location, scale=scale)
         ci = tuple(float(v) for v in credible_interval(df, location, scale))
-    p_left, p_rope, p_right = (float(p) for p in posterior_regions(location, df, scale, rope))
+    # posterior_regions (the point-mass limit where scale == 0, else student_regions).
+    regions = (posterior_regions(location, df, scale, rope) if scale == 0
+               else student_regions(df, location, scale, rope))
+    p_left, p_rope, p_right = (float(p) for p in regions)
     return BayesianResult(
         method=METHOD, parameter=PARAMETER, p_left=p_left, p_rope=p_rope, p_right=p_right,
         rope=rope, a_better_side="right", threshold=threshold,
