@@ -288,3 +288,66 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
         decision=decide(p_left, p_rope, p_right, a_better_side="right",
                         threshold=threshold), posterior_mean=location,
         credible_interval_95=ci, details=details, posterior=posterior)
+
+
+def correlated_bayesian_ttests(a, b, *, rho, ropes, threshold: float = 0.95
+                               ) -> list[BayesianResult]:
+    """:func:`correlated_bayesian_ttest` of many pairs at once (e.g. all pairs of models).
+
+    One batch of :func:`posterior_parameters` and :func:`posterior_regions` for all rows,
+    so each result equals the single-pair call's (same bits) at a fraction of the cost.
+
+    Parameters
+    ----------
+    a, b : array_like, shape (n_pairs, n)
+        Fold scores of model A and model B of each pair (row), n >= 2.
+    rho : float
+        Correlation heuristic, in [0, 1).
+    ropes : sequence of (float or (float, float)), length n_pairs
+        The ROPE of each pair, in the forms :func:`correlated_bayesian_ttest` accepts.
+    threshold : float
+
+    Returns
+    -------
+    list of BayesianResult
+        As :func:`correlated_bayesian_ttest` with the default matching prior and
+        ``on_zero_variance="limit"``, one per row.
+
+    Raises
+    ------
+    InvalidInputError, TooFewError
+        As :func:`correlated_bayesian_ttest`.
+    """
+    x, y = (np.asarray(v, dtype=float) for v in (a, b))
+    if x.ndim != 2 or x.shape != y.shape or len(ropes) != x.shape[0]:
+        raise InvalidInputError(
+            f"a and b must be (n_pairs, n) arrays of the same shape with one ROPE per pair; "
+            f"got {x.shape}, {y.shape} and {len(ropes)} ROPEs.")
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+        raise InvalidInputError("the fold scores must be finite numbers (no NaN or inf).")
+    n = x.shape[1]
+    if n < 2:
+        raise TooFewError(f"the correlated Bayesian t-test needs at least 2 folds, got {n}.")
+    rho = float(_check_rho(rho))
+    bounds = [check_rope(r) for r in ropes]
+    check_probability(threshold, "threshold")
+    prior = _check_prior(None, n)
+    location, df, scale = posterior_parameters(x - y, rho, prior)
+    low, high = (np.array(v, dtype=float) for v in zip(*bounds))
+    regions = posterior_regions(location, df, scale, (low, high))
+    intervals = credible_interval(df, location, np.where(scale == 0, 1.0, scale))
+    decisions = decide(*np.moveaxis(regions, -1, 0), a_better_side="right", threshold=threshold)
+    prior_dict = dict(vars(prior))
+    out = []
+    for i, (loc, nu, sc) in enumerate(zip(location.tolist(), df.tolist(), scale.tolist())):
+        point = sc == 0
+        p_left, p_rope, p_right = regions[i].tolist()
+        out.append(BayesianResult(
+            method=METHOD, parameter=PARAMETER, p_left=p_left, p_rope=p_rope, p_right=p_right,
+            rope=bounds[i], a_better_side="right", threshold=threshold,
+            decision=str(decisions[i]), posterior_mean=loc,
+            credible_interval_95=(loc, loc) if point else tuple(intervals[i].tolist()),
+            details={"rho": rho, "n_folds": n, "prior": dict(prior_dict), "df": nu,
+                     "location": loc, "scale": sc, "degenerate": point},
+            posterior=None if point else LazyFrozen("t", nu, loc=loc, scale=sc)))
+    return out
