@@ -11,6 +11,10 @@ JAX compilation and sampling, and the memory is the process's peak resident set 
         # 54 x 100 matrix, float64) for checking the posterior summaries
     python benchmarks/bench_hierarchical.py --baycomp --draws 1000
         # baycomp.HierarchicalTest (needs baycomp and pystan: benchmark-only dependencies)
+    python benchmarks/bench_hierarchical.py --cold-start --draws 2500
+        # whole-process wall time of a first process (empty JAX compilation cache) and a
+        # second one (cache warm), alternating with the cache turned off
+        # (OUTPERFORM_JAX_CACHE=0, the behaviour before the cache was on by default)
 
 The data file is ../shared/data/uci54_10x10cv_accuracies.txt (set OUTPERFORM_SHARED to the
 shared folder otherwise); all 54 lines are used, as in baycomp's documentation.
@@ -20,6 +24,9 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -30,9 +37,6 @@ from outperform.data import load_uci54_arrays
 SHARED = Path(os.environ.get("OUTPERFORM_SHARED",
                              Path(__file__).resolve().parents[2] / "shared"))
 DATA = SHARED / "data" / "uci54_10x10cv_accuracies.txt"
-
-
-
 
 
 def peak_mb() -> float:
@@ -169,6 +173,63 @@ def run_baycomp(args, a, b, started):
     print(f"  argmax {np.round(probs, 4)}, averaged {np.round(samples.mean(axis=0), 4)}")
 
 
+def _whole_process(args, cache: str) -> tuple[float, str]:
+    """Seconds from starting a `--once` process (OUTPERFORM_JAX_CACHE=cache) to the end of
+    its first call, and its summary line.
+
+    The process then makes a second call, to tell compilation from sampling; the child
+    prints the wall-clock time at which its first call ended, so that second call is not
+    counted.
+    """
+    cmd = [sys.executable, __file__, "--once", "--draws", str(args.draws), "--warmup",
+           str(args.warmup), "--chains", str(args.chains), "--seed", str(args.seed), "--pair",
+           *args.pair]
+    start = time.time()
+    run = subprocess.run(cmd, capture_output=True, text=True, check=True,
+                         env=dict(os.environ, OUTPERFORM_JAX_CACHE=cache))
+    ended, summary = run.stdout.strip().splitlines()[-2:]
+    return float(ended) - start, summary
+
+
+def run_cold_start(args):
+    """First and second process, cache on (a fresh folder) and off, alternating, repeated."""
+    print(f"hierarchical_correlated_ttest {args.pair[0]} vs {args.pair[1]}, UCI 54 data sets, "
+          f"{args.chains} chains x ({args.warmup} + {args.draws}) draws; whole-process wall "
+          "time (python start, imports, compilation, sampling)")
+    for rep in range(args.repeats):
+        with tempfile.TemporaryDirectory(prefix="outperform-jax-") as folder:
+            rows = [("cache on, first process", folder), ("cache off, first process", "0"),
+                    ("cache on, second process", folder), ("cache off, second process", "0")]
+            times = {}
+            for label, cache in rows:
+                times[label], summary = _whole_process(args, cache)
+                print(f"  [{rep + 1}] {label:26s} {times[label]:6.1f} s   {summary}")
+            for which in ("first", "second"):
+                on, off = times[f"cache on, {which} process"], times[f"cache off, {which} process"]
+                print(f"  [{rep + 1}] {which} process: cache on / off = {on / off:.2f}")
+
+
+def run_once(args, a, b):
+    from outperform.bayes import hierarchical_correlated_ttest
+
+    t0 = time.perf_counter()
+    res = hierarchical_correlated_ttest(a, b, rho=0.1, rope=1.0, n_chains=args.chains,
+                                        n_samples=args.draws, n_warmup=args.warmup,
+                                        random_state=args.seed)
+    call = time.perf_counter() - t0
+    ended = time.time()
+    t0 = time.perf_counter()
+    hierarchical_correlated_ttest(a, b, rho=0.1, rope=1.0, n_chains=args.chains,
+                                  n_samples=args.draws, n_warmup=args.warmup,
+                                  random_state=args.seed + 1)
+    again = time.perf_counter() - t0
+    print(ended)
+    print(f"call {call:.1f} s (compiled: {again:.1f} s, so ~{call - again:.1f} s compiling "
+          f"or loading); P(left, rope, right) = "
+          f"{np.round(res.details['p_regions_averaged'], 3)} (averaged), max R-hat "
+          f"{res.details['rhat_max']:.3f}")
+
+
 def main():
     started = time.perf_counter()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -183,7 +244,13 @@ def main():
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--reference", action="store_true")
     mode.add_argument("--baycomp", action="store_true")
+    mode.add_argument("--cold-start", action="store_true")
+    mode.add_argument("--once", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--repeats", type=int, default=2, help="rounds of --cold-start")
     args = parser.parse_args()
+    if args.cold_start:
+        run_cold_start(args)
+        return
     uci = load_uci54_arrays(DATA, keep_duplicates=True)
     names, a = uci[args.pair[0]]
     b = uci[args.pair[1]][1]
@@ -191,6 +258,8 @@ def main():
         run_reference(args, a, b, started)
     elif args.baycomp:
         run_baycomp(args, a, b, started)
+    elif args.once:
+        run_once(args, a, b)
     else:
         run_outperform(args, a, b, names, started)
 

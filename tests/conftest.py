@@ -1,13 +1,22 @@
 """Shared fixtures: the reference data in ../shared/data (skipped when absent)."""
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import matplotlib
 import pytest
 
 matplotlib.use("Agg")
+
+# JAX's persistent compilation cache is on by default in the user's cache folder; the suite
+# (and the processes it starts, which inherit the environment) writes into a temporary one.
+if "OUTPERFORM_JAX_CACHE" not in os.environ:
+    os.environ["OUTPERFORM_JAX_CACHE"] = tempfile.mkdtemp(prefix="outperform-test-jax-")
+    atexit.register(shutil.rmtree, os.environ["OUTPERFORM_JAX_CACHE"], ignore_errors=True)
 
 SHARED = Path(os.environ.get("OUTPERFORM_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 

@@ -5,7 +5,8 @@ Every function returns a :class:`outperform.results.BayesianResult` (or a
 probabilities of a ROPE and the decision of Williams (2026) §5.2. MCMC backends (NumPyro) are
 imported only by the functions that need them.
 """
-from ._correlated_ttest import NormalGammaPrior, correlated_bayesian_ttest
+from ._correlated_ttest import (NormalGammaPrior, correlated_bayesian_ttest,
+                                correlated_bayesian_ttests)
 from ._cycles import find_cycles
 from ._bayesian_sign import bayesian_sign_test
 from ._dirichlet_pairwise import pairwise_bayesian_sign_test, pairwise_bayesian_signed_rank_test
@@ -19,6 +20,7 @@ from ._robust_ttest import robust_bayesian_ttest
 from ._poisson_binomial_test import (pairwise_poisson_binomial_test,
                                     poisson_binomial_test)
 from ._poisson_test import pairwise_poisson_test, poisson_test
+from ._mcmc import compilation_cache_folder
 from ._rope import decide
 from ._ttest import bayesian_ttest
 
@@ -37,8 +39,10 @@ __all__ = [
     "beta_tail",
     "BetaBinomialHyperposterior",
     "BetaMixture",
+    "compilation_cache_folder",
     "context_posterior",
     "correlated_bayesian_ttest",
+    "correlated_bayesian_ttests",
     "decide",
     "default_phi_rope",
     "find_cycles",

@@ -46,7 +46,9 @@ expectation, W = n rope^2 / 3, deterministically (and raise if rope = 0).
 Sampler: NUTS from NumPyro's functional API (``numpyro.infer.hmc.hmc``), in float32, the
 chains ``vectorized`` (``jax.vmap``) inside one jitted scan. The data are arguments of the
 compiled program, so in one process a second call on data of the same shape does not
-compile again, and with ``OUTPERFORM_JAX_CACHE=<folder>`` neither does a later process.
+compile again, and thanks to JAX's persistent compilation cache (on by default in
+``~/.cache/outperform/jax``; ``OUTPERFORM_JAX_CACHE=0`` turns it off, ``=<folder>`` moves
+it: :func:`outperform.bayes.compilation_cache_folder`) neither does a later process.
 Measured by benchmarks/bench_hierarchical.py on the 54 x 100 UCI data, 4 chains x (1,000 +
 10,000) draws, on a shared 2-core machine: 22-33 s end to end depending on the load
 (imports 2.6 s, tracing and compiling ~10-15 s, sampling ~10 s; 11 s for a second call),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import os
+from pathlib import Path
 
 import numpy as np
 
@@ -17,21 +18,60 @@ ESS_LIMIT = 400
 
 
 CACHE_ENV = "OUTPERFORM_JAX_CACHE"
+#: Values of $OUTPERFORM_JAX_CACHE that turn the persistent compilation cache off.
+CACHE_OFF = ("0", "off", "false", "no")
 
 
-def enable_compilation_cache() -> None:
-    """Use JAX's persistent compilation cache in $OUTPERFORM_JAX_CACHE, if that is set.
+def compilation_cache_folder() -> Path | None:
+    """Folder of JAX's persistent compilation cache for the MCMC tests, or None when off.
 
-    Compiling the sampler takes ~15 s; with the cache, a later process (e.g. the next CLI
-    run) loads it from disk instead (~0.5 MB). Opt-in, and left alone if JAX already has a
-    cache directory.
+    ``$OUTPERFORM_JAX_CACHE`` decides: ``0`` (or ``off``, ``false``, ``no``) turns the cache
+    off, any other value is the folder; unset or empty, the per-user cache folder of the XDG
+    convention, ``$XDG_CACHE_HOME/outperform/jax`` (``~/.cache/outperform/jax`` when
+    ``XDG_CACHE_HOME`` is unset).
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ["OUTPERFORM_JAX_CACHE"] = "0"
+    >>> compilation_cache_folder() is None
+    True
+    >>> del os.environ["OUTPERFORM_JAX_CACHE"]
+    """
+    value = os.environ.get(CACHE_ENV, "").strip()
+    if value.lower() in CACHE_OFF:
+        return None
+    if value:
+        return Path(value).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME", "").strip() or Path.home() / ".cache"
+    return Path(base).expanduser() / "outperform" / "jax"
+
+
+def enable_compilation_cache() -> Path | None:
+    """Turn on JAX's persistent compilation cache in :func:`compilation_cache_folder`.
+
+    Compiling the NUTS samplers takes ~10 s; with the cache a later process (the next CLI
+    run, the next notebook session) loads the compiled programs from disk instead (a few
+    MB). On by default; ``OUTPERFORM_JAX_CACHE=0`` turns it off, ``OUTPERFORM_JAX_CACHE=
+    <folder>`` moves it. Left alone if JAX already has a cache folder (set by the user).
+
+    Returns
+    -------
+    Path or None
+        The cache folder JAX uses, or None when the cache is off.
     """
     import jax
 
-    folder = os.environ.get(CACHE_ENV)
-    if folder and not jax.config.jax_compilation_cache_dir:
-        jax.config.update("jax_compilation_cache_dir", folder)
-        jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.5)
+    current = jax.config.jax_compilation_cache_dir
+    if current:
+        return Path(current)
+    folder = compilation_cache_folder()
+    if folder is None:
+        return None
+    jax.config.update("jax_compilation_cache_dir", str(folder))
+    # Cache every program, not only slow ones: the many small ones add up at start-up.
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+    return folder
 
 
 @functools.lru_cache(maxsize=4)

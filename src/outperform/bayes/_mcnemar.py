@@ -7,13 +7,14 @@ right, ``n10`` = A right and B wrong, so **phi < 0.5 favours A** and the result 
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from .._validation import InvalidInputError, as_counts, as_float_array, check_threshold
 from .._names import model_names
 from ..results import BayesianResult, PairwiseResult
 from ..stats import PairwiseCounts, pairwise_discordance
 from ._beta_mixture import beta_regions
+from ._lazy import LazyFrozen
 from ._rope import decide
 
 __all__ = ["bayesian_mcnemar", "default_phi_rope", "pairwise_bayesian_mcnemar",
@@ -128,7 +129,7 @@ def bayesian_mcnemar(n01, n10, *, prior=(1.0, 1.0), rope=None,
     -------
     BayesianResult
         ``p_left`` = P(phi < low) = P(A practically better), ``p_right`` = P(B practically
-        better), ``a_better_side = "left"``; ``posterior`` is the frozen Beta;
+        better), ``a_better_side = "left"``; ``posterior`` is the frozen Beta (built on first use);
         ``details`` holds ``posterior_median``, ``alpha``/``beta``, ``p_phi_below_half``
         (Lacoste's Pr(A better), no ROPE) and ``p_phi_above_half``.
 
@@ -164,11 +165,14 @@ def bayesian_mcnemar(n01, n10, *, prior=(1.0, 1.0), rope=None,
     alpha, beta, mean = (float(regions[k]) for k in ("alpha", "beta", "mean"))
     bounds = (float(regions["low"]), float(regions["high"]))
     p_left, p_rope, p_right = (float(regions[k]) for k in ("p_left", "p_rope", "p_right"))
-    post = stats.beta(alpha, beta)
-    lo, hi = post.ppf([0.025, 0.975])
+    # The frozen Beta is built only if a user reads it; its ppf (median = ppf(0.5)), cdf and
+    # sf are the unfrozen calls with the same arithmetic.
+    post = LazyFrozen("beta", alpha, beta)
+    lo, hi, median = stats.beta.ppf([0.025, 0.975, 0.5], alpha, beta)
     details = {"n01": int(n01), "n10": int(n10), "alpha": alpha, "beta": beta,
-               "prior": (float(a0), float(b0)), "posterior_median": float(post.median()),
-               "p_phi_below_half": float(post.cdf(0.5)), "p_phi_above_half": float(post.sf(0.5)),
+               "prior": (float(a0), float(b0)), "posterior_median": float(median),
+               "p_phi_below_half": float(special.betainc(alpha, beta, 0.5)),
+               "p_phi_above_half": float(special.betaincc(alpha, beta, 0.5)),
                "rope_rule": "Williams 2026 eq. 7" if rope is None else "user"}
     return BayesianResult(
         method="Bayesian McNemar test (Beta posterior, Lacoste et al. 2012 Thm 4.1)",

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from .._validation import (DegenerateDataError, TooFewError, as_paired, check_threshold,
                            check_rope)
 from ..results import BayesianResult
 from ..stats._effect_size import cohens_d, effect_size_label
 from ._correlated_ttest import NormalGammaPrior, posterior_parameters
+from ._lazy import LazyFrozen
 from ._rope import decide, student_regions
 
 __all__ = ["bayesian_ttest"]
@@ -39,7 +40,8 @@ def bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95) -> BayesianResul
     -------
     BayesianResult
         ``a_better_side = "right"``: ``p_right`` = P(Delta > high) = P(A practically better).
-        ``posterior`` is the frozen scipy Student t; ``details`` holds ``n``, ``mean``, ``sd``,
+        ``posterior`` is the frozen scipy Student t (built on first use); ``details`` holds
+        ``n``, ``mean``, ``sd``,
         ``cohens_d`` = m / s with its ``effect_size_label``, and ``p_positive`` = P(Delta > 0)
         (one minus the one-sided p-value of the paired t-test for "A better").
 
@@ -82,13 +84,15 @@ def bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95) -> BayesianResul
     # Eq. 6 is the correlated t-test's Theorem 2 with rho = 0 under the matching prior.
     location, df, scale = (float(v[0]) for v in posterior_parameters(d[None], 0.0,
                                                                       NormalGammaPrior()))
-    post = stats.t(df=df, loc=location, scale=scale)
+    post = LazyFrozen("t", df=df, loc=location, scale=scale)
     p_left, p_rope, p_right = (float(p) for p in student_regions(df, location, scale, bounds))
-    lo, hi = post.ppf([0.025, 0.975])
+    # scipy.stats.t(df, location, scale).ppf([0.025, 0.975]) and .sf(0.0), unfrozen.
+    lo, hi = special.stdtrit(df, np.array([0.025, 0.975])) * scale + location
+    p_positive = float(special.stdtr(df, -((0.0 - location) / scale)))
     d_eff = cohens_d(x, y)
     details = {"n": n, "mean": m, "sd": s, "cohens_d": d_eff,
                "effect_size_label": effect_size_label(d_eff, "d"),
-               "p_positive": float(post.sf(0.0)), "df": n - 1,
+               "p_positive": p_positive, "df": n - 1,
                "rope_rule": "-+0.1 sd(d)" if rope is None else "user"}
     return BayesianResult(
         method="Bayesian paired t-test (Williams 2026 eq. 6)",

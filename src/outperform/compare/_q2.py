@@ -16,7 +16,7 @@ import numpy as np
 from scipy import stats
 
 from .._validation import InvalidInputError, TooFewError, check_probability
-from ..bayes._correlated_ttest import correlated_bayesian_ttest
+from ..bayes._correlated_ttest import correlated_bayesian_ttests
 from ..data._results_table import ResultsTable
 from ..data._schema import FOLD, N_TEST, N_TRAIN, RUN
 from ..results import ComparisonReport, FrequentistResult, PairwiseResult
@@ -109,7 +109,7 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
     # tables name A and B after ``models`` (a control second would swap the columns).
     pairs = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
              if control and len(names) > 2 else list(combinations(range(len(names)), 2)))
-    freq, bayes, widths = {}, {}, {}
+    freq, widths = {}, {}
     for i, j in pairs:
         a, b = sign * scores[names[i]], sign * scores[names[j]]
         freq[i, j] = _corrected_t(a, b, r)
@@ -117,7 +117,12 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
         sd = 0.0 if "undefined" in freq[i, j].details else float(np.std(a - b, ddof=1))
         width = rope if rope is not None else ROPE_SD_FRACTION * sd
         widths[i, j] = width
-        bayes[i, j] = correlated_bayesian_ttest(a, b, rho=r, rope=width, threshold=threshold)
+    # The Bayesian test of all pairs in one batch (the same results as pair by pair).
+    rows = np.array(pairs).T
+    signed = sign * np.stack([scores[m] for m in names])
+    bayes = dict(zip(pairs, correlated_bayesian_ttests(
+        signed[rows[0]], signed[rows[1]], rho=r, ropes=[widths[ij] for ij in pairs],
+        threshold=threshold)))
     summary = tuple(sorted(
         ({"model": m, "mean_score": float(np.mean(v)), "sd_over_folds": float(np.std(v, ddof=1)),
           "n_folds": int(v.size)} for m, v in scores.items()),

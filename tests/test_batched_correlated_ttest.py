@@ -1,0 +1,53 @@
+"""The correlated Bayesian t-test of many pairs in one batch (issue 14) gives, pair by pair,
+the results of the single-pair call, and Q2 compare() uses it for all pairs."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import outperform
+from outperform import InvalidInputError, TooFewError
+from outperform.bayes import correlated_bayesian_ttest, correlated_bayesian_ttests
+
+
+def test_each_row_equals_the_single_pair_call():
+    rng = np.random.default_rng(3)
+    a = rng.normal(0.8, 0.03, (6, 30))
+    b = a - rng.normal(0.005, 0.01, (6, 30))
+    b[0] = a[0]                      # all differences 0: the point-mass limit
+    b[1] = a[1] - 0.01               # all differences equal, off the ROPE bounds
+    ropes = [0.0, 0.01, 0.004, (-0.01, 0.002), 0.0, 0.02]
+    batch = correlated_bayesian_ttests(a, b, rho=0.1, ropes=ropes, threshold=0.9)
+    for i, res in enumerate(batch):
+        one = correlated_bayesian_ttest(a[i], b[i], rho=0.1, rope=ropes[i], threshold=0.9)
+        assert res.to_dict() == one.to_dict()
+        assert (res.posterior is None) == (one.posterior is None)
+        if one.posterior is not None:
+            assert res.posterior.ppf(0.3) == one.posterior.ppf(0.3)
+
+
+def test_bad_batches_are_refused():
+    a = np.zeros((2, 5))
+    with pytest.raises(InvalidInputError, match="one ROPE per pair"):
+        correlated_bayesian_ttests(a, a, rho=0.1, ropes=[0.0])
+    with pytest.raises(InvalidInputError, match="finite"):
+        correlated_bayesian_ttests(a + np.nan, a, rho=0.1, ropes=[0.0, 0.0])
+    with pytest.raises(TooFewError):
+        correlated_bayesian_ttests(a[:, :1], a[:, :1], rho=0.1, ropes=[0.0, 0.0])
+
+
+def test_q2_all_pairs_match_the_single_pair_tests():
+    rng = np.random.default_rng(7)
+    rows = [dict(task="t", model=m, run=r, fold=f, n_train=90, n_test=10,
+                 accuracy=0.8 + 0.01 * k + rng.normal(0, 0.01))
+            for r in range(3) for f in range(10) for k, m in enumerate("abcd")]
+    table = pd.DataFrame(rows)
+    post = outperform.compare(table).posthoc["corrected_t_holm"]
+    scores = {m: g.sort_values(["run", "fold"])["accuracy"].to_numpy()
+              for m, g in table.groupby("model")}
+    for i, a in enumerate("abcd"):
+        for j, b in enumerate("abcd"):
+            if i < j:
+                width = 0.1 * np.std(scores[a] - scores[b], ddof=1)
+                one = correlated_bayesian_ttest(scores[a], scores[b], rho=0.1, rope=width)
+                assert post.details["p_row_better"][i][j] == one.p_a_better
+                assert post.details["p_rope"][i][j] == one.p_rope
