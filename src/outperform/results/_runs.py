@@ -1,0 +1,106 @@
+"""Interval estimates over runs x tasks (Agarwal et al. 2021): values only, they pickle.
+
+Each object keeps its bootstrap distribution, so an interval at another level is a percentile
+of the same resamples (the percentile bootstrap, rliable's default), not a new computation.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: how the runs x tasks table was resampled, in the words the reports print
+BOOTSTRAPS = {
+    False: "stratified bootstrap (runs resampled within each task, tasks fixed)",
+    True: "two-level bootstrap (tasks resampled, then runs within each drawn task)",
+}
+
+
+def _percentile_interval(distribution: np.ndarray, level: float) -> np.ndarray:
+    """Percentile interval along axis 0, ``np.percentile`` as arch / rliable compute it."""
+    if not 0 < level < 1:
+        raise ValueError(f"confidence_level must be in (0, 1), got {level}.")
+    return np.percentile(distribution, [50 * (1 - level), 50 * (1 + level)], axis=0)
+
+
+@dataclass(frozen=True, eq=False)
+class IntervalEstimate:
+    """A point estimate of one aggregate with its percentile bootstrap confidence interval.
+
+    Attributes
+    ----------
+    statistic : str
+        ``"mean"``, ``"median"``, ``"iqm"``, ``"optimality_gap"`` or
+        ``"probability_of_improvement"``.
+    estimate : float
+        The aggregate on the data as given (normalised scores; see the statistic's docstring).
+    low, high : float
+        Percentile bootstrap interval at ``confidence_level``.
+    task_bootstrap : bool
+        False: stratified bootstrap (runs within tasks, tasks fixed): the uncertainty if the
+        experiment were repeated with new seeds on the same tasks. True: the two-level version
+        that also resamples tasks: the uncertainty about a larger population of tasks.
+    distribution : numpy.ndarray, shape (n_resamples,)
+        The aggregate on each bootstrap resample.
+    """
+
+    statistic: str
+    estimate: float
+    low: float
+    high: float
+    confidence_level: float
+    task_bootstrap: bool
+    distribution: np.ndarray = field(repr=False)
+
+    @property
+    def n_resamples(self) -> int:
+        return int(self.distribution.shape[0])
+
+    @property
+    def bootstrap(self) -> str:
+        return BOOTSTRAPS[self.task_bootstrap]
+
+    def confidence_interval(self, confidence_level: float | None = None) -> tuple[float, float]:
+        """Percentile interval of the stored resamples (``confidence_level`` by default)."""
+        level = self.confidence_level if confidence_level is None else confidence_level
+        low, high = _percentile_interval(self.distribution, level)
+        return float(low), float(high)
+
+    def to_dict(self) -> dict:
+        return {"statistic": self.statistic, "estimate": float(self.estimate),
+                "low": float(self.low), "high": float(self.high),
+                "confidence_level": float(self.confidence_level),
+                "bootstrap": self.bootstrap, "n_resamples": self.n_resamples}
+
+
+@dataclass(frozen=True, eq=False)
+class PerformanceProfile:
+    """Run-score distribution tau -> fraction of all runs (of all tasks) scoring above tau.
+
+    Attributes
+    ----------
+    taus : numpy.ndarray, shape (n_taus,)
+        Thresholds, in normalised-score units.
+    fraction : numpy.ndarray, shape (n_taus,)
+        Fraction of the n_runs x n_tasks scores strictly above each tau.
+    low, high : numpy.ndarray, shape (n_taus,)
+        Pointwise percentile bootstrap band at ``confidence_level``.
+    """
+
+    taus: np.ndarray
+    fraction: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    confidence_level: float
+    task_bootstrap: bool
+    n_resamples: int
+
+    @property
+    def bootstrap(self) -> str:
+        return BOOTSTRAPS[self.task_bootstrap]
+
+    def to_dict(self) -> dict:
+        return {"taus": self.taus.tolist(), "fraction": self.fraction.tolist(),
+                "low": self.low.tolist(), "high": self.high.tolist(),
+                "confidence_level": float(self.confidence_level),
+                "bootstrap": self.bootstrap, "n_resamples": int(self.n_resamples)}
