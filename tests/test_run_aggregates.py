@@ -142,9 +142,9 @@ def test_probability_of_improvement_interval_matches_rliable(rliable):
     # rliable's StratifiedIndependentBootstrap: runs of x and y resampled independently
     _, ci = library.get_interval_estimates(
         {"xy": [x, y]}, lambda a, b: np.array([metrics.probability_of_improvement(a, b)]),
-        reps=5000)
+        reps=2000)
     ours = np.array([[r.low, r.high] for r in (
-        probability_of_improvement(x, y, n_resamples=5000, random_state=s) for s in range(5))])
+        probability_of_improvement(x, y, n_resamples=2000, random_state=s) for s in range(5))])
     tolerance = 4 * np.sqrt(2) * np.maximum(ours.std(axis=0, ddof=1), 1e-3)
     assert np.all(np.abs(ours.mean(axis=0) - ci["xy"][:, 0]) < tolerance)
 

@@ -104,3 +104,85 @@ class PerformanceProfile:
                 "low": self.low.tolist(), "high": self.high.tolist(),
                 "confidence_level": float(self.confidence_level),
                 "bootstrap": self.bootstrap, "n_resamples": int(self.n_resamples)}
+
+
+@dataclass(frozen=True, eq=False)
+class RunsComparison:
+    """Interval estimates of several models over runs x tasks (``compare.compare_runs``).
+
+    Attributes
+    ----------
+    models, tasks : tuple of str
+    n_runs : dict of str -> int
+        Runs per task of each model.
+    metric : str
+    normalization : str
+        The rule that put the tasks on one scale, in words (printed with every table).
+    aggregates : dict of str -> dict of str -> IntervalEstimate
+        model -> statistic -> estimate.
+    improvements : dict of (str, str) -> IntervalEstimate
+        (X, Y) -> average probability of improvement P(X > Y); 0.5 is no difference.
+    profiles : dict of str -> PerformanceProfile
+    notes : tuple of str
+        How the runs were read (e.g. last step of a learning curve, folds averaged).
+    """
+
+    models: tuple[str, ...]
+    tasks: tuple[str, ...]
+    n_runs: dict
+    metric: str
+    normalization: str
+    aggregates: dict
+    improvements: dict
+    profiles: dict
+    notes: tuple[str, ...] = ()
+
+    @property
+    def confidence_level(self) -> float:
+        return next(iter(next(iter(self.aggregates.values())).values())).confidence_level
+
+    @property
+    def bootstrap(self) -> str:
+        return next(iter(next(iter(self.aggregates.values())).values())).bootstrap
+
+    def to_frame(self):
+        """One row per (model, statistic): estimate, low, high; then one per (X, Y) pair."""
+        import pandas as pd
+        rows = [{"model": m, "statistic": s, "estimate": e.estimate, "low": e.low, "high": e.high}
+                for m, stats in self.aggregates.items() for s, e in stats.items()]
+        rows += [{"model": f"{x} vs {y}", "statistic": "P(X > Y)", "estimate": e.estimate,
+                  "low": e.low, "high": e.high} for (x, y), e in self.improvements.items()]
+        return pd.DataFrame(rows)
+
+    def to_dict(self) -> dict:
+        return {"models": list(self.models), "tasks": list(self.tasks),
+                "n_runs": {m: int(n) for m, n in self.n_runs.items()}, "metric": self.metric,
+                "normalization": self.normalization, "bootstrap": self.bootstrap,
+                "aggregates": {m: {s: e.to_dict() for s, e in st.items()}
+                               for m, st in self.aggregates.items()},
+                "improvements": [{"x": x, "y": y, **e.to_dict()}
+                                 for (x, y), e in self.improvements.items()],
+                "profiles": {m: p.to_dict() for m, p in self.profiles.items()},
+                "notes": list(self.notes)}
+
+    def __str__(self) -> str:
+        level = f"{100 * self.confidence_level:g}%"
+        stats = list(next(iter(self.aggregates.values())))
+        width = max(len(m) for m in self.models) + 2
+        runs = sorted(set(self.n_runs.values()))
+        lines = [f"{len(self.models)} models x {len(self.tasks)} tasks x "
+                 f"{'/'.join(map(str, runs))} runs, metric {self.metric!r}",
+                 f"normalisation: {self.normalization}",
+                 f"{level} intervals: {self.bootstrap}, "
+                 f"{next(iter(next(iter(self.aggregates.values())).values())).n_resamples} "
+                 "resamples", ""]
+        lines.append("model".ljust(width) + "".join(f"{s:>26}" for s in stats))
+        for m, st in self.aggregates.items():
+            lines.append(m.ljust(width) + "".join(
+                f"{f'{e.estimate:.3f} [{e.low:.3f}, {e.high:.3f}]':>26}" for e in st.values()))
+        if self.improvements:
+            lines += ["", "probability of improvement P(X > Y) (0.5: no difference)"]
+            for (x, y), e in self.improvements.items():
+                lines.append(f"  P({x} > {y}) = {e.estimate:.3f} [{e.low:.3f}, {e.high:.3f}]")
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
