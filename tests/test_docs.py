@@ -36,7 +36,7 @@ def _lines(text: str) -> list[str]:
 
 def test_every_tutorial_is_found():
     assert [p.name for p in TUTORIALS] == ["tutorial-q1.md", "tutorial-q2.md", "tutorial-q3.md",
-                                           "tutorial-simulations.md"]
+                                           "tutorial-runs.md", "tutorial-simulations.md"]
 
 
 @pytest.mark.parametrize("page", TUTORIALS, ids=lambda p: p.stem)

@@ -160,6 +160,9 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
             raise InvalidInputError(f"several metrics {list(table.metrics)}: choose one with "
                                     "metric= (--metric).")
         metric = next(iter(table.metrics))
+    if metric in table.direction_assumed:
+        notes.append(f"{metric!r} is not a known metric name: assumed higher is better "
+                     "(pass higher_is_better / --lower-is-better to state it)")
     if FOLD in frame.columns:
         frame = frame.groupby([TASK, MODEL, RUN], observed=True, as_index=False)[metric].mean()
         notes.append("each run's score is its mean over folds")
