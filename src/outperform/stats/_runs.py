@@ -55,16 +55,17 @@ def _run_counts(rng, size: int, n_slots: int, n_runs: int) -> np.ndarray:
     return counts.reshape(size, n_slots, n_runs).astype(float)
 
 
-def _task_slots(rng, size: int, n_tasks: int, task_bootstrap: bool) -> np.ndarray:
-    """Which task fills each of the n_tasks slots of a resample, shape (size, n_tasks)."""
-    if task_bootstrap:
-        return rng.integers(0, n_tasks, size=(size, n_tasks))
-    return np.broadcast_to(np.arange(n_tasks), (size, n_tasks))
+def _task_slots(rng, size: int, n_tasks: int, task_bootstrap: bool):
+    """Which task fills each of the n_tasks slots of a resample, shape (size, n_tasks); None
+    when the tasks are fixed (slot s is task s), which spares a gather of every score."""
+    return rng.integers(0, n_tasks, size=(size, n_tasks)) if task_bootstrap else None
 
 
 def _element_weights(counts: np.ndarray, slots: np.ndarray, n_tasks: int) -> np.ndarray:
     """Weights (size, n_tasks, n_runs) of the original scores: counts summed over the slots
     that drew each task (equal to ``counts`` when tasks are fixed)."""
+    if slots is None:
+        return counts
     size, n_slots, n_runs = counts.shape
     target = ((np.arange(size)[:, None] * n_tasks + slots)[:, :, None] * n_runs
               + np.arange(n_runs))
@@ -75,25 +76,36 @@ def _element_weights(counts: np.ndarray, slots: np.ndarray, n_tasks: int) -> np.
 def _aggregates(xt, order, counts, slots, statistics, gamma) -> np.ndarray:
     """Each statistic on each resample, shape (size, n_statistics); ``xt`` is (n_tasks, n_runs)."""
     n_tasks, n_runs = xt.shape
+
+    def slot_means(values):   # (size, n_slots): mean of the drawn runs in each slot
+        if slots is None:
+            return np.einsum("bsr,sr->bs", counts, values) / n_runs
+        return np.einsum("bsr,bsr->bs", counts, values[slots]) / n_runs
+
     out = []
     if {"mean", "median"} & set(statistics):
-        slot_means = np.einsum("bsr,bsr->bs", counts, xt[slots]) / n_runs
+        means = slot_means(xt)
     for name in statistics:
         if name == "mean":
-            out.append(slot_means.mean(axis=1))
+            out.append(means.mean(axis=1))
         elif name == "median":
-            out.append(np.median(slot_means, axis=1))
+            out.append(np.median(means, axis=1))
         elif name == "optimality_gap":
-            capped = np.einsum("bsr,bsr->bs", counts, np.minimum(xt, gamma)[slots]) / n_runs
-            out.append(gamma - capped.mean(axis=1))
+            out.append(gamma - slot_means(np.minimum(xt, gamma)).mean(axis=1))
         else:   # iqm: scipy.stats.trim_mean(0.25) of the resample, with integer weights
             n = n_tasks * n_runs
             low = int(0.25 * n)
             high = n - low
             w = _element_weights(counts, slots, n_tasks).reshape(len(counts), n)[:, order]
             after = np.cumsum(w, axis=1)
-            kept = np.clip(after, low, high) - np.clip(after - w, low, high)
-            out.append(kept @ xt.ravel()[order] / (high - low))
+            before = after - w
+            # kept copies of each score = |[before, after) & [low, high)|; in place, as
+            # np.clip is several times slower on these arrays
+            for bound in (after, before):
+                np.maximum(bound, low, out=bound)
+                np.minimum(bound, high, out=bound)
+            after -= before
+            out.append(after @ xt.ravel()[order] / (high - low))
     return np.column_stack(out)
 
 
@@ -145,8 +157,7 @@ def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
     xt = x.T.copy()
     n_tasks, n_runs = xt.shape
     order = np.argsort(xt.ravel(), kind="stable")
-    whole = _aggregates(xt, order, np.ones((1, n_tasks, n_runs)), np.arange(n_tasks)[None],
-                        statistics, gamma)[0]
+    whole = _aggregates(xt, order, np.ones((1, n_tasks, n_runs)), None, statistics, gamma)[0]
     parts = []
     sizes = _chunks(n_resamples, x.size)
     with progress_bar(len(sizes), progress, "stratified bootstrap") as advance:
@@ -211,7 +222,8 @@ def probability_of_improvement(scores_x, scores_y, *, n_resamples: int = 2000,
             cx = _run_counts(rng, size, n_tasks, nx)
             cy = _run_counts(rng, size, n_tasks, ny)
             slots = _task_slots(rng, size, n_tasks, task_bootstrap)
-            per_task = np.einsum("bsi,bsij,bsj->bs", cx, wins[slots], cy) / (nx * ny)
+            pairs = wins[None] if slots is None else wins[slots]
+            per_task = np.einsum("bsi,bsij,bsj->bs", cx, pairs, cy, optimize=True) / (nx * ny)
             parts.append(per_task.mean(axis=1))
             advance()
     dist = np.concatenate(parts)
