@@ -378,6 +378,8 @@ def aggregate_cmd(
     confidence_level: float = typer.Option(0.95, "--confidence-level", help="Level of the "
                                            "intervals."),
     seed: Optional[int] = typer.Option(None, help="Seed of the bootstrap (reproducible output)."),
+    variance: bool = typer.Option(False, "--variance", help="Also print the variance "
+                                  "components (task, model x task, seed, split) by REML."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of the table."),
     plot: Optional[Path] = typer.Option(None, help="Write the interval-estimates figure here "
                                         "(.png, .svg or .pdf)."),
@@ -387,7 +389,7 @@ def aggregate_cmd(
     """
     import json
 
-    from .compare import compare_runs
+    from .compare import compare_runs, variance_components
 
     if plot is not None:
         _output_file(plot, "--plot", FIGURE_SUFFIXES)
@@ -405,7 +407,13 @@ def aggregate_cmd(
                           control=control, n_resamples=n_resamples,
                           confidence_level=confidence_level, task_bootstrap=tasks_random,
                           random_state=seed, progress=True)
-    typer.echo(json.dumps(result.to_dict(), indent=1) if json_out else str(result))
+    components = (variance_components(file, metric=metric, higher_is_better=False
+                                      if lower_is_better else None) if variance else None)
+    if json_out:
+        typer.echo(json.dumps({**result.to_dict(), **({"variance_components":
+                   components.to_dict()} if components else {})}, indent=1))
+    else:
+        typer.echo(str(result) + (f"\n\n{components}" if components else ""))
     if plot is not None:
         import matplotlib
 

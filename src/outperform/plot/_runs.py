@@ -138,3 +138,29 @@ def plot_run_aggregates(result, *, statistics=None):
                   f"{result.bootstrap}", fontsize="small")
     fig.tight_layout()
     return fig
+
+
+def plot_variance_components(result, *, ax=None):
+    """Share of the variance of one score from each source (task, model x task, seed, ...).
+
+    Parameters
+    ----------
+    result : VarianceComponents
+        From :func:`outperform.compare.variance_components`.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    shares = result.shares
+    ax, _ = new_axes(ax, (5, 0.5 + 0.45 * len(shares)))
+    ax.barh(range(len(shares)), list(shares.values()), color="tab:blue", alpha=0.75)
+    for y, share in enumerate(shares.values()):
+        ax.text(share, y, f" {share:.1%}", va="center", fontsize="small")
+    ax.set_yticks(range(len(shares)), list(shares))
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1.12)
+    ax.set_xlabel(f"share of the variance of {result.metric} (REML)")
+    ax.grid(axis="x", alpha=0.3)
+    return ax

@@ -186,3 +186,79 @@ class RunsComparison:
                 lines.append(f"  P({x} > {y}) = {e.estimate:.3f} [{e.low:.3f}, {e.high:.3f}]")
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+
+@dataclass(frozen=True, eq=False)
+class VarianceComponents:
+    """Variance components of runs x tasks (``compare.variance_components``), by REML.
+
+    Attributes
+    ----------
+    metric : str
+    components : dict of str -> float
+        Variance (metric units squared) of ``task``, ``model x task``, ``seed``, optional
+        ``split``, and ``residual`` (model x seed [x split] within a task).
+    difference : dict of str -> float
+        What each source adds to the variance of the difference of two models' mean scores over
+        the n_tasks x n_runs (x n_folds) design, seeds shared by the models: 2 var(model x
+        task) / n_tasks + 2 var(residual) / (n_tasks n_runs n_folds); task, seed and split
+        effects cancel.
+    fixed_effects : dict of str -> float
+        Intercept (first model) and each other model's difference from it.
+    model_formula : str
+        The model in lme4's notation.
+    converged : bool
+    notes : tuple of str
+        Warnings of the fit (e.g. a variance on the boundary, 0).
+    """
+
+    metric: str
+    components: dict
+    difference: dict
+    n_tasks: int
+    n_runs: int
+    n_folds: int
+    converged: bool
+    notes: tuple
+    fixed_effects: dict
+    model_formula: str
+
+    @property
+    def shares(self) -> dict:
+        """Each component's fraction of the total variance of one score."""
+        total = sum(self.components.values())
+        return {k: v / total for k, v in self.components.items()}
+
+    @property
+    def icc_runs(self) -> float:
+        """Intraclass correlation of two runs of one model on one task: the share of the
+        variance they have in common (task + model x task)."""
+        c = self.components
+        return (c["task"] + c["model x task"]) / sum(c.values())
+
+    def advice(self) -> str:
+        """Where more runs buy the most precision for a difference of two models."""
+        d = self.difference
+        more_tasks = d["model x task"] + d["residual"]   # both shrink with more tasks
+        if d["model x task"] >= d["residual"]:
+            return (f"the model x task interaction gives {d['model x task'] / more_tasks:.0%} of "
+                    "the variance of a difference: more tasks help, more seeds barely do.")
+        return (f"seed-to-seed noise gives {d['residual'] / more_tasks:.0%} of the variance of a "
+                "difference: more seeds (or more tasks) help.")
+
+    def to_dict(self) -> dict:
+        return {"metric": self.metric, "model_formula": self.model_formula,
+                "components": dict(self.components), "shares": self.shares,
+                "difference": dict(self.difference), "icc_runs": self.icc_runs,
+                "fixed_effects": dict(self.fixed_effects), "n_tasks": self.n_tasks,
+                "n_runs": self.n_runs, "n_folds": self.n_folds, "converged": self.converged,
+                "notes": list(self.notes), "advice": self.advice()}
+
+    def __str__(self) -> str:
+        lines = [f"variance components of {self.metric!r} (REML): {self.model_formula}",
+                 f"{'source':<14}{'variance':>12}{'share':>8}{'in a difference':>18}"]
+        lines += [f"{k:<14}{v:>12.4g}{self.shares[k]:>8.1%}{self.difference[k]:>18.4g}"
+                  for k, v in self.components.items()]
+        lines += [f"intraclass correlation of runs within a task: {self.icc_runs:.3f}",
+                  self.advice()] + [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
