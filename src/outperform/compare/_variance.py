@@ -64,7 +64,11 @@ def variance_components(data, *, metric: str | None = None,
     if few:
         raise InvalidInputError(f"variance components need at least 2 {' and '.join(few)}; "
                                 f"the table has {sizes}.")
-    frame = pd.DataFrame({"y": frame[metric].to_numpy(float),
+    y = frame[metric].to_numpy(float)
+    # REML is scale-equivariant; fitting standardised scores spares the optimiser scales such
+    # as returns in the thousands, on which statsmodels' gradient steps fail to converge
+    centre, scale = y.mean(), y.std() or 1.0
+    frame = pd.DataFrame({"y": (y - centre) / scale,
                           "model": frame[MODEL].astype(str).to_numpy(),
                           "task": frame[TASK].astype(str).to_numpy(),
                           "run": frame[RUN].astype(str).to_numpy(),
@@ -74,14 +78,28 @@ def variance_components(data, *, metric: str | None = None,
     if "fold" in frame:
         frame["split"] = frame["run"] + "/" + frame["fold"]
         vc["split"] = "0 + C(split)"
+    model = MixedLM.from_formula("y ~ C(model)", data=frame, groups="task", re_formula="1",
+                                 vc_formula=vc)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        fit = MixedLM.from_formula("y ~ C(model)", data=frame, groups="task", re_formula="1",
-                                   vc_formula=vc).fit(reml=True)
-    components = {"task": float(fit.cov_re.iloc[0, 0]),
-                  **{name: float(v) for name, v in zip(fit.model.exog_vc.names, fit.vcomp)},
-                  "residual": float(fit.scale)}
-    notes = tuple(sorted({str(w.message).splitlines()[0] for w in caught}))
+        # Gradient optimisers stop short when a variance sits on its boundary (0) and can still
+        # report convergence; derivative-free ones (lme4 uses Nelder-Mead/bobyqa) reach it.
+        # The fit kept is the one with the highest REML log-likelihood.
+        tight = {"xtol": 1e-10, "ftol": 1e-12, "maxiter": 50_000}
+        fits = [model.fit(reml=True, method=["lbfgs"]),
+                *(model.fit(reml=True, method=[method], **tight) for method in ("nm", "powell"))]
+    fit = max(fits, key=lambda f: (f.converged, f.llf))
+    components = {"task": float(fit.cov_re.iloc[0, 0]) * scale ** 2,
+                  **{name: float(v) * scale ** 2
+                     for name, v in zip(fit.model.exog_vc.names, fit.vcomp)},
+                  "residual": float(fit.scale) * scale ** 2}
+    fixed = {k: float(v) * scale for k, v in fit.fe_params.items()}
+    fixed["Intercept"] += centre
+    # statsmodels warns at each optimiser it retries; what matters is the end state
+    messages = " ".join(str(w.message) for w in caught)
+    notes = (("REML did not converge: treat the components as rough.",) if not fit.converged
+             else ()) + (("a variance is estimated on the boundary (0): that source adds no "
+                          "variance the data can detect.",) if "boundary" in messages else ())
     n_tasks, n_runs = sizes["tasks"], sizes["runs"]
     n_folds = frame["fold"].nunique() if "fold" in frame else 1
     # variance of (mean of A - mean of B) over n_tasks x n_runs (x n_folds): the shared task,
@@ -94,7 +112,7 @@ def variance_components(data, *, metric: str | None = None,
         difference={k: difference[k] for k in components},
         n_tasks=n_tasks, n_runs=n_runs, n_folds=n_folds, converged=bool(fit.converged),
         notes=notes,
-        fixed_effects={k: float(v) for k, v in fit.fe_params.items()},
+        fixed_effects=fixed,
         model_formula="score ~ model + (1 | task) + (1 | task:model) + (1 | task:run)"
                       + (" + (1 | task:run:fold)" if "split" in vc else ""))
 

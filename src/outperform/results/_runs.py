@@ -257,8 +257,11 @@ class VarianceComponents:
     def __str__(self) -> str:
         lines = [f"variance components of {self.metric!r} (REML): {self.model_formula}",
                  f"{'source':<14}{'variance':>12}{'share':>8}{'in a difference':>18}"]
+        total = sum(self.components.values())
+        # an optimiser's 1e-7 for a variance on its boundary is printed as the 0 it stands for
+        shown = {k: (v if v > 1e-8 * total else 0.0) for k, v in self.components.items()}
         lines += [f"{k:<14}{v:>12.4g}{self.shares[k]:>8.1%}{self.difference[k]:>18.4g}"
-                  for k, v in self.components.items()]
+                  for k, v in shown.items()]
         lines += [f"intraclass correlation of runs within a task: {self.icc_runs:.3f}",
                   self.advice()] + [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
