@@ -15,7 +15,8 @@ def _csv(tmp_path):
     rng = np.random.default_rng(0)
     frame = pd.DataFrame([{"task": f"t{t}", "model": m, "run": r,
                            "error": 0.3 - 0.05 * i + rng.normal(0, 0.05)}
-                          for t in range(5) for i, m in enumerate(("base", "new")) for r in range(4)])
+                          for t in range(5) for i, m in enumerate(("base", "new"))
+                          for r in range(4)])
     path = tmp_path / "runs.csv"
     frame.to_csv(path, index=False)
     return path, frame

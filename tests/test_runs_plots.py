@@ -8,8 +8,12 @@ matplotlib.use("Agg")
 
 from outperform._validation import InvalidInputError  # noqa: E402
 from outperform.compare import compare_runs  # noqa: E402
-from outperform.plot import (plot_interval_estimates, plot_performance_profiles,  # noqa: E402
-                             plot_probability_of_improvement, plot_run_aggregates)
+from outperform.plot import (  # noqa: E402
+    plot_interval_estimates,
+    plot_performance_profiles,
+    plot_probability_of_improvement,
+    plot_run_aggregates,
+)
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,6 @@
 """Figures of runs x tasks comparisons in rliable's conventions (Agarwal et al. 2021)."""
 from __future__ import annotations
 
-import numpy as np
-
 from .._validation import InvalidInputError
 from ._common import new_axes
 
