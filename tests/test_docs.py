@@ -50,7 +50,7 @@ def run_page(tmp_path_factory):
 
 def test_every_tutorial_is_found():
     assert [p.name for p in TUTORIALS] == ["tutorial-q1.md", "tutorial-q2.md", "tutorial-q3.md",
-                                           "tutorial-simulations.md"]
+                                           "tutorial-runs.md", "tutorial-simulations.md"]
     assert all(hook.is_tutorial(p.name) for p in TUTORIALS)
 
 

@@ -3,8 +3,12 @@ from ._bayesian import DECISIONS, BayesianResult
 from ._frequentist import FrequentistResult
 from ._intervals import BinomialInterval, LocationInterval, PointInterval
 from ._pairwise import PairwiseResult
+from ._runs import (IntervalEstimate, PerformanceProfile, RunsComparison,
+                    VarianceComponents)
 from ._report import SCHEMA_VERSION, ComparisonReport
 
 __all__ = ["BayesianResult", "BinomialInterval", "ComparisonReport", "DECISIONS", "FrequentistResult",
            "LocationInterval", "PointInterval",
-           "PairwiseResult", "SCHEMA_VERSION"]
+           "PairwiseResult", "SCHEMA_VERSION",
+           "IntervalEstimate", "PerformanceProfile", "RunsComparison",
+           "VarianceComponents"]

@@ -21,6 +21,7 @@ from ._poisson_binomial import PoissonBinomial, poisson_binomial_pmf, poisson_mu
 from ._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
 from ._quade import quade
 from ._ranks import average_ranks, rank_scores
+from ._runs import aggregate_runs, performance_profile, probability_of_improvement
 from ._risk_bounds import beta_risk_bound, langford_test_set_bound
 from ._sign import sign_test
 from ._ttest import paired_ttest
@@ -42,6 +43,7 @@ __all__ = [
     "naive_kfold_ttest", "nemenyi", "nemenyi_q", "nonsignificant_groups", "paired_ttest",
     "pairwise_wilcoxon", "quade", "rank_biserial", "rank_posthoc", "rank_scores",
     "repeated_measures_anova", "sign_test", "wilcoxon",
+    "aggregate_runs", "performance_profile", "probability_of_improvement",
 ]
 
 

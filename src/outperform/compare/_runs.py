@@ -1,0 +1,191 @@
+"""Runs x tasks: interval estimates of Agarwal et al. (2021) from a tidy table.
+
+A table with several runs (seeds) of each model on each task is read, put on one scale per
+task (the rule is stated in the result), reshaped to rliable's (n_runs, n_tasks) arrays and
+handed to the kernels of :mod:`outperform.stats`.
+
+Why a function of its own and not a branch of ``compare()``: ``compare()`` answers "is A
+better than B?" with tests and decisions, and already reads a ``run`` column as replicates of
+Q2/Q3 designs; aggregates with bootstrap intervals answer "how well does each model do, and how
+sure are we?", a different result object, and routing by the mere presence of ``run`` would
+change the answer for tables that work today.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from .._validation import InvalidInputError, check_random_state
+from ..data import read_results, read_table
+from ..data._schema import FOLD, MODEL, RUN, TASK
+from ..results import RunsComparison
+from ..stats import aggregate_runs, performance_profile, probability_of_improvement
+from ..stats._runs import STATISTICS
+
+STEP = "step"
+
+
+def _last_step(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    if STEP not in frame.columns:
+        return frame, []
+    keys = [c for c in (TASK, MODEL, RUN, FOLD) if c in frame.columns]
+    if not {TASK, MODEL, RUN} <= set(keys):
+        raise InvalidInputError("a table with a 'step' column needs columns named task, model "
+                                "and run, to know which steps belong to one learning curve.")
+    frame = frame.reset_index(drop=True)
+    last = frame.loc[frame.groupby(keys, observed=True)[STEP].idxmax()].drop(columns=STEP)
+    return last, ["the aggregates use each run's last step of its learning curve"]
+
+
+def _reference(normalize) -> pd.DataFrame:
+    """Reference scores as a frame indexed by task with columns zero, one."""
+    if isinstance(normalize, Mapping):
+        ref = pd.DataFrame.from_dict({str(k): tuple(v) for k, v in normalize.items()},
+                                     orient="index", columns=["zero", "one"])
+    else:
+        ref = normalize if isinstance(normalize, pd.DataFrame) else read_table(normalize)
+        missing = {"task", "zero", "one"} - set(ref.columns)
+        if missing:
+            raise InvalidInputError(
+                f"the reference scores need columns task, zero, one (the scores mapped to 0 and "
+                f"1, e.g. a random policy and a human); missing {sorted(missing)}.")
+        ref = ref.assign(task=ref["task"].astype(str)).set_index("task")[["zero", "one"]]
+    return ref.astype(float)
+
+
+def _normalise(frame, metric, higher_is_better, normalize):
+    x, task = frame[metric].to_numpy(float), frame[TASK].astype(str)
+    if normalize is None:
+        if not higher_is_better:
+            raise InvalidInputError(
+                f"{metric!r} is lower-is-better, and IQM, optimality gap and P(X > Y) read "
+                "higher as better: pass normalize='min-max' (maps each task's best score to 1) "
+                "or reference scores (zero, one) per task.")
+        return x, "none: raw scores (each task on its own scale)"
+    if isinstance(normalize, str) and normalize == "min-max":
+        lo = frame.groupby(TASK, observed=True)[metric].transform("min").to_numpy(float)
+        hi = frame.groupby(TASK, observed=True)[metric].transform("max").to_numpy(float)
+        flat = sorted(set(task[lo == hi]))
+        if flat:
+            raise InvalidInputError(f"every run of every model has the same score on task(s) "
+                                    f"{flat[:5]}; min-max normalisation is undefined there: "
+                                    "drop them or give reference scores.")
+        best, worst = (hi, lo) if higher_is_better else (lo, hi)
+        return ((x - worst) / (best - worst),
+                "min-max per task over all models and runs: (score - worst) / (best - worst), "
+                "1 = best run on the task, 0 = worst")
+    ref = _reference(normalize)
+    missing = sorted(set(task) - set(ref.index))
+    if missing:
+        raise InvalidInputError(f"no reference scores for task(s) {missing[:5]}.")
+    same = sorted(ref.index[ref["zero"] == ref["one"]])
+    if same:
+        raise InvalidInputError(f"reference scores zero and one are equal for task(s) {same[:5]}.")
+    zero, one = ref.loc[task, "zero"].to_numpy(), ref.loc[task, "one"].to_numpy()
+    return ((x - zero) / (one - zero),
+            "reference scores per task: (score - zero) / (one - zero), 0 = reference 'zero', "
+            "1 = reference 'one'")
+
+
+def _arrays(frame, tasks, models) -> dict[str, np.ndarray]:
+    """model -> (n_runs, n_tasks) array, refusing models whose run count varies by task."""
+    out = {}
+    for model in models:
+        part = frame[frame[MODEL] == model]
+        counts = part.groupby(TASK, observed=True).size().reindex(tasks, fill_value=0)
+        if counts.nunique() != 1:
+            raise InvalidInputError(
+                f"model {model!r} has {counts.min()} to {counts.max()} runs per task; the "
+                "stratified bootstrap needs the same number of runs of a model on every task "
+                f"(e.g. {counts.idxmin()!r} has {counts.min()}).")
+        part = part.sort_values([RUN])
+        grid = part.pivot_table(index=part.groupby(TASK, observed=True).cumcount(),
+                                columns=TASK, values="_score", observed=True)
+        out[model] = grid[list(tasks)].to_numpy(float)
+    return out
+
+
+def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | None = None,
+                 normalize=None, control: str | None = None, statistics=STATISTICS,
+                 gamma: float = 1.0, n_resamples: int = 2000, confidence_level: float = 0.95,
+                 task_bootstrap: bool = False, taus=None, random_state=None,
+                 progress: bool = False) -> RunsComparison:
+    """Mean, median, IQM and optimality gap with bootstrap CIs, P(X > Y) and profiles.
+
+    Agarwal et al. (2021), NeurIPS; the same estimators as rliable.
+
+    Parameters
+    ----------
+    data : DataFrame, str or Path
+        Long table (or a file :func:`outperform.data.read_table` reads): ``task``, ``model``,
+        ``run`` (seed), a metric, optional ``fold`` (averaged within each run) and optional
+        ``step`` (a learning curve; each run's last step is used).
+    metric, higher_is_better
+        As in :func:`outperform.data.read_results`.
+    normalize : None, "min-max", mapping or DataFrame/path
+        None: raw scores (higher-is-better metrics only). ``"min-max"``: per task over all
+        models and runs, best -> 1 and worst -> 0. Reference scores: ``{task: (zero, one)}`` or a
+        table with columns ``task, zero, one`` (e.g. random and human scores), mapped to 0 and
+        1; a lower-is-better metric gets zero = the worse reference, so higher is better after.
+    control : str, optional
+        Compare every other model with it (P(model > control)); by default every pair, X
+        before Y in the table's order.
+    statistics, gamma, n_resamples, confidence_level, task_bootstrap, random_state, progress
+        As in :func:`outperform.stats.aggregate_runs`; one random stream serves all models.
+    taus : array_like, optional
+        Thresholds of the performance profiles; by default 101 points spanning all scores.
+
+    Returns
+    -------
+    RunsComparison
+
+    Raises
+    ------
+    InvalidInputError
+        No ``run`` column, a metric to choose, a model with varying runs per task, an unknown
+        control, lower-is-better scores without a normalisation, missing reference scores.
+    """
+    frame = data if isinstance(data, pd.DataFrame) else read_table(data)
+    frame, notes = _last_step(frame)
+    table = read_results(frame, metric=metric, higher_is_better=higher_is_better)
+    frame = table.frame
+    if RUN not in frame.columns:
+        raise InvalidInputError("compare_runs needs a 'run' column (one row per seed of each "
+                                "model on each task).")
+    if metric is None:
+        if len(table.metrics) != 1:
+            raise InvalidInputError(f"several metrics {list(table.metrics)}: choose one with "
+                                    "metric= (--metric).")
+        metric = next(iter(table.metrics))
+    if metric in table.direction_assumed:
+        notes.append(f"{metric!r} is not a known metric name: assumed higher is better "
+                     "(pass higher_is_better / --lower-is-better to state it)")
+    if FOLD in frame.columns:
+        frame = frame.groupby([TASK, MODEL, RUN], observed=True, as_index=False)[metric].mean()
+        notes.append("each run's score is its mean over folds")
+    tasks, models = table.tasks, table.models
+    if control is not None and control not in models:
+        raise InvalidInputError(f"unknown control {control!r}; the models are {list(models)}.")
+    values, rule = _normalise(frame, metric, table.metrics[metric], normalize)
+    frame = frame.assign(_score=values)
+    arrays = _arrays(frame, tasks, models)
+    rng = check_random_state(random_state)
+    options = dict(n_resamples=n_resamples, confidence_level=confidence_level,
+                   task_bootstrap=task_bootstrap, random_state=rng, progress=progress)
+    aggregates = {m: aggregate_runs(a, statistics=statistics, gamma=gamma, **options)
+                  for m, a in arrays.items()}
+    pairs = ([(m, control) for m in models if m != control] if control is not None
+             else list(combinations(models, 2)))
+    improvements = {(x, y): probability_of_improvement(arrays[x], arrays[y], **options)
+                    for x, y in pairs}
+    everything = np.concatenate([a.ravel() for a in arrays.values()])
+    taus = np.linspace(everything.min(), everything.max(), 101) if taus is None else taus
+    profiles = {m: performance_profile(a, taus, **options) for m, a in arrays.items()}
+    if len(models) > 1:
+        notes.append("runs of different models are resampled independently (as in rliable), "
+                     "even when they share seeds: the intervals do not use any pairing")
+    return RunsComparison(tuple(models), tuple(tasks), {m: a.shape[0] for m, a in arrays.items()},
+                          metric, rule, aggregates, improvements, profiles, tuple(notes))

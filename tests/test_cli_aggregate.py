@@ -1,0 +1,54 @@
+"""`outperform aggregate`: the runs x tasks table with intervals, from a file."""
+import json
+
+import numpy as np
+import pandas as pd
+from typer.testing import CliRunner
+
+from outperform.cli import app
+from outperform.compare import compare_runs
+
+runner = CliRunner()
+
+
+def _csv(tmp_path):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame([{"task": f"t{t}", "model": m, "run": r,
+                           "error": 0.3 - 0.05 * i + rng.normal(0, 0.05)}
+                          for t in range(5) for i, m in enumerate(("base", "new"))
+                          for r in range(4)])
+    path = tmp_path / "runs.csv"
+    frame.to_csv(path, index=False)
+    return path, frame
+
+
+def test_aggregate_prints_the_table_of_compare_runs(tmp_path):
+    path, frame = _csv(tmp_path)
+    res = runner.invoke(app, ["aggregate", str(path), "--normalize", "min-max", "--seed", "3",
+                              "--n-resamples", "300", "--json"])
+    assert res.exit_code == 0, res.output
+    got = json.loads(res.stdout)
+    expected = compare_runs(frame, normalize="min-max", n_resamples=300, random_state=3)
+    assert got["aggregates"]["new"]["iqm"]["low"] == expected.aggregates["new"]["iqm"].low
+    assert "min-max" in got["normalization"]
+
+
+def test_aggregate_tasks_random_reference_and_plot(tmp_path):
+    path, _ = _csv(tmp_path)
+    ref = tmp_path / "ref.csv"
+    pd.DataFrame({"task": [f"t{t}" for t in range(5)], "zero": 1.0, "one": 0.0}).to_csv(ref)
+    out = tmp_path / "fig.png"
+    res = runner.invoke(app, ["aggregate", str(path), "--normalize", f"reference:{ref}",
+                              "--tasks-random", "--n-resamples", "200", "--plot", str(out),
+                              "--control", "base"])
+    assert res.exit_code == 0, res.output
+    assert "two-level bootstrap" in res.stdout and "P(new > base)" in res.stdout
+    assert out.stat().st_size > 0
+
+
+def test_aggregate_bad_input_is_one_line(tmp_path):
+    path, _ = _csv(tmp_path)
+    for args, message in ((["--normalize", "zscore"], "use none, min-max"),
+                          ([], "lower-is-better")):
+        res = runner.invoke(app, ["aggregate", str(path), *args])
+        assert res.exit_code == 1 and message in res.output and "Traceback" not in res.output
