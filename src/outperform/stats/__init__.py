@@ -13,6 +13,8 @@ from ._delong import auc_covariance, delong_test
 from ._effect_size import cohens_d, cohens_g, effect_size_label, rank_biserial
 from ._five_by_two import alpaydin_5x2cv_ftest, dietterich_5x2cv_ttest
 from ._friedman import friedman, iman_davenport
+from ._incomplete import (durbin, durbin_posthoc, pairwise_wilcoxon_available,
+                          skillings_mack)
 from ._leaderboard import (against_control, pairwise_discordance,
                           pairwise_mcnemar)
 from ._mcnemar import cochrans_q, discordance_counts, mcnemar, mcnemar_table
@@ -42,4 +44,5 @@ __all__ = [
     "naive_kfold_ttest", "nemenyi", "nemenyi_q", "nonsignificant_groups", "paired_ttest",
     "pairwise_wilcoxon", "quade", "rank_biserial", "rank_posthoc", "rank_scores",
     "repeated_measures_anova", "sign_test", "wilcoxon",
+    "durbin", "durbin_posthoc", "pairwise_wilcoxon_available", "skillings_mack",
 ]
