@@ -101,3 +101,103 @@ def test_pairwise_wilcoxon_available_is_wilcoxon_on_each_pairs_common_rows():
         assert res.pvalue[i, j] == pytest.approx(
             stats.wilcoxon(x[rows, i], x[rows, j]).pvalue, rel=1e-10)
     assert res.details["n_common"][1][3] == 10
+
+
+# --- compare() and the CLI on incomplete tables ---------------------------------------------
+
+from outperform.compare import compare  # noqa: E402
+from outperform.data import load_uci54  # noqa: E402
+
+
+def test_compare_accepts_missing_cells_and_names_them():
+    x = _random_table(5, n=14, k=4) + np.array([0.0, 0.3, 0.6, 0.9])
+    df = pd.DataFrame(x, columns=list("ABCD")).assign(task=[f"d{i}" for i in range(14)])
+    df.loc[2, "B"] = np.nan
+    df.loc[5, "D"] = np.nan
+    df.loc[7, ["A", "B", "C"]] = np.nan          # one result left: dropped, with a message
+    rep = compare(df, metric="accuracy")
+    assert rep.recommended == "skillings_mack"
+    assert rep.details["missing_cells"] == [["d2", "B"], ["d5", "D"], ["d7", "A"],
+                                            ["d7", "B"], ["d7", "C"]]
+    assert rep.details["dropped_tasks"] == ["d7"]
+    text = " ".join(rep.warnings)
+    assert "('d2', 'B')" in text and "d7" in text and "incomplete data" in text
+    kept = np.delete(x, 7, axis=0)
+    kept[2, 1], kept[5, 3] = np.nan, np.nan
+    assert rep.tests["skillings_mack"].statistic == pytest.approx(
+        skillings_mack(kept).statistic, rel=1e-12)
+    assert "wilcoxon-holm" in rep.posthoc and rep.n_tasks == 13
+
+
+def test_compare_picks_durbin_on_a_balanced_incomplete_design():
+    x = _bibd()
+    df = pd.DataFrame(x, columns=[f"m{j}" for j in range(7)]).assign(
+        task=[f"d{i}" for i in range(7)])
+    rep = compare(df, metric="accuracy", posthoc="durbin")
+    assert rep.recommended == "durbin"
+    assert rep.tests["durbin"].statistic == pytest.approx(durbin(x).statistic, rel=1e-12)
+
+
+def test_compare_refuses_complete_table_posthocs_and_bayesian_on_holes():
+    x = _random_table(2, n=10, k=3)
+    df = pd.DataFrame(x, columns=list("ABC")).assign(task=[f"d{i}" for i in range(10)])
+    df.loc[0, "A"] = np.nan
+    with pytest.raises(InvalidInputError, match=r"posthoc='nemenyi' needs a result in every"):
+        compare(df, metric="accuracy", posthoc="nemenyi")
+    with pytest.raises(InvalidInputError, match=r"\('d0', 'A'\).*Bayesian"):
+        compare(df, metric="accuracy", bayesian=True)
+
+
+def test_two_models_with_holes_drop_the_tasks_and_say_so():
+    x = _random_table(4, n=12, k=2)
+    df = pd.DataFrame(x, columns=list("AB")).assign(task=[f"d{i}" for i in range(12)])
+    df.loc[[1, 4], "B"] = np.nan
+    rep = compare(df, metric="accuracy")
+    assert rep.recommended == "wilcoxon" and rep.n_tasks == 10
+    assert rep.details["dropped_tasks"] == ["d1", "d4"]
+    assert rep.tests["wilcoxon"].pvalue == pytest.approx(
+        wilcoxon(np.delete(x[:, 0], [1, 4]), np.delete(x[:, 1], [1, 4])).pvalue, rel=1e-12)
+
+
+def test_uci54_with_ten_percent_of_cells_removed_from_the_cli(shared_data, tmp_path):
+    import json
+    import warnings
+
+    from typer.testing import CliRunner
+
+    from outperform.cli import app
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)   # the duplicated 'credit' lines
+        df = load_uci54(shared_data / "uci54_10x10cv_accuracies.txt")
+    cells = df[["task", "model"]].drop_duplicates().reset_index(drop=True)
+    gone = cells.sample(frac=0.10, random_state=0)            # 10% of the cells, seeded
+    holed = df.merge(gone.assign(_gone=True), how="left", on=["task", "model"])
+    holed = holed[holed["_gone"].isna()].drop(columns="_gone")
+    path = tmp_path / "uci54_holes.csv"
+    holed.to_csv(path, index=False)
+    res = CliRunner().invoke(app, ["compare", str(path), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    expected = sorted(map(list, gone.itertuples(index=False)))
+    assert sorted(out["details"]["missing_cells"]) == expected
+    assert out["recommended"] == "skillings_mack"
+    text = CliRunner().invoke(app, ["compare", str(path)]).stdout
+    assert "MISSING" in text and "incomplete data" in text
+    # The omnibus statistic is the kernel's on the cell means of the holed table.
+    wide = holed.groupby(["task", "model"], sort=False)["score"].mean().unstack()
+    wide = wide.reindex(index=list(dict.fromkeys(df["task"])), columns=out["models"])
+    wide = wide[np.sum(~np.isnan(wide.to_numpy()), axis=1) >= 2]
+    assert out["tests"]["skillings_mack"]["statistic"] == pytest.approx(
+        skillings_mack(wide.to_numpy()).statistic, rel=1e-10)
+
+
+def test_cd_diagram_states_ranks_from_incomplete_data():
+    from outperform.plot import cd_diagram_from_result
+    from outperform.report import report_figures
+    x = _random_table(6, n=12, k=4)
+    x[[1, 5], 2] = np.nan
+    res = pairwise_wilcoxon_available(x, names=list("ABCD"))
+    assert "incomplete data" in cd_diagram_from_result(res).get_title()
+    df = pd.DataFrame(x, columns=list("ABCD")).assign(task=[f"d{i}" for i in range(12)])
+    figs = report_figures(compare(df, metric="accuracy"))
+    assert any("incomplete data" in f.caption for f in figs)

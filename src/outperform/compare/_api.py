@@ -135,17 +135,27 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     if isinstance(data, ScoreMatrix):
         scores = data
     else:
-        table = read_results(data, metric=metric, higher_is_better=higher_is_better)
+        # Missing cells are accepted here and refused below by the analyses that need them.
+        table = read_results(data, metric=metric, higher_is_better=higher_is_better,
+                             missing="allow")
         q = infer_question(table) if question == "auto" else question
         if q == "Q1":
             raise InvalidInputError(
                 "these results hold per-example values of one task (Q1) but no true labels: "
                 f"add a {y_true!r} column, or use compare_predictions(..., loss='given').")
         if q == "Q2":
+            table.require_complete(metric)
             report = compare_one_task(table, metric=metric, alpha=alpha, rope=rope, rho=rho,
                                       threshold=threshold, control=control)
             return _with_ignored_options(_with_assumed_direction(report, table), "Q2", given)
         scores = table.score_matrix(metric, aggregate=aggregate)
+    if (bayesian or hierarchical) and scores.missing_cells:
+        cells = scores.missing_cells
+        raise InvalidInputError(
+            f"{len(cells)} (task, model) cell(s) have no result, e.g. {list(cells[:3])}: the "
+            "Bayesian and hierarchical tests need every cell. Drop bayesian=/hierarchical= "
+            "(--bayesian/--hierarchical) for the frequentist tests of incomplete tables "
+            "(Skillings–Mack), or complete the runs.")
     report = compare_many_tasks(scores, alpha=alpha, control=control, posthoc=posthoc)
     if bayesian:
         report = add_bayesian_section(

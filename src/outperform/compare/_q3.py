@@ -17,6 +17,7 @@ from ..data._results_table import ScoreMatrix
 from ..results import ComparisonReport, PairwiseResult
 from ..stats._cliques import nonsignificant_groups
 from ..stats._friedman import friedman, iman_davenport
+from ..stats._incomplete import durbin_posthoc
 from ..stats._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
 from ..stats._ranks import average_ranks, rank_scores
 from ..stats._sign import sign_test
@@ -26,7 +27,7 @@ from ._words import conclusion
 from ._guards import unit_mismatch
 
 POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm",
-           "none")
+           "durbin", "none")
 MANY_TIES = 0.25  # share of tied rank positions above which the report warns
 # Post-hoc results hold k x k matrices (statistic, p-values, adjusted p-values, decisions) and
 # their temporaries: about 80 bytes per (row, column) cell, measured for k = 3000 with and
@@ -47,10 +48,14 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         Significance level of every test and of the critical differences.
     control : str, optional
         A model compared with all others (many-to-one post-hoc tests, more powerful).
-    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm", "none"}
+    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm", "durbin", "none"}
         ``"auto"``: Holm with a control, Nemenyi without. ``"wilcoxon-holm"``: all pairs by the
-        Wilcoxon signed-rank test with Holm's correction (Benavoli et al. 2016). ``"none"``:
-        the omnibus test and the average ranks only.
+        Wilcoxon signed-rank test with Holm's correction (Benavoli et al. 2016). ``"durbin"``:
+        the Durbin–Conover all-pairs t test on rank sums, Holm-adjusted (Conover 1999 §5.9).
+        ``"none"``: the omnibus test and the average ranks only. With missing cells (NaN in
+        ``scores.values``) the analysis is that of
+        :func:`outperform.compare._q3_incomplete.compare_incomplete` (Skillings–Mack or
+        Durbin; ``"auto"`` is Wilcoxon–Holm on each pair's common data sets).
 
     Returns
     -------
@@ -76,6 +81,11 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
     if posthoc == "none" and control is not None:
         raise InvalidInputError("posthoc='none' runs no comparison with the control: drop "
                                 "control=, or choose a post-hoc procedure such as 'holm'.")
+    if np.isnan(values).any():
+        from ._q3_incomplete import compare_incomplete   # it builds on this module
+        if k > 2 and posthoc != "none":
+            _check_posthoc_memory(k)
+        return compare_incomplete(scores, alpha=alpha, control=control, posthoc=posthoc)
     if k > 2 and posthoc != "none":
         _check_posthoc_memory(k)
     if n < 2:
@@ -186,6 +196,11 @@ def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> C
     elif posthoc == "wilcoxon-holm":
         post["wilcoxon-holm"] = pairwise_wilcoxon(values, adjustment="holm", alpha=alpha,
                                                   higher_is_better=hib, names=names)
+    elif posthoc == "durbin":
+        if control is not None:
+            raise InvalidInputError("posthoc='durbin' compares all pairs: drop control=.")
+        post["durbin"] = durbin_posthoc(values, adjustment="holm", alpha=alpha,
+                                        higher_is_better=hib, names=names)
     elif posthoc == "bonferroni-dunn" or control is not None:
         if control is None:
             raise InvalidInputError(f"posthoc={posthoc!r} compares with a control: pass control=.")
@@ -268,4 +283,5 @@ def _pair_conclusion(test, res, i, j, ranks, names) -> str:
 
 
 _LABELS = {"nemenyi": "Nemenyi", "holm": "Holm", "hochberg": "Hochberg", "hommel": "Hommel",
-           "bonferroni-dunn": "Bonferroni–Dunn", "wilcoxon-holm": "Wilcoxon–Holm"}
+           "bonferroni-dunn": "Bonferroni–Dunn", "wilcoxon-holm": "Wilcoxon–Holm",
+           "durbin": "Durbin–Conover (Holm)"}

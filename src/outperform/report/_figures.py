@@ -58,10 +58,13 @@ def report_figures(report, kinds=KINDS) -> list[ReportFigure]:
                     if res.control is not None else
                     "methods joined by a thick bar are not significantly different")
             cd = f", CD = {res.critical_difference:.3f}" if res.critical_difference else ""
+            holes = (" The ranks come from incomplete data: each model is ranked among the "
+                     "models present on each data set." if res.details.get("incomplete_data")
+                     else "")
             out.append(ReportFigure(
                 f"cd-{_slug(key)}", "cd",
                 f"Critical-difference diagram, {res.method} at α = {res.alpha}{cd} (Demšar 2006, "
-                f"Figure 1): average ranks, best on the right; {form}.",
+                f"Figure 1): average ranks, best on the right; {form}.{holes}",
                 lambda res=res: cd_diagram_from_result(res)))
     names = model_names(report)
     for key, res in report.tests.items():

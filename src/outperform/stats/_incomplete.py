@@ -26,7 +26,7 @@ from .._names import model_names
 from .._validation import InvalidInputError, TooFewError, check_choice, check_probability
 from ..results import FrequentistResult, PairwiseResult
 from ._multipletests import ADJUSTMENTS, adjust_pvalues
-from ._posthoc import _pairs_result, _symmetric, _tested_pairs
+from ._posthoc import _control_index, _pairs_result, _symmetric, _tested_pairs
 from ._ranks import paired_tie_tolerance
 from ._wilcoxon import ZERO_METHODS, signed_rank_test
 
@@ -223,11 +223,12 @@ def durbin_posthoc(scores, *, adjustment: str = "none", alpha: float = 0.05,
         f"Durbin–Conover all-pairs test ({adjustment})", labels, rows, cols,
         _symmetric(c["t"], rows, cols, z, antisymmetric=True), p, p_adj, p_adj <= alpha,
         alpha=alpha, adjustment=adjustment, average_ranks=c["sums"] / c["r"],
-        details={"df": c["df2"], "higher_is_better": higher_is_better})
+        details={"df": c["df2"], "higher_is_better": higher_is_better,
+                 "incomplete_data": bool(np.isnan(x).any())})
 
 
-def pairwise_wilcoxon_available(scores, *, adjustment: str = "holm", alpha: float = 0.05,
-                                higher_is_better: bool = True,
+def pairwise_wilcoxon_available(scores, *, control=None, adjustment: str = "holm",
+                                alpha: float = 0.05, higher_is_better: bool = True,
                                 names: Sequence[str] | None = None,
                                 zero_method: str = "demsar",
                                 tie_tolerance: float | None = None) -> PairwiseResult:
@@ -237,7 +238,8 @@ def pairwise_wilcoxon_available(scores, *, adjustment: str = "holm", alpha: floa
     a table with NaN in missing cells: pair (i, j) is tested on the rows where both scores
     are present, exactly as :func:`~outperform.stats.wilcoxon` on those rows; p-values are
     adjusted over the pairs that share at least one data set (the others get NaN and are
-    listed in ``details["untested_pairs"]``). ``average_ranks``: each model's mean rank
+    listed in ``details["untested_pairs"]``). With ``control`` (a name or index) only the
+    k − 1 pairs (control, j) are tested and adjusted. ``average_ranks``: each model's mean rank
     among the models present on its data sets (1 = best). ``details["n_common"]``: k x k
     counts of shared data sets.
 
@@ -254,8 +256,9 @@ def pairwise_wilcoxon_available(scores, *, adjustment: str = "holm", alpha: floa
     x = _incomplete_matrix(scores)
     k = x.shape[1]
     labels = model_names(names, k)
+    c = None if control is None else _control_index(control, labels)
     oriented = x if higher_is_better else -x
-    rows, cols = _tested_pairs(k, None)
+    rows, cols = _tested_pairs(k, c)
     a, b = oriented[:, rows].T, oriented[:, cols].T
     both = ~np.isnan(a) & ~np.isnan(b)
     a0, b0 = np.where(both, a, 0.0), np.where(both, b, 0.0)
@@ -275,6 +278,7 @@ def pairwise_wilcoxon_available(scores, *, adjustment: str = "holm", alpha: floa
         f"Pairwise Wilcoxon signed-rank tests on common data sets ({adjustment})", labels,
         rows, cols, _symmetric(k, rows, cols, z, antisymmetric=True), p, p_adj,
         np.nan_to_num(p_adj, nan=1.0) <= alpha, alpha=alpha, adjustment=adjustment,
+        control=None if c is None else labels[c],
         average_ranks=np.nanmean(incomplete_ranks(x, higher_is_better=higher_is_better),
                                  axis=0),
         details={"rank_biserial": _symmetric(k, rows, cols, effect, antisymmetric=True).tolist(),
@@ -284,4 +288,5 @@ def pairwise_wilcoxon_available(scores, *, adjustment: str = "holm", alpha: floa
                                     for i, j in zip(rows[~tested], cols[~tested])],
                  "n_common": n_common.astype(int).tolist(), "zero_method": zero_method,
                  "tie_tolerance": None if tie_tolerance is None else float(tie_tolerance),
-                 "n_datasets": int(x.shape[0]), "higher_is_better": higher_is_better})
+                 "n_datasets": int(x.shape[0]), "higher_is_better": higher_is_better,
+                 "incomplete_data": bool(np.isnan(x).any())})
