@@ -201,3 +201,19 @@ def test_cd_diagram_states_ranks_from_incomplete_data():
     df = pd.DataFrame(x, columns=list("ABCD")).assign(task=[f"d{i}" for i in range(12)])
     figs = report_figures(compare(df, metric="accuracy"))
     assert any("incomplete data" in f.caption for f in figs)
+
+
+def test_a_cell_with_some_folds_missing_is_refused_by_name_a_whole_cell_is_analysed():
+    from outperform.data import read_results
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame([{"task": f"t{t}", "model": m, "fold": f, "score": rng.uniform()}
+                       for t in range(8) for m in "ABC" for f in range(2)])
+    partial = df.assign(score=df.score.where(df.index != 3))      # (t0, B), fold 1
+    with pytest.raises(InvalidInputError, match=r"1 of the 2 runs/folds of task 't0', model 'B'"):
+        read_results(partial, missing="allow")
+    with pytest.raises(InvalidInputError, match="missing/NaN"):
+        read_results(partial)
+    whole = df[~((df.task == "t0") & (df.model == "A"))]
+    assert read_results(whole, missing="allow").missing_cells() == (("t0", "A"),)
+    rep = compare(whole)
+    assert rep.details["missing_cells"] == [["t0", "A"]]

@@ -266,6 +266,8 @@ def _validated(df: pd.DataFrame, metric_cols: list[str], allow_missing: bool = F
                 f"task {df[TASK].iloc[row]!r}, model {df[MODEL].iloc[row]!r}. Rerun or drop that "
                 "experiment for all models: the tests need complete, paired results.")
         df[col] = values.astype(float)
+        if allow_missing and values.isna().any():
+            _refuse_partial_cells(df, col)
 
     keys = [c for c in KEYS if c in df.columns]
     ids = _group_ids(df, keys)
@@ -307,6 +309,25 @@ def _validated(df: pd.DataFrame, metric_cols: list[str], allow_missing: bool = F
             "some (task, model) cells hold several rows but there is no run/fold column to pair "
             "them: add 'run'/'fold' columns.")
     return df.reset_index(drop=True)
+
+
+def _refuse_partial_cells(df: pd.DataFrame, col) -> None:
+    """Raise if a (task, model) cell has NaN in some of its runs/folds but not all.
+
+    A wholly NaN cell is a missing result; a partly NaN one would be averaged over other
+    folds than the other models' (unpaired), so the user decides: rerun, or drop the cell.
+    """
+    ids = _group_ids(df, [TASK, MODEL])
+    nan = df[col].isna().to_numpy()
+    n_nan, n_all = np.bincount(ids, weights=nan), np.bincount(ids)
+    partial = (n_nan > 0) & (n_nan < n_all)
+    if partial.any():
+        row = int(np.flatnonzero(partial[ids] & nan)[0])
+        g = ids[row]
+        raise InvalidInputError(
+            f"metric column {col!r} is missing (NaN) in {int(n_nan[g])} of the {int(n_all[g])} "
+            f"runs/folds of task {df[TASK].iloc[row]!r}, model {df[MODEL].iloc[row]!r}: rerun "
+            "them, or drop all rows of that cell to analyse it as a missing cell.")
 
 
 def _plain(row: pd.Series) -> dict:

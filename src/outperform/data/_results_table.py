@@ -145,7 +145,8 @@ class ResultsTable:
         -------
         ScoreMatrix
             Rows in order of first appearance of the tasks, columns of the models; NaN for a
-            missing cell (absent, or a NaN in any of its runs/folds).
+            missing cell (absent, or NaN in every run/fold: ``read_results`` refuses a cell
+            with some folds NaN).
         """
         if aggregate not in ("mean", "median"):
             raise InvalidInputError(f"aggregate must be 'mean' or 'median', got {aggregate!r}.")
@@ -153,12 +154,6 @@ class ResultsTable:
         wide = self.frame.pivot_table(index=TASK, columns=MODEL, values=metric, aggfunc=aggregate,
                                       sort=False, observed=True, dropna=False)
         wide = wide.reindex(index=list(self.tasks), columns=list(self.models))
-        if self.frame[metric].isna().any():
-            # A cell with a NaN run/fold is missing, not the mean of the other folds.
-            holes = self.frame[metric].isna().groupby(
-                [self.frame[TASK], self.frame[MODEL]], observed=True).any().unstack()
-            holes = holes.reindex(index=list(self.tasks), columns=list(self.models))
-            wide = wide.mask(holes.fillna(False).astype(bool))
         n = self.measurements_per_cell
         rule = "one value per cell" if n == 1 else f"{aggregate} of {n} measurements per cell"
         return ScoreMatrix(wide.to_numpy(dtype=float), self.tasks, self.models, metric,
