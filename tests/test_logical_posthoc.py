@@ -86,3 +86,21 @@ def test_rank_posthoc_options_and_fallback():
     holm = rank_posthoc(small, adjustment="holm")
     iu = np.triu_indices(5, 1)
     assert np.all(bh.pvalue_adjusted[iu] <= holm.pvalue_adjusted[iu] + 1e-15)
+
+
+def test_compare_runs_the_new_posthocs_and_reports_the_fallback():
+    import pandas as pd
+    from outperform.compare import compare
+    x = np.random.default_rng(1).normal(size=(15, 4)) + np.array([0, 0.2, 1.0, 1.5])
+    df = pd.DataFrame(x, columns=list("ABCD")).assign(task=[f"d{i}" for i in range(15)])
+    rep = compare(df, metric="accuracy", posthoc="bergmann")
+    ref = rank_posthoc(x, adjustment="bergmann", names=list("ABCD"))
+    np.testing.assert_array_equal(rep.posthoc["bergmann"].pvalue_adjusted, ref.pvalue_adjusted)
+    rep = compare(df, metric="accuracy", posthoc="li", control="A")
+    assert rep.posthoc["li"].control == "A"
+    wide = np.random.default_rng(2).normal(size=(15, 11))
+    df = pd.DataFrame(wide, columns=[f"m{j}" for j in range(11)]).assign(
+        task=[f"d{i}" for i in range(15)])
+    with pytest.warns(UserWarning):
+        rep = compare(df, metric="accuracy", posthoc="bergmann")
+    assert any("at most 10 models" in w for w in rep.warnings)

@@ -26,8 +26,8 @@ from ..stats._wilcoxon import wilcoxon
 from ._words import conclusion
 from ._guards import unit_mismatch
 
-POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm",
-           "durbin", "none")
+POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li",
+           "bonferroni-dunn", "wilcoxon-holm", "durbin", "none")
 MANY_TIES = 0.25  # share of tied rank positions above which the report warns
 # Post-hoc results hold k x k matrices (statistic, p-values, adjusted p-values, decisions) and
 # their temporaries: about 80 bytes per (row, column) cell, measured for k = 3000 with and
@@ -48,8 +48,11 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         Significance level of every test and of the critical differences.
     control : str, optional
         A model compared with all others (many-to-one post-hoc tests, more powerful).
-    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm", "durbin", "none"}
-        ``"auto"``: Holm with a control, Nemenyi without. ``"wilcoxon-holm"``: all pairs by the
+    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "bonferroni-dunn", "wilcoxon-holm", "durbin", "none"}
+        ``"auto"``: Holm with a control, Nemenyi without. ``"shaffer"``, ``"bergmann"``: all
+        pairs, rank z tests with Shaffer's static or Bergmann–Hommel's adjustment (García &
+        Herrera 2008; Bergmann–Hommel up to 10 models, Shaffer's beyond with a warning).
+        ``"li"``: against the control, Li's (2008) two-step adjustment. ``"wilcoxon-holm"``: all pairs by the
         Wilcoxon signed-rank test with Holm's correction (Benavoli et al. 2016). ``"durbin"``:
         the Durbin–Conover all-pairs t test on rank sums, Holm-adjusted (Conover 1999 §5.9).
         ``"none"``: the omnibus test and the average ranks only. With missing cells (NaN in
@@ -212,6 +215,7 @@ def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> C
     else:
         post[posthoc] = rank_posthoc(values, control=None, adjustment=posthoc, alpha=alpha,
                                      higher_is_better=hib, names=names)
+    warnings += [res.details["fallback"] for res in post.values() if "fallback" in res.details]
     groups = {}
     for key, res in post.items():
         if res.control is None:
@@ -284,4 +288,5 @@ def _pair_conclusion(test, res, i, j, ranks, names) -> str:
 
 _LABELS = {"nemenyi": "Nemenyi", "holm": "Holm", "hochberg": "Hochberg", "hommel": "Hommel",
            "bonferroni-dunn": "Bonferroni–Dunn", "wilcoxon-holm": "Wilcoxon–Holm",
-           "durbin": "Durbin–Conover (Holm)"}
+           "durbin": "Durbin–Conover (Holm)", "shaffer": "Shaffer", "bergmann": "Bergmann–Hommel",
+           "li": "Li"}
