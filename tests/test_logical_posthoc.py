@@ -104,3 +104,39 @@ def test_compare_runs_the_new_posthocs_and_reports_the_fallback():
     with pytest.warns(UserWarning):
         rep = compare(df, metric="accuracy", posthoc="bergmann")
     assert any("at most 10 models" in w for w in rep.warnings)
+
+
+PEERS = "/tmp/peer19"  # scikit-posthocs installed with pip --target (not in the venv)
+
+
+def _sp():
+    import os
+    import sys
+    if os.path.isdir(PEERS) and PEERS not in sys.path:
+        sys.path.append(PEERS)
+    return pytest.importorskip("scikit_posthocs")
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("seed", range(3))
+def test_conover_and_quade_posthocs_against_scikit_posthocs(seed):
+    import pandas as pd
+    from outperform.compare import compare
+    from outperform.stats import quade_posthoc
+    sp = _sp()
+    x = np.random.default_rng(seed).normal(size=(14, 5)) + np.arange(5) * 0.4
+    iu = np.triu_indices(5, 1)
+    df = pd.DataFrame(x, columns=list("ABCDE")).assign(task=[f"d{i}" for i in range(14)])
+    # sp.posthoc_conover_friedman(x, p_adjust="holm"); ranks ascending = lower is better,
+    # the same pairs and p-values whatever the direction.
+    ref = sp.posthoc_conover_friedman(x, p_adjust="holm").to_numpy()
+    rep = compare(df, metric="accuracy", posthoc="conover")
+    np.testing.assert_allclose(rep.posthoc["conover"].pvalue_adjusted[iu], ref[iu], rtol=1e-12)
+    # sp.posthoc_quade(x, dist="t"): unadjusted t p-values
+    ref = sp.posthoc_quade(x, dist="t").to_numpy()
+    np.testing.assert_allclose(quade_posthoc(x).pvalue[iu], ref[iu], rtol=1e-12)
+    ref = sp.posthoc_quade(x, dist="t", p_adjust="holm").to_numpy()
+    rep = compare(df, metric="accuracy", posthoc="quade")
+    np.testing.assert_allclose(rep.posthoc["quade"].pvalue_adjusted[iu], ref[iu], rtol=1e-12)
+    res = quade_posthoc(x)
+    assert res.statistic[4, 0] > 0   # E, the best column, is the row model: positive

@@ -18,6 +18,7 @@ from ..results import ComparisonReport, PairwiseResult
 from ..stats._cliques import nonsignificant_groups
 from ..stats._friedman import friedman, iman_davenport
 from ..stats._incomplete import durbin_posthoc
+from ..stats._quade import quade_posthoc
 from ..stats._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
 from ..stats._ranks import average_ranks, rank_scores
 from ..stats._sign import sign_test
@@ -27,7 +28,7 @@ from ._words import conclusion
 from ._guards import unit_mismatch
 
 POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li",
-           "bonferroni-dunn", "wilcoxon-holm", "durbin", "none")
+           "bonferroni-dunn", "wilcoxon-holm", "conover", "quade", "durbin", "none")
 MANY_TIES = 0.25  # share of tied rank positions above which the report warns
 # Post-hoc results hold k x k matrices (statistic, p-values, adjusted p-values, decisions) and
 # their temporaries: about 80 bytes per (row, column) cell, measured for k = 3000 with and
@@ -48,11 +49,14 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         Significance level of every test and of the critical differences.
     control : str, optional
         A model compared with all others (many-to-one post-hoc tests, more powerful).
-    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "bonferroni-dunn", "wilcoxon-holm", "durbin", "none"}
+    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "bonferroni-dunn", "wilcoxon-holm", "conover", "quade", "durbin", "none"}
         ``"auto"``: Holm with a control, Nemenyi without. ``"shaffer"``, ``"bergmann"``: all
         pairs, rank z tests with Shaffer's static or Bergmann–Hommel's adjustment (García &
         Herrera 2008; Bergmann–Hommel up to 10 models, Shaffer's beyond with a warning).
-        ``"li"``: against the control, Li's (2008) two-step adjustment. ``"wilcoxon-holm"``: all pairs by the
+        ``"li"``: against the control, Li's (2008) two-step adjustment. ``"conover"``: all
+        pairs by Conover's t test on Friedman rank sums (Conover 1999 §5.8; the Durbin–Conover
+        test of a complete table), Holm-adjusted. ``"quade"``: all pairs by the t test on
+        Quade's weighted rank sums (Conover 1999 pp. 374–375), Holm-adjusted. ``"wilcoxon-holm"``: all pairs by the
         Wilcoxon signed-rank test with Holm's correction (Benavoli et al. 2016). ``"durbin"``:
         the Durbin–Conover all-pairs t test on rank sums, Holm-adjusted (Conover 1999 §5.9).
         ``"none"``: the omnibus test and the average ranks only. With missing cells (NaN in
@@ -199,11 +203,12 @@ def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> C
     elif posthoc == "wilcoxon-holm":
         post["wilcoxon-holm"] = pairwise_wilcoxon(values, adjustment="holm", alpha=alpha,
                                                   higher_is_better=hib, names=names)
-    elif posthoc == "durbin":
+    elif posthoc in ("durbin", "conover", "quade"):
         if control is not None:
-            raise InvalidInputError("posthoc='durbin' compares all pairs: drop control=.")
-        post["durbin"] = durbin_posthoc(values, adjustment="holm", alpha=alpha,
-                                        higher_is_better=hib, names=names)
+            raise InvalidInputError(f"posthoc={posthoc!r} compares all pairs: drop control=.")
+        test = quade_posthoc if posthoc == "quade" else durbin_posthoc
+        post[posthoc] = test(values, adjustment="holm", alpha=alpha, higher_is_better=hib,
+                             names=names)
     elif posthoc == "bonferroni-dunn" or control is not None:
         if control is None:
             raise InvalidInputError(f"posthoc={posthoc!r} compares with a control: pass control=.")
@@ -289,4 +294,4 @@ def _pair_conclusion(test, res, i, j, ranks, names) -> str:
 _LABELS = {"nemenyi": "Nemenyi", "holm": "Holm", "hochberg": "Hochberg", "hommel": "Hommel",
            "bonferroni-dunn": "Bonferroni–Dunn", "wilcoxon-holm": "Wilcoxon–Holm",
            "durbin": "Durbin–Conover (Holm)", "shaffer": "Shaffer", "bergmann": "Bergmann–Hommel",
-           "li": "Li"}
+           "li": "Li", "conover": "Conover (Holm)", "quade": "Quade (Holm)"}
