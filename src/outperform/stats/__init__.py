@@ -23,6 +23,7 @@ from ._mcnemar import cochrans_q, discordance_counts, mcnemar, mcnemar_table
 from ._multipletests import adjust_pvalues
 from ._poisson_binomial import PoissonBinomial, poisson_binomial_pmf, poisson_multinomial_pmf
 from ._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
+from ._letters import compact_letters
 from ._quade import quade, quade_posthoc
 from ._ranks import average_ranks, rank_scores
 from ._risk_bounds import beta_risk_bound, langford_test_set_bound
@@ -48,5 +49,5 @@ __all__ = [
     "repeated_measures_anova", "sign_test", "wilcoxon",
     "durbin", "durbin_posthoc", "pairwise_wilcoxon_available", "skillings_mack",
     "BERGMANN_MAX_K", "bergmann_hommel_adjust", "li_adjust", "shaffer_adjust",
-    "shaffer_multipliers", "quade_posthoc",
+    "shaffer_multipliers", "quade_posthoc", "compact_letters",
 ]
