@@ -66,3 +66,19 @@ def test_bad_matrices_are_refused():
         compact_letters([[False, True], [False, False]])
     with pytest.raises(InvalidInputError, match="square"):
         compact_letters([[False, True, False]])
+
+
+def test_report_tables_carry_the_letters():
+    from outperform.compare import compare
+    from outperform.data import load_demsar_table6
+    from outperform.report import render_latex, render_markdown
+    rep = compare(load_demsar_table6(), alpha=0.10)
+    nem = rep.posthoc["nemenyi"]
+    names = [row["model"] for row in rep.summary]
+    idx = [rep.models.index(m) for m in names]
+    expected = compact_letters(nem.reject[np.ix_(idx, idx)], names)
+    assert {row["model"]: row["letters"] for row in rep.summary} == expected
+    assert rep.summary[0]["letters"].startswith("a")
+    assert rep.details["letters_from"] == "nemenyi"
+    for text in (render_markdown(rep), render_latex(rep)):
+        assert "letters" in text and expected[names[-1]] in text

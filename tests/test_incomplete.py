@@ -69,6 +69,7 @@ def test_durbin_refuses_unbalanced_tables():
         durbin(x)
 
 
+@pytest.mark.filterwarnings("ignore")
 @pytest.mark.skipif(importlib.util.find_spec("scikit_posthocs") is None
                     and not __import__("os").path.isdir(PEERS), reason="no scikit-posthocs")
 def test_durbin_posthoc_against_scikit_posthocs():

@@ -18,6 +18,7 @@ from ..results import ComparisonReport, PairwiseResult
 from ..stats._cliques import nonsignificant_groups
 from ..stats._friedman import friedman, iman_davenport
 from ..stats._incomplete import durbin_posthoc
+from ..stats._letters import compact_letters
 from ..stats._quade import quade_posthoc
 from ..stats._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
 from ..stats._ranks import average_ranks, rank_scores
@@ -226,6 +227,7 @@ def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> C
         if res.control is None:
             groups[key] = [tuple(names[i] for i in g)
                            for g in nonsignificant_groups(ranks, res.reject)]
+    summary, letters = with_letters(summary, post, names)
     conclusions = _conclusions(omnibus, post, groups, ranks, names, alpha)
     if omnibus.pvalue >= alpha and any(r.reject[np.triu_indices(len(names), 1)].any()
                                        for r in post.values()):
@@ -242,7 +244,20 @@ def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> C
                      "no post-hoc test (posthoc='none')" if posthoc == "none" else posthoc)
                   + " (Demšar 2006 §3.2.2).",
         posthoc=post, groups=groups, conclusions=tuple(conclusions), warnings=tuple(warnings),
-        control=control, details={"aggregation": scores.aggregation})
+        control=control, details={"aggregation": scores.aggregation, **letters})
+
+
+def with_letters(summary, post, names) -> tuple[tuple, dict]:
+    """Summary rows with the compact letter display (Piepho 2004) of the first all-pairs
+    post-hoc test: models sharing a letter do not differ; "a" goes to the best model."""
+    key = next((k for k, r in post.items() if r.control is None), None)
+    if key is None:
+        return summary, {}
+    order = [names.index(row["model"]) for row in summary]   # best first
+    letters = compact_letters(post[key].reject[np.ix_(order, order)],
+                              [names[i] for i in order])
+    return (tuple(dict(row, letters=letters[row["model"]]) for row in summary),
+            {"letters_from": key})
 
 
 def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:

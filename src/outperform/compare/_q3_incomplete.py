@@ -22,7 +22,7 @@ from ..stats._cliques import nonsignificant_groups
 from ..stats._incomplete import (durbin, durbin_posthoc, incomplete_ranks,
                                  is_balanced_incomplete, pairwise_wilcoxon_available,
                                  skillings_mack, sparse_rows)
-from ._q3 import _LABELS, _pair_conclusion, compare_many_tasks
+from ._q3 import _LABELS, _pair_conclusion, compare_many_tasks, with_letters
 
 #: Post-hoc procedures that work on incomplete tables (others need every cell).
 INCOMPLETE_POSTHOC = ("auto", "wilcoxon-holm", "durbin", "none")
@@ -130,6 +130,7 @@ def _many(scores: ScoreMatrix, alpha, control, posthoc, warnings, details) -> Co
          "median_score": float(np.nanmedian(values[:, i])), "wins": int(best[:, i].sum()),
          "n_results": int(np.sum(~np.isnan(values[:, i])))}
         for i in order)
+    summary, letters = with_letters(summary, post, names)
     warnings.append(
         "the average ranks come from incomplete data: each model is ranked only among the "
         "models present on each data set and averaged over its own data sets, so ranks of "
@@ -170,4 +171,4 @@ def _many(scores: ScoreMatrix, alpha, control, posthoc, warnings, details) -> Co
         n_tasks=len(scores.tasks), alpha=alpha, summary=summary, tests=tests,
         recommended=key, rationale=rationale, posthoc=post, groups=groups,
         conclusions=tuple(conclusions), warnings=tuple(warnings), control=control,
-        details={"aggregation": scores.aggregation, **details})
+        details={"aggregation": scores.aggregation, **details, **letters})
