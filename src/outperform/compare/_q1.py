@@ -226,6 +226,7 @@ def _zero_one(y, preds, losses, names, reference, rope, alpha, threshold, warnin
                 f"{names[0]} and {names[1]} are right and wrong on exactly the same examples: "
                 "the test set carries no evidence of a difference between them.")
         tests = {"mcnemar": mcnemar(c.n01, c.n10, method="exact"),
+                 "mcnemar_midp": mcnemar(c.n01, c.n10, method="midp"),
                  "mcnemar_chi2": mcnemar(c.n01, c.n10, method="chi2", correction=True)}
         bm = bayesian_mcnemar(c.n01, c.n10, rope=None if rope is None else rope,
                               threshold=threshold)
