@@ -28,6 +28,7 @@ from ._quade import quade, quade_posthoc
 from ._ranks import average_ranks, rank_scores
 from ._risk_bounds import beta_risk_bound, langford_test_set_bound
 from ._sign import sign_test
+from ._tost import tost
 from ._ttest import paired_ttest
 from ._wilcoxon import wilcoxon
 
@@ -49,5 +50,5 @@ __all__ = [
     "repeated_measures_anova", "sign_test", "wilcoxon",
     "durbin", "durbin_posthoc", "pairwise_wilcoxon_available", "skillings_mack",
     "BERGMANN_MAX_K", "bergmann_hommel_adjust", "li_adjust", "shaffer_adjust",
-    "shaffer_multipliers", "quade_posthoc", "compact_letters",
+    "shaffer_multipliers", "quade_posthoc", "compact_letters", "tost",
 ]
