@@ -140,3 +140,13 @@ def test_conover_and_quade_posthocs_against_scikit_posthocs(seed):
     np.testing.assert_allclose(rep.posthoc["quade"].pvalue_adjusted[iu], ref[iu], rtol=1e-12)
     res = quade_posthoc(x)
     assert res.statistic[4, 0] > 0   # E, the best column, is the row model: positive
+
+
+def test_rationale_names_the_procedure_run_and_offers_bergmann():
+    import pandas as pd
+    from outperform.compare import compare
+    x = np.random.default_rng(1).normal(size=(15, 4)) + np.array([0, 0.2, 1.0, 1.5])
+    df = pd.DataFrame(x, columns=list("ABCD")).assign(task=[f"d{i}" for i in range(15)])
+    assert "Li's procedure" in compare(df, metric="accuracy", posthoc="li",
+                                       control="A").rationale
+    assert "posthoc='bergmann'" in compare(df, metric="accuracy").rationale

@@ -19,6 +19,7 @@ from ..stats._cliques import nonsignificant_groups
 from ..stats._friedman import friedman, iman_davenport
 from ..stats._incomplete import durbin_posthoc
 from ..stats._letters import compact_letters
+from ..stats._logical import BERGMANN_MAX_K
 from ..stats._quade import quade_posthoc
 from ..stats._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
 from ..stats._ranks import average_ranks, rank_scores
@@ -239,12 +240,34 @@ def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> C
         recommended="iman_davenport",
         rationale="k >= 3 algorithms over data sets: the Friedman test (Iman–Davenport F, less "
                   "conservative than chi-square) followed by "
-                  + ("Holm's procedure against the control" if control else
-                     "the Nemenyi test on all pairs" if posthoc == "nemenyi" else
-                     "no post-hoc test (posthoc='none')" if posthoc == "none" else posthoc)
-                  + " (Demšar 2006 §3.2.2).",
+                  + _posthoc_phrase(posthoc, control, len(names)) + " (Demšar 2006 §3.2.2).",
         posthoc=post, groups=groups, conclusions=tuple(conclusions), warnings=tuple(warnings),
         control=control, details={"aggregation": scores.aggregation, **letters})
+
+
+def _posthoc_phrase(posthoc: str, control, k: int) -> str:
+    """The post-hoc procedure run, with its source, for the rationale."""
+    if posthoc == "none":
+        return "no post-hoc test (posthoc='none')"
+    if posthoc == "nemenyi":
+        better = ("posthoc='bergmann' (Bergmann–Hommel) or 'shaffer'" if k <= BERGMANN_MAX_K
+                  else "posthoc='shaffer'")
+        return ("the Nemenyi test on all pairs; " + better + " would reject more pairs at the "
+                "same family-wise level (García & Herrera 2008)")
+    return _PHRASES.get(posthoc, posthoc) + (" against the control" if control else
+                                             " on all pairs")
+
+
+_PHRASES = {
+    "holm": "Holm's procedure", "hochberg": "Hochberg's procedure",
+    "hommel": "Hommel's procedure", "bonferroni-dunn": "the Bonferroni–Dunn test",
+    "wilcoxon-holm": "Wilcoxon signed-rank tests with Holm's correction (Benavoli et al. 2016)",
+    "shaffer": "Shaffer's static procedure on the rank z tests (García & Herrera 2008)",
+    "bergmann": "Bergmann–Hommel's procedure on the rank z tests (García & Herrera 2008)",
+    "li": "Li's procedure on the rank z tests (García et al. 2010)",
+    "conover": "Conover's t test on the rank sums, Holm-adjusted (Conover 1999 §5.8)",
+    "quade": "the t test on Quade's weighted rank sums, Holm-adjusted (Conover 1999)",
+    "durbin": "the Durbin–Conover t test on the rank sums, Holm-adjusted (Conover 1999 §5.9)"}
 
 
 def with_letters(summary, post, names) -> tuple[tuple, dict]:
