@@ -48,3 +48,20 @@ def test_tost_on_folds_uses_the_corrected_standard_error():
 def test_bad_margins_are_refused(margin):
     with pytest.raises(InvalidInputError, match="margin"):
         tost([1.0, 2.0, 3.0], [1.5, 2.0, 2.0], margin=margin)
+
+
+def test_q1_reports_tost_beside_the_rope():
+    import pandas as pd
+    from outperform.compare import compare_predictions
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 400)
+    p1 = np.clip(0.5 + 0.3 * (2 * y - 1) + rng.normal(0, 0.2, 400), 0.01, 0.99)
+    p2 = np.clip(p1 + rng.normal(0, 0.02, 400), 0.01, 0.99)
+    df = pd.DataFrame({"y_true": y, "A": p1, "B": p2})
+    rep = compare_predictions(df, loss="squared", rope=0.01)
+    loss_a, loss_b = (p1 - y) ** 2, (p2 - y) ** 2
+    # statsmodels: ttost_paired(-loss_a, -loss_b, -0.01, 0.01)[0] (scores = negated losses)
+    assert rep.tests["tost"].pvalue == pytest.approx(
+        ttost_paired(-loss_a, -loss_b, -0.01, 0.01)[0], rel=1e-10)
+    assert any("TOST" in c and "within ±0.01" in c for c in rep.conclusions)
+    assert "tost" not in compare_predictions(df, loss="squared").tests
