@@ -114,7 +114,11 @@ def bergmann_hommel_adjust(pvalues, k: int) -> np.ndarray:
     -------
     ndarray
         APV_i = min(1, max{|I| min_{j ∈ I} p_j : I exhaustive, i ∈ I}); never larger than
-        Shaffer's (García & Herrera 2008, §3).
+        Shaffer's (García & Herrera 2008, §3). H_i is rejected at α exactly when APV_i <= α,
+        which is Bergmann–Hommel's rule; these APVs need not increase with the raw p-values.
+        R's scmamp (``adjustBergmannHommel``) additionally takes their cumulative maximum in
+        the order of the raw p-values, which can only raise them (tests/test_logical_posthoc
+        checks both on García & Herrera's example).
 
     Raises
     ------
