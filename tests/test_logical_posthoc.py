@@ -215,3 +215,32 @@ def test_garcia_herrera_example_against_scmamp():
     monotone[order] = np.maximum.accumulate(bh[order])
     np.testing.assert_allclose(monotone, GH_BERGMANN, rtol=1e-8)
     assert bh[4] == pytest.approx(3 * 0.01011233392133334, rel=1e-8)  # |I| = 3 set {kNN, NB, CN2}
+
+
+def test_rom_against_scmamp():
+    from outperform.stats import rom_adjust
+    p = [0.0042, 0.0310, 0.0110, 0.2900, 0.0170, 0.6000]
+    # R, scmamp (b0rxa/scmamp R/post_hoc.R): adjustRom(p, alpha=0.05) and alpha=0.10
+    np.testing.assert_allclose(rom_adjust(p, 0.05), [
+        0.0246910020982061, 0.0918518518518519, 0.0539586860535104, 0.58,
+        0.0668581875163228, 0.6], rtol=1e-12)
+    np.testing.assert_allclose(rom_adjust(p, 0.10), [
+        0.0241715638519393, 0.0907317073170732, 0.0528971863897611, 0.58,
+        0.0657031281452555, 0.6], rtol=1e-12)
+    # scmamp adjustLi(p): the same formula as ours
+    np.testing.assert_allclose(li_adjust(p), [
+        0.0103908955962395, 0.0719257540603248, 0.0267639902676399, 0.4202898550724637,
+        0.0407673860911271, 0.6], rtol=1e-12)
+    # Rom is a step-up procedure at least as powerful as Hochberg's.
+    assert np.all(rom_adjust(p, 0.05) <= adjust_pvalues(p, "hochberg") + 1e-15)
+
+
+def test_compare_with_rom_against_the_control():
+    import pandas as pd
+    from outperform.compare import compare
+    x = np.random.default_rng(3).normal(size=(15, 4)) + np.array([0, 0.2, 1.0, 1.5])
+    df = pd.DataFrame(x, columns=list("ABCD")).assign(task=[f"d{i}" for i in range(15)])
+    rep = compare(df, metric="accuracy", posthoc="rom", control="A", alpha=0.1)
+    ref = rank_posthoc(x, adjustment="rom", control="A", alpha=0.1, names=list("ABCD"))
+    np.testing.assert_array_equal(rep.posthoc["rom"].pvalue_adjusted, ref.pvalue_adjusted)
+    assert "Rom's step-up" in rep.rationale

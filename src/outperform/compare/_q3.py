@@ -29,7 +29,7 @@ from ..stats._wilcoxon import wilcoxon
 from ._words import conclusion
 from ._guards import unit_mismatch
 
-POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li",
+POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "rom",
            "bonferroni-dunn", "wilcoxon-holm", "conover", "quade", "durbin", "none")
 MANY_TIES = 0.25  # share of tied rank positions above which the report warns
 # Post-hoc results hold k x k matrices (statistic, p-values, adjusted p-values, decisions) and
@@ -51,11 +51,12 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         Significance level of every test and of the critical differences.
     control : str, optional
         A model compared with all others (many-to-one post-hoc tests, more powerful).
-    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "bonferroni-dunn", "wilcoxon-holm", "conover", "quade", "durbin", "none"}
+    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "rom", "bonferroni-dunn", "wilcoxon-holm", "conover", "quade", "durbin", "none"}
         ``"auto"``: Holm with a control, Nemenyi without. ``"shaffer"``, ``"bergmann"``: all
         pairs, rank z tests with Shaffer's static or Bergmann–Hommel's adjustment (García &
         Herrera 2008; Bergmann–Hommel up to 10 models, Shaffer's beyond with a warning).
-        ``"li"``: against the control, Li's (2008) two-step adjustment. ``"conover"``: all
+        ``"li"``, ``"rom"``: against the control, Li's (2008) two-step or Rom's (1990)
+        step-up adjustment. ``"conover"``: all
         pairs by Conover's t test on Friedman rank sums (Conover 1999 §5.8; the Durbin–Conover
         test of a complete table), Holm-adjusted. ``"quade"``: all pairs by the t test on
         Quade's weighted rank sums (Conover 1999 pp. 374–375), Holm-adjusted. ``"wilcoxon-holm"``: all pairs by the
@@ -265,6 +266,7 @@ _PHRASES = {
     "shaffer": "Shaffer's static procedure on the rank z tests (García & Herrera 2008)",
     "bergmann": "Bergmann–Hommel's procedure on the rank z tests (García & Herrera 2008)",
     "li": "Li's procedure on the rank z tests (García et al. 2010)",
+    "rom": "Rom's step-up procedure on the rank z tests (García et al. 2010)",
     "conover": "Conover's t test on the rank sums, Holm-adjusted (Conover 1999 §5.8)",
     "quade": "the t test on Quade's weighted rank sums, Holm-adjusted (Conover 1999)",
     "durbin": "the Durbin–Conover t test on the rank sums, Holm-adjusted (Conover 1999 §5.9)"}
@@ -332,4 +334,4 @@ def _pair_conclusion(test, res, i, j, ranks, names) -> str:
 _LABELS = {"nemenyi": "Nemenyi", "holm": "Holm", "hochberg": "Hochberg", "hommel": "Hommel",
            "bonferroni-dunn": "Bonferroni–Dunn", "wilcoxon-holm": "Wilcoxon–Holm",
            "durbin": "Durbin–Conover (Holm)", "shaffer": "Shaffer", "bergmann": "Bergmann–Hommel",
-           "li": "Li", "conover": "Conover (Holm)", "quade": "Quade (Holm)"}
+           "li": "Li", "rom": "Rom", "conover": "Conover (Holm)", "quade": "Quade (Holm)"}

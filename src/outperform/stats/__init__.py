@@ -15,8 +15,8 @@ from ._five_by_two import alpaydin_5x2cv_ftest, dietterich_5x2cv_ttest
 from ._friedman import friedman, iman_davenport
 from ._incomplete import (durbin, durbin_posthoc, pairwise_wilcoxon_available,
                           skillings_mack)
-from ._logical import (BERGMANN_MAX_K, bergmann_hommel_adjust, li_adjust, shaffer_adjust,
-                       shaffer_multipliers)
+from ._logical import (BERGMANN_MAX_K, bergmann_hommel_adjust, li_adjust, rom_adjust,
+                       shaffer_adjust, shaffer_multipliers)
 from ._leaderboard import (against_control, pairwise_discordance,
                           pairwise_mcnemar)
 from ._mcnemar import cochrans_q, discordance_counts, mcnemar, mcnemar_table
@@ -51,4 +51,5 @@ __all__ = [
     "durbin", "durbin_posthoc", "pairwise_wilcoxon_available", "skillings_mack",
     "BERGMANN_MAX_K", "bergmann_hommel_adjust", "li_adjust", "shaffer_adjust",
     "shaffer_multipliers", "quade_posthoc", "compact_letters", "tost",
+    "rom_adjust",
 ]

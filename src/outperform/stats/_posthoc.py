@@ -21,7 +21,8 @@ from ..results import PairwiseResult
 from .._names import model_names
 from ._critical_values import (bonferroni_dunn_q, critical_difference, nemenyi_q, range_sf,
                               rank_standard_error)
-from ._logical import BERGMANN_MAX_K, bergmann_hommel_adjust, li_adjust, shaffer_adjust
+from ._logical import (BERGMANN_MAX_K, bergmann_hommel_adjust, li_adjust, rom_adjust,
+                       shaffer_adjust)
 from ._multipletests import ADJUSTMENTS, adjust_pvalues
 from ._ranks import average_ranks
 from ._ranks import paired_tie_tolerance
@@ -30,7 +31,7 @@ from ._wilcoxon import ZERO_METHODS, signed_rank_test
 #: Adjustments of the rank z tests: those of adjust_pvalues, plus the procedures that use
 #: the logical relations among all pairs (Shaffer, Bergmann–Hommel) and Li's against a
 #: control (García & Herrera 2008; García et al. 2010).
-RANK_ADJUSTMENTS = ADJUSTMENTS + ("shaffer", "bergmann", "li")
+RANK_ADJUSTMENTS = ADJUSTMENTS + ("shaffer", "bergmann", "li", "rom")
 
 
 def _control_index(control, names: tuple[str, ...]) -> int:
@@ -254,7 +255,8 @@ def rank_posthoc(scores, *, control=None, adjustment: str = "holm", alpha: float
         all pairs only: "shaffer" (Shaffer's static procedure) and "bergmann"
         (Bergmann–Hommel, k <= ``BERGMANN_MAX_K`` = 10; above it Shaffer's is used with a
         ``UserWarning`` and ``details["fallback"]`` says so); with a control only: "li"
-        (Li 2008). See :mod:`outperform.stats._logical`.
+        (Li 2008) and "rom" (Rom 1990; its adjusted values hold for this ``alpha`` only).
+        See :mod:`outperform.stats._logical`.
     alpha : float, default 0.05
         Family-wise significance level (false discovery rate for "bh").
     higher_is_better : bool, default True
@@ -274,7 +276,7 @@ def rank_posthoc(scores, *, control=None, adjustment: str = "holm", alpha: float
     ------
     InvalidInputError
         Bad values, unknown control or adjustment, ``alpha`` outside (0, 1), wrong names,
-        "shaffer"/"bergmann" with a control or "li" without one.
+        "shaffer"/"bergmann" with a control or "li"/"rom" without one.
     TooFewError
         Fewer than 2 data sets or 2 models.
 
@@ -304,8 +306,9 @@ def rank_posthoc(scores, *, control=None, adjustment: str = "holm", alpha: float
     if adjustment in ("shaffer", "bergmann") and c is not None:
         raise InvalidInputError(f"adjustment={adjustment!r} uses the logical relations among "
                                 "all pairs: drop control=, or use 'li' or 'holm' with it.")
-    if adjustment == "li" and c is None:
-        raise InvalidInputError("adjustment='li' compares with a control: pass control=.")
+    if adjustment in ("li", "rom") and c is None:
+        raise InvalidInputError(f"adjustment={adjustment!r} compares with a control: pass "
+                                "control=.")
     if adjustment == "bergmann" and k > BERGMANN_MAX_K:
         details["fallback"] = (f"Bergmann–Hommel handles at most {BERGMANN_MAX_K} models "
                                f"(it enumerates their partitions); with {k}, Shaffer's static "
@@ -314,7 +317,8 @@ def rank_posthoc(scores, *, control=None, adjustment: str = "holm", alpha: float
         adjustment = "shaffer"
     p_adj = (shaffer_adjust(p, k) if adjustment == "shaffer" else
              bergmann_hommel_adjust(p, k) if adjustment == "bergmann" else
-             li_adjust(p) if adjustment == "li" else adjust_pvalues(p, adjustment))
+             li_adjust(p) if adjustment == "li" else
+             rom_adjust(p, alpha) if adjustment == "rom" else adjust_pvalues(p, adjustment))
     if c is None:
         z[np.eye(k, dtype=bool)] = np.nan
     else:
