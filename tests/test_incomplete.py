@@ -218,3 +218,20 @@ def test_a_cell_with_some_folds_missing_is_refused_by_name_a_whole_cell_is_analy
     assert read_results(whole, missing="allow").missing_cells() == (("t0", "A"),)
     rep = compare(whole)
     assert rep.details["missing_cells"] == [["t0", "A"]]
+
+
+def test_holes_with_a_control_test_each_model_against_it_on_common_data_sets():
+    from outperform.stats import adjust_pvalues
+    x = _random_table(8, n=14, k=4) + np.array([0.0, 0.4, 0.8, 1.2])
+    x[[1, 6], 2] = np.nan
+    x[3, 0] = np.nan
+    df = pd.DataFrame(x, columns=list("ABCD")).assign(task=[f"d{i}" for i in range(14)])
+    res = compare(df, metric="accuracy", control="A").posthoc["wilcoxon-holm"]
+    assert res.control == "A"
+    raw = []
+    for j in (1, 2, 3):
+        rows = ~np.isnan(x[:, 0]) & ~np.isnan(x[:, j])
+        raw.append(wilcoxon(x[rows, 0], x[rows, j]).pvalue)
+    np.testing.assert_allclose([res.pvalue_adjusted[0, j] for j in (1, 2, 3)],
+                               adjust_pvalues(raw, "holm"), rtol=1e-12)
+    assert np.isnan(res.pvalue[1, 2])          # not tested: not a comparison with A

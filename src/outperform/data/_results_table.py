@@ -93,7 +93,11 @@ class ResultsTable:
     @property
     def measurements_per_cell(self) -> int:
         """Number of rows per (task, model) cell present (equal for all after validation)."""
-        cells = self.frame.groupby([TASK, MODEL], observed=True).ngroups
+        # Cells present, counted from the category codes in O(rows) (tables of 10^7 rows).
+        models = len(self.frame[MODEL].cat.categories)
+        cells = np.count_nonzero(np.bincount(
+            self.frame[TASK].cat.codes.to_numpy(np.int64) * models
+            + self.frame[MODEL].cat.codes.to_numpy(np.int64)))
         return len(self.frame) // cells
 
     def missing_cells(self, metric: str | None = None) -> tuple[tuple[str, str], ...]:
