@@ -235,3 +235,12 @@ def test_holes_with_a_control_test_each_model_against_it_on_common_data_sets():
     np.testing.assert_allclose([res.pvalue_adjusted[0, j] for j in (1, 2, 3)],
                                adjust_pvalues(raw, "holm"), rtol=1e-12)
     assert np.isnan(res.pvalue[1, 2])          # not tested: not a comparison with A
+
+
+def test_units_are_checked_on_incomplete_tables_too():
+    x = np.abs(_random_table(9, n=12, k=3)) * 0.1 + 0.7
+    x[:, 2] *= 100                                  # percentages among fractions
+    x[4, 0] = np.nan
+    df = pd.DataFrame(x, columns=list("ABC")).assign(task=[f"d{i}" for i in range(12)])
+    rep = compare(df, metric="accuracy")
+    assert any(w.startswith("UNITS:") and "'C'" in w for w in rep.warnings)

@@ -22,6 +22,7 @@ from ..stats._cliques import nonsignificant_groups
 from ..stats._incomplete import (durbin, durbin_posthoc, incomplete_ranks,
                                  is_balanced_incomplete, pairwise_wilcoxon_available,
                                  skillings_mack, sparse_rows)
+from ._guards import unit_mismatch
 from ._q3 import _LABELS, _pair_conclusion, compare_many_tasks, with_letters
 
 #: Post-hoc procedures that work on incomplete tables (others need every cell).
@@ -75,8 +76,10 @@ def compare_incomplete(scores: ScoreMatrix, *, alpha: float, control: str | None
         raise InvalidInputError(
             f"model(s) {empty} have no result on any data set shared with another model: "
             "drop them or complete their runs.")
-    notes = [f"MISSING: {len(missing)} (task, model) cell(s) have no result: "
-             f"{_cells(missing, limit=None)}."]
+    # UNITS first, as on complete tables (compare() documents that order).
+    notes = unit_mismatch({m: col[~np.isnan(col)] for m, col in zip(scores.models, values.T)})
+    notes.append(f"MISSING: {len(missing)} (task, model) cell(s) have no result: "
+                 f"{_cells(missing, limit=None)}.")
     if dropped:
         notes.append(f"data set(s) {dropped} hold fewer than 2 results and were dropped: "
                      "they compare nothing.")
