@@ -244,3 +244,19 @@ def test_units_are_checked_on_incomplete_tables_too():
     df = pd.DataFrame(x, columns=list("ABC")).assign(task=[f"d{i}" for i in range(12)])
     rep = compare(df, metric="accuracy")
     assert any(w.startswith("UNITS:") and "'C'" in w for w in rep.warnings)
+
+
+def test_durbin_published_example():
+    # Conover (1999), Practical Nonparametric Statistics, 3rd ed., §5.9, p. 391: seven judges
+    # each rank three of seven ice creams (a BIBD); T1 = 12.00, T2 = 8.00. The data as in the
+    # help page of R's PMCMRplus::durbinTest (rows = judges, columns = ice creams; rank 1 =
+    # best, so lower is better).
+    n = np.nan
+    y = np.array([[2, 3, n, 1, n, n, n], [n, 3, 1, n, 2, n, n], [n, n, 2, 1, n, 3, n],
+                  [n, n, n, 1, 2, n, 3], [3, n, n, n, 1, 2, n], [n, 3, n, n, n, 1, 2],
+                  [3, n, 1, n, n, n, 2]])
+    res = durbin(y, higher_is_better=False)
+    assert res.statistic == pytest.approx(12.0, rel=1e-12)
+    assert res.details["f_statistic"] == pytest.approx(8.0, rel=1e-12)
+    assert res.pvalue == pytest.approx(stats.chi2.sf(12.0, 6), rel=1e-12)
+    assert res.details["f_df"] == (6, 8)
