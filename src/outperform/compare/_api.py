@@ -49,6 +49,11 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     ----------
     data : str, Path, DataFrame, ResultsTable or ScoreMatrix
         Results in the tidy schema (see :func:`outperform.data.read_results`) or a file of them.
+        Over several data sets (Q3), (task, model) cells may be missing (absent rows, or NaN
+        in every run/fold of the cell): they are listed in a warning and in
+        ``details["missing_cells"]``, and the Skillings–Mack (or Durbin) test and Wilcoxon
+        tests on each pair's common data sets are used (see
+        :func:`outperform.compare._q3_incomplete.compare_incomplete`).
     question : {"auto", "Q1", "Q2", "Q3"}
         Force the question; ``"auto"`` infers it from the columns: a ``y_true`` column means
         per-example predictions on one test set (Q1), folds on one task mean Q2, several tasks
@@ -100,7 +105,9 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     ------
     InvalidInputError, TooFewError
         Bad or insufficient input (see :func:`read_results`); Q1 predictions that are neither
-        labels of ``y_true`` nor probabilities (see :func:`compare_predictions`).
+        labels of ``y_true`` nor probabilities (see :func:`compare_predictions`); missing
+        cells in a Q2 table or with ``bayesian=``/``hierarchical=``, or with a post-hoc test
+        that needs every cell.
 
     Examples
     --------
