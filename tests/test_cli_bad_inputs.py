@@ -58,7 +58,8 @@ def files(tmp_path_factory):
     put("table.xlsx", text="not really a spreadsheet")
     put("one_row.csv", text="task,model,score\nt1,A,0.5\n")
     put("one_model.csv", text="task,model,score\nt1,A,0.5\nt2,A,0.6\nt3,A,0.7\n")
-    put("nan_score.csv", text="task,A,B,C\nt1,0.5,0.6,0.7\nt2,,0.6,0.7\nt3,0.5,0.4,0.7\n")
+    # An empty cell is a missing result, analysed (tests/test_incomplete.py); inf is an error.
+    put("inf_score.csv", text="task,A,B,C\nt1,0.5,0.6,0.7\nt2,inf,0.6,0.7\nt3,0.5,0.4,0.7\n")
     put("text_score.csv", text="task,A,B,C\nt1,0.5,0.6,0.7\nt2,good,0.6,0.7\nt3,0.5,0.4,0.7\n")
     put("dup_rows.csv", text="task,model,score\na,A,1\na,A,2\n")
     put("existing_file.txt", text="I am a file, not a folder")
@@ -134,7 +135,7 @@ FILES = [
     ("unknown-suffix", "compare {table_xlsx}"),
     ("one-row", "compare {one_row_csv}"),
     ("one-model", "compare {one_model_csv}"),
-    ("nan-score", "compare {nan_score_csv}"),
+    ("inf-score", "compare {inf_score_csv}"),
     ("text-score", "compare {text_score_csv}"),
     ("duplicate-rows", "compare {dup_rows_csv}"),
     ("q1-empty-file", "compare-predictions {empty_csv}"),

@@ -50,6 +50,11 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     ----------
     data : str, Path, DataFrame, ResultsTable or ScoreMatrix
         Results in the tidy schema (see :func:`outperform.data.read_results`) or a file of them.
+        Over several data sets (Q3), (task, model) cells may be missing (absent rows, or NaN
+        in every run/fold of the cell): they are listed in a warning and in
+        ``details["missing_cells"]``, and the Skillings–Mack (or Durbin) test and Wilcoxon
+        tests on each pair's common data sets are used (see
+        :func:`outperform.compare._q3_incomplete.compare_incomplete`).
     question : {"auto", "Q1", "Q2", "Q3"}
         Force the question; ``"auto"`` infers it from the columns: a ``y_true`` column means
         per-example predictions on one test set (Q1), folds on one task mean Q2, several tasks
@@ -110,7 +115,9 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     InvalidInputError, TooFewError
         Bad or insufficient input (see :func:`read_results`); Q1 predictions that are neither
         labels of ``y_true`` nor probabilities (see :func:`compare_predictions`); a
-        ``threshold`` outside (0.5, 1); a ``prior_strength`` that is not > 0.
+        ``threshold`` outside (0.5, 1); a ``prior_strength`` that is not > 0; missing
+        cells in a Q2 table or with ``bayesian=``/``hierarchical=``, or with a post-hoc test
+        that needs every cell.
 
     Examples
     --------
@@ -152,8 +159,9 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     if isinstance(data, ScoreMatrix):
         scores = data
     else:
+        # Missing cells are accepted here and refused below by the analyses that need them.
         table = read_results(data, metric=metric, higher_is_better=higher_is_better,
-                             encoding=encoding)
+                             encoding=encoding, missing="allow")
         q = infer_question(table) if question == "auto" else question
         if q == "Q1":
             raise InvalidInputError(
@@ -162,10 +170,18 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
                 "compare them with loss='given' (outperform compare-predictions FILE --loss "
                 "given).")
         if q == "Q2":
+            table.require_complete(metric)
             report = compare_one_task(table, metric=metric, alpha=alpha, rope=rope, rho=rho,
                                       threshold=threshold, control=control)
             return _with_ignored_options(_with_assumed_direction(report, table), "Q2", given)
         scores = table.score_matrix(metric, aggregate=aggregate)
+    if (bayesian or hierarchical) and scores.missing_cells:
+        cells = scores.missing_cells
+        raise InvalidInputError(
+            f"{len(cells)} (task, model) cell(s) have no result, e.g. {list(cells[:3])}: the "
+            "Bayesian and hierarchical tests need every cell. Drop bayesian=/hierarchical= "
+            "(--bayesian/--hierarchical) for the frequentist tests of incomplete tables "
+            "(Skillings–Mack), or complete the runs.")
     report = compare_many_tasks(scores, alpha=alpha, control=control, posthoc=posthoc)
     if bayesian:
         report = add_bayesian_section(

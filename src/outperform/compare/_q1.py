@@ -33,6 +33,7 @@ from ..stats._leaderboard import against_control, pairwise_mcnemar
 from ..stats._mcnemar import cochrans_q, discordance_counts, mcnemar
 from ..stats._multipletests import adjust_pvalues
 from ..stats._risk_bounds import beta_risk_bound
+from ..stats._tost import tost
 from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
 from ._guards import check_predictions
@@ -245,6 +246,7 @@ def _zero_one(y, preds, losses, names, control, rope, alpha, threshold, warnings
                 f"{names[0]} and {names[1]} are right and wrong on exactly the same examples: "
                 "the test set carries no evidence of a difference between them.")
         tests = {"mcnemar": mcnemar(c.n01, c.n10, method="exact"),
+                 "mcnemar_midp": mcnemar(c.n01, c.n10, method="midp"),
                  "mcnemar_chi2": mcnemar(c.n01, c.n10, method="chi2", correction=True)}
         bm = bayesian_mcnemar(c.n01, c.n10, rope=None if rope is None else rope,
                               threshold=threshold)
@@ -284,12 +286,14 @@ def _real_valued(losses, names, control, rope, alpha, threshold, warnings, commo
         tests = {"bayesian_t": bayesian_ttest(a, b, rope=rope, threshold=threshold),
                  "paired_t": paired_ttest(a, b), "wilcoxon": wilcoxon(a, b, zero_method="pratt")}
         _normality(a - b, warnings)
+        words = (_bayes_words(names, tests["bayesian_t"], losses, "mean loss"),
+                 _freq_words(names, tests["paired_t"], losses, alpha, "mean loss"))
+        if isinstance(rope, (int, float)) and not isinstance(rope, bool) and rope > 0:
+            # The frequentist twin of the ROPE: equivalence within ±rope (Schuirmann 1987).
+            tests["tost"] = tost(a, b, margin=float(rope))
+            words += (_tost_words(names, tests["tost"], alpha),)
         return ComparisonReport(tests=tests, recommended="bayesian_t", rationale=rationale,
-                                conclusions=(_bayes_words(names, tests["bayesian_t"], losses,
-                                                          "mean loss"),
-                                             _freq_words(names, tests["paired_t"], losses,
-                                                         alpha, "mean loss")),
-                                warnings=tuple(warnings), **common)
+                                conclusions=words, warnings=tuple(warnings), **common)
     k = len(names)
     stat, p = np.full((k, k), np.nan), np.full((k, k), np.nan)
     for i, j in pairs:
@@ -309,6 +313,16 @@ def _real_valued(losses, names, control, rope, alpha, threshold, warnings, commo
                             conclusions=tuple(_pair_words(post, losses, "mean loss")),
                             warnings=tuple(warnings),
                             **common)
+
+
+def _tost_words(names, res, alpha) -> str:
+    """The TOST verdict: equivalence names no better model, so it needs no _words phrase."""
+    a, b = names
+    lo, hi = res.confidence_interval(1 - 2 * alpha)
+    verdict = ("equivalent" if res.pvalue < alpha else "not shown to be equivalent")
+    return (f"{res.method}: {a} and {b} are {verdict} within ±{res.details['margin']:g} "
+            f"(the ROPE as margin; p = {res.pvalue:.3g}, {1 - 2 * alpha:.0%} confidence "
+            f"interval of the loss difference [{-hi:.3g}, {-lo:.3g}]).")
 
 
 def _normality(d: np.ndarray, warnings: list[str]) -> None:

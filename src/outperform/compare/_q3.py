@@ -17,6 +17,10 @@ from ..data._results_table import ScoreMatrix
 from ..results import ComparisonReport, PairwiseResult
 from ..stats._cliques import nonsignificant_groups
 from ..stats._friedman import friedman, iman_davenport
+from ..stats._incomplete import durbin_posthoc
+from ..stats._letters import compact_letters
+from ..stats._logical import BERGMANN_MAX_K
+from ..stats._quade import quade_posthoc
 from ..stats._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
 from ..stats._ranks import average_ranks, rank_scores
 from ..stats._sign import sign_test
@@ -25,8 +29,8 @@ from ..stats._wilcoxon import wilcoxon
 from ._words import conclusion
 from ._guards import unit_mismatch
 
-POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm",
-           "none")
+POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "rom",
+           "bonferroni-dunn", "wilcoxon-holm", "conover", "quade", "durbin", "none")
 MANY_TIES = 0.25  # share of tied rank positions above which the report warns
 # Post-hoc results hold k x k matrices (statistic, p-values, adjusted p-values, decisions) and
 # their temporaries: about 80 bytes per (row, column) cell, measured for k = 3000 with and
@@ -47,10 +51,21 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         Significance level of every test and of the critical differences.
     control : str, optional
         A model compared with all others (many-to-one post-hoc tests, more powerful).
-    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "bonferroni-dunn", "wilcoxon-holm", "none"}
-        ``"auto"``: Holm with a control, Nemenyi without. ``"wilcoxon-holm"``: all pairs by the
-        Wilcoxon signed-rank test with Holm's correction (Benavoli et al. 2016). ``"none"``:
-        the omnibus test and the average ranks only.
+    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "rom", "bonferroni-dunn", "wilcoxon-holm", "conover", "quade", "durbin", "none"}
+        ``"auto"``: Holm with a control, Nemenyi without. ``"shaffer"``, ``"bergmann"``: all
+        pairs, rank z tests with Shaffer's static or Bergmann–Hommel's adjustment (García &
+        Herrera 2008; Bergmann–Hommel up to 10 models, Shaffer's beyond with a warning).
+        ``"li"``, ``"rom"``: against the control, Li's (2008) two-step or Rom's (1990)
+        step-up adjustment. ``"conover"``: all
+        pairs by Conover's t test on Friedman rank sums (Conover 1999 §5.8; the Durbin–Conover
+        test of a complete table), Holm-adjusted. ``"quade"``: all pairs by the t test on
+        Quade's weighted rank sums (Conover 1999 pp. 374–375), Holm-adjusted. ``"wilcoxon-holm"``: all pairs by the
+        Wilcoxon signed-rank test with Holm's correction (Benavoli et al. 2016). ``"durbin"``:
+        the Durbin–Conover all-pairs t test on rank sums, Holm-adjusted (Conover 1999 §5.9).
+        ``"none"``: the omnibus test and the average ranks only. With missing cells (NaN in
+        ``scores.values``) the analysis is that of
+        :func:`outperform.compare._q3_incomplete.compare_incomplete` (Skillings–Mack or
+        Durbin; ``"auto"`` is Wilcoxon–Holm on each pair's common data sets).
 
     Returns
     -------
@@ -77,6 +92,11 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         raise InvalidInputError("posthoc='none' (--posthoc none) runs no comparison with the "
                                 "control: drop control= (--control), or choose a post-hoc "
                                 "procedure such as 'holm'.")
+    if np.isnan(values).any():
+        from ._q3_incomplete import compare_incomplete   # it builds on this module
+        if k > 2 and posthoc != "none":
+            _check_posthoc_memory(k)
+        return compare_incomplete(scores, alpha=alpha, control=control, posthoc=posthoc)
     if k > 2 and posthoc != "none":
         _check_posthoc_memory(k)
     if n < 2:
@@ -187,6 +207,12 @@ def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> C
     elif posthoc == "wilcoxon-holm":
         post["wilcoxon-holm"] = pairwise_wilcoxon(values, adjustment="holm", alpha=alpha,
                                                   higher_is_better=hib, names=names)
+    elif posthoc in ("durbin", "conover", "quade"):
+        if control is not None:
+            raise InvalidInputError(f"posthoc={posthoc!r} compares all pairs: drop control=.")
+        test = quade_posthoc if posthoc == "quade" else durbin_posthoc
+        post[posthoc] = test(values, adjustment="holm", alpha=alpha, higher_is_better=hib,
+                             names=names)
     elif posthoc == "bonferroni-dunn" or control is not None:
         if control is None:
             raise InvalidInputError(f"posthoc={posthoc!r} compares with a control: pass control=.")
@@ -198,11 +224,13 @@ def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> C
     else:
         post[posthoc] = rank_posthoc(values, control=None, adjustment=posthoc, alpha=alpha,
                                      higher_is_better=hib, names=names)
+    warnings += [res.details["fallback"] for res in post.values() if "fallback" in res.details]
     groups = {}
     for key, res in post.items():
         if res.control is None:
             groups[key] = [tuple(names[i] for i in g)
                            for g in nonsignificant_groups(ranks, res.reject)]
+    summary, letters = with_letters(summary, post, names)
     conclusions = _conclusions(omnibus, post, groups, ranks, names, alpha)
     if omnibus.pvalue >= alpha and any(r.reject[np.triu_indices(len(names), 1)].any()
                                        for r in post.values()):
@@ -214,12 +242,49 @@ def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> C
         recommended="iman_davenport",
         rationale="k >= 3 algorithms over data sets: the Friedman test (Iman–Davenport F, less "
                   "conservative than chi-square) followed by "
-                  + ("Holm's procedure against the control" if control else
-                     "the Nemenyi test on all pairs" if posthoc == "nemenyi" else
-                     "no post-hoc test (posthoc='none')" if posthoc == "none" else posthoc)
-                  + " (Demšar 2006 §3.2.2).",
+                  + _posthoc_phrase(posthoc, control, len(names)) + " (Demšar 2006 §3.2.2).",
         posthoc=post, groups=groups, conclusions=tuple(conclusions), warnings=tuple(warnings),
-        control=control, details={"aggregation": scores.aggregation, "posthoc": posthoc})
+        control=control, details={"aggregation": scores.aggregation, "posthoc": posthoc,
+                                   **letters})
+
+
+def _posthoc_phrase(posthoc: str, control, k: int) -> str:
+    """The post-hoc procedure run, with its source, for the rationale."""
+    if posthoc == "none":
+        return "no post-hoc test (posthoc='none')"
+    if posthoc == "nemenyi":
+        better = ("posthoc='bergmann' (Bergmann–Hommel) or 'shaffer'" if k <= BERGMANN_MAX_K
+                  else "posthoc='shaffer'")
+        return ("the Nemenyi test on all pairs; " + better + " would reject more pairs at the "
+                "same family-wise level (García & Herrera 2008)")
+    return _PHRASES.get(posthoc, posthoc) + (" against the control" if control else
+                                             " on all pairs")
+
+
+_PHRASES = {
+    "holm": "Holm's procedure", "hochberg": "Hochberg's procedure",
+    "hommel": "Hommel's procedure", "bonferroni-dunn": "the Bonferroni–Dunn test",
+    "wilcoxon-holm": "Wilcoxon signed-rank tests with Holm's correction (Benavoli et al. 2016)",
+    "shaffer": "Shaffer's static procedure on the rank z tests (García & Herrera 2008)",
+    "bergmann": "Bergmann–Hommel's procedure on the rank z tests (García & Herrera 2008)",
+    "li": "Li's procedure on the rank z tests (García et al. 2010)",
+    "rom": "Rom's step-up procedure on the rank z tests (García et al. 2010)",
+    "conover": "Conover's t test on the rank sums, Holm-adjusted (Conover 1999 §5.8)",
+    "quade": "the t test on Quade's weighted rank sums, Holm-adjusted (Conover 1999)",
+    "durbin": "the Durbin–Conover t test on the rank sums, Holm-adjusted (Conover 1999 §5.9)"}
+
+
+def with_letters(summary, post, names) -> tuple[tuple, dict]:
+    """Summary rows with the compact letter display (Piepho 2004) of the first all-pairs
+    post-hoc test: models sharing a letter do not differ; "a" goes to the best model."""
+    key = next((k for k, r in post.items() if r.control is None), None)
+    if key is None:
+        return summary, {}
+    order = [names.index(row["model"]) for row in summary]   # best first
+    letters = compact_letters(post[key].reject[np.ix_(order, order)],
+                              [names[i] for i in order])
+    return (tuple(dict(row, letters=letters[row["model"]]) for row in summary),
+            {"letters_from": key})
 
 
 def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
@@ -270,4 +335,6 @@ def _pair_conclusion(test, res, i, j, ranks, names) -> str:
 
 
 _LABELS = {"nemenyi": "Nemenyi", "holm": "Holm", "hochberg": "Hochberg", "hommel": "Hommel",
-           "bonferroni-dunn": "Bonferroni–Dunn", "wilcoxon-holm": "Wilcoxon–Holm"}
+           "bonferroni-dunn": "Bonferroni–Dunn", "wilcoxon-holm": "Wilcoxon–Holm",
+           "durbin": "Durbin–Conover (Holm)", "shaffer": "Shaffer", "bergmann": "Bergmann–Hommel",
+           "li": "Li", "rom": "Rom", "conover": "Conover (Holm)", "quade": "Quade (Holm)"}

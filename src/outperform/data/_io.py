@@ -48,7 +48,7 @@ def _wide_to_long(df: pd.DataFrame, metric: str) -> pd.DataFrame:
 
 def read_results(source, *, metric: str | None = None, higher_is_better: bool | None = None,
                  layout: str = "auto", directions: Mapping[str, bool] | None = None,
-                 encoding: str | None = None) -> ResultsTable:
+                 encoding: str | None = None, missing: str = "refuse") -> ResultsTable:
     """Read and validate experiment results.
 
     Parameters
@@ -75,6 +75,11 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
         Directions of several metrics at once.
     encoding : str, optional
         Encoding of a text file that is not UTF-8 (e.g. ``"cp1252"``); see :func:`read_table`.
+    missing : {"refuse", "allow"}
+        ``"refuse"``: every (task, model) cell must hold a result. ``"allow"``: cells may be
+        absent or hold NaN (a model that crashed or timed out on a data set); they are listed
+        by :meth:`ResultsTable.missing_cells` and only the tests for incomplete tables
+        (Skillings–Mack, Durbin, Wilcoxon on common data sets) accept them.
 
     Returns
     -------
@@ -85,7 +90,8 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     InvalidInputError
         Unreadable file (see :func:`read_table`), non-numeric scores (decimal commas named as
         such), missing values, duplicated rows, missing (task, model) cells,
-        replicates (runs/folds) that differ between models of a task.
+        replicates (runs/folds) that differ between models of a task (the last three
+        allowed with ``missing="allow"``, except infinite values).
     TooFewError
         Fewer than 2 models.
 
@@ -98,7 +104,11 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     >>> res.models, res.metrics
     (('A', 'B'), {'accuracy': True})
     """
+    if missing not in ("refuse", "allow"):
+        raise InvalidInputError(f"missing must be 'refuse' or 'allow', got {missing!r}.")
     if isinstance(source, ResultsTable):
+        if missing == "refuse":
+            source.require_complete()
         return source
     if isinstance(source, (str, Path)):
         df = read_table(source, encoding=encoding)
@@ -140,7 +150,7 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
             "the results have no metric column: add a numeric column such as 'score' or 'accuracy'.")
     metrics_dir, assumed = _directions(metric_cols, metric, higher_is_better, directions,
                                        unnamed)
-    table = ResultsTable(_validated(df, metric_cols), metrics_dir, assumed)
+    table = ResultsTable(_validated(df, metric_cols, missing == "allow"), metrics_dir, assumed)
     table.require(min_models=2)
     return table
 
@@ -218,7 +228,8 @@ def _not_numeric(col, value) -> str:
     return f"metric column {col!r} is not numeric: {{where}} holds {value!r}.{hint}"
 
 
-def _validated(df: pd.DataFrame, metric_cols: list[str]) -> pd.DataFrame:
+def _validated(df: pd.DataFrame, metric_cols: list[str], allow_missing: bool = False
+               ) -> pd.DataFrame:
     for col in (TASK, MODEL):
         df[col] = _as_names(df[col]) if not df[col].isna().any() else df[col]
         empty = (df[col].isna() if not isinstance(df[col].dtype, pd.CategoricalDtype) else
@@ -246,6 +257,8 @@ def _validated(df: pd.DataFrame, metric_cols: list[str]) -> pd.DataFrame:
             row = int(np.flatnonzero(bad.to_numpy())[0])
             raise InvalidInputError(_not_numeric(col, df[col].iloc[row]).format(where=f"row {row}"))
         missing = values.isna() | ~np.isfinite(values.to_numpy(dtype=float, na_value=np.nan))
+        if allow_missing:
+            missing = missing & values.notna()   # NaN marks a missing cell; inf is an error
         if missing.any():
             row = int(np.flatnonzero(missing.to_numpy())[0])
             raise InvalidInputError(
@@ -253,6 +266,8 @@ def _validated(df: pd.DataFrame, metric_cols: list[str]) -> pd.DataFrame:
                 f"task {df[TASK].iloc[row]!r}, model {df[MODEL].iloc[row]!r}. Rerun or drop that "
                 "experiment for all models: the tests need complete, paired results.")
         df[col] = values.astype(float)
+        if allow_missing and values.isna().any():
+            _refuse_partial_cells(df, col)
 
     keys = [c for c in KEYS if c in df.columns]
     ids = _group_ids(df, keys)
@@ -270,6 +285,7 @@ def _validated(df: pd.DataFrame, metric_cols: list[str]) -> pd.DataFrame:
     if (counts == 0).any():
         missing = [(tasks[t], models[m]) for t, m in np.argwhere(counts == 0)]
         _refuse_scores_as_models(models, len(missing))
+    if (counts == 0).any() and not allow_missing:
         raise InvalidInputError(
             f"{len(missing)} (task, model) cell(s) have no result, e.g. {missing[:3]}. Every model "
             "must be evaluated on every task: complete the runs or drop the task/model.")
@@ -278,19 +294,40 @@ def _validated(df: pd.DataFrame, metric_cols: list[str]) -> pd.DataFrame:
         # Without duplicates, every replicate key of a task must be seen once per model.
         ids = _group_ids(df, [TASK] + replicate_keys)
         per_key = np.bincount(ids)[ids]
-        unpaired = np.flatnonzero(per_key != len(models))
+        # Models with a result on the row's task (all of them unless missing cells are allowed).
+        present = (counts > 0).sum(axis=1)[df[TASK].cat.codes.to_numpy(np.int64)]
+        unpaired = np.flatnonzero(per_key != present)
         if len(unpaired):
             row = df.iloc[unpaired[0]]
             raise InvalidInputError(
                 f"on task {row[TASK]!r} the models were not measured on the same "
                 f"{'/'.join(replicate_keys)} (e.g. {_plain(row[replicate_keys])} "
-                f"has {int(per_key[unpaired[0]])} of {len(models)} models): paired tests need "
-                "identical splits for every model.")
+                f"has {int(per_key[unpaired[0]])} of {int(present[unpaired[0]])} models): "
+                "paired tests need identical splits for every model.")
     elif (counts > 1).any():
         raise InvalidInputError(
             "some (task, model) cells hold several rows but there is no run/fold column to pair "
             "them: add 'run'/'fold' columns.")
     return df.reset_index(drop=True)
+
+
+def _refuse_partial_cells(df: pd.DataFrame, col) -> None:
+    """Raise if a (task, model) cell has NaN in some of its runs/folds but not all.
+
+    A wholly NaN cell is a missing result; a partly NaN one would be averaged over other
+    folds than the other models' (unpaired), so the user decides: rerun, or drop the cell.
+    """
+    ids = _group_ids(df, [TASK, MODEL])
+    nan = df[col].isna().to_numpy()
+    n_nan, n_all = np.bincount(ids, weights=nan), np.bincount(ids)
+    partial = (n_nan > 0) & (n_nan < n_all)
+    if partial.any():
+        row = int(np.flatnonzero(partial[ids] & nan)[0])
+        g = ids[row]
+        raise InvalidInputError(
+            f"metric column {col!r} is missing (NaN) in {int(n_nan[g])} of the {int(n_all[g])} "
+            f"runs/folds of task {df[TASK].iloc[row]!r}, model {df[MODEL].iloc[row]!r}: rerun "
+            "them, or drop all rows of that cell to analyse it as a missing cell.")
 
 
 def _plain(row: pd.Series) -> dict:

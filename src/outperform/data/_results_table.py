@@ -17,6 +17,7 @@ class ScoreMatrix:
     Attributes
     ----------
     values : ndarray, shape (n_tasks, n_models)
+        NaN marks a missing cell (only from ``read_results(..., missing="allow")``).
     tasks, models : tuple of str
     metric : str
     higher_is_better : bool
@@ -34,6 +35,12 @@ class ScoreMatrix:
     def to_frame(self) -> pd.DataFrame:
         """Wide table, tasks as index and models as columns."""
         return pd.DataFrame(self.values, index=list(self.tasks), columns=list(self.models))
+
+    @property
+    def missing_cells(self) -> tuple[tuple[str, str], ...]:
+        """The (task, model) cells without a score (NaN in ``values``), row by row."""
+        return tuple((self.tasks[i], self.models[j])
+                     for i, j in np.argwhere(np.isnan(self.values)))
 
     def column(self, model: str) -> np.ndarray:
         """Scores of one model over the tasks.
@@ -85,8 +92,27 @@ class ResultsTable:
 
     @property
     def measurements_per_cell(self) -> int:
-        """Number of rows per (task, model) cell (equal for all cells after validation)."""
-        return len(self.frame) // (len(self.tasks) * len(self.models))
+        """Number of rows per (task, model) cell present (equal for all after validation)."""
+        # Cells present, counted from the category codes in O(rows) (tables of 10^7 rows).
+        models = len(self.frame[MODEL].cat.categories)
+        cells = np.count_nonzero(np.bincount(
+            self.frame[TASK].cat.codes.to_numpy(np.int64) * models
+            + self.frame[MODEL].cat.codes.to_numpy(np.int64)))
+        return len(self.frame) // cells
+
+    def missing_cells(self, metric: str | None = None) -> tuple[tuple[str, str], ...]:
+        """(task, model) cells with no value of ``metric`` (absent rows or NaN)."""
+        return self.score_matrix(metric).missing_cells
+
+    def require_complete(self, metric: str | None = None) -> None:
+        """Raise ``InvalidInputError`` naming the missing cells, if there are any."""
+        cells = [c for m in ([metric] if metric else self.metrics) for c in self.missing_cells(m)]
+        if cells:
+            raise InvalidInputError(
+                f"{len(cells)} (task, model) cell(s) have no result, e.g. {cells[:3]}. This "
+                "analysis needs every model evaluated on every task: complete the runs or "
+                "drop the task/model (the frequentist tests over data sets accept missing "
+                "cells).")
 
     def default_metric(self, metric: str | None = None) -> str:
         """``metric`` if given and present, else the only metric, else ``"score"``.
@@ -122,14 +148,16 @@ class ResultsTable:
         Returns
         -------
         ScoreMatrix
-            Rows in order of first appearance of the tasks, columns of the models.
+            Rows in order of first appearance of the tasks, columns of the models; NaN for a
+            missing cell (absent, or NaN in every run/fold: ``read_results`` refuses a cell
+            with some folds NaN).
         """
         if aggregate not in ("mean", "median"):
             raise InvalidInputError(f"aggregate must be 'mean' or 'median', got {aggregate!r}.")
         metric = self.default_metric(metric)
         wide = self.frame.pivot_table(index=TASK, columns=MODEL, values=metric, aggfunc=aggregate,
-                                      sort=False, observed=True)
-        wide = wide.loc[list(self.tasks), list(self.models)]
+                                      sort=False, observed=True, dropna=False)
+        wide = wide.reindex(index=list(self.tasks), columns=list(self.models))
         n = self.measurements_per_cell
         rule = "one value per cell" if n == 1 else f"{aggregate} of {n} measurements per cell"
         return ScoreMatrix(wide.to_numpy(dtype=float), self.tasks, self.models, metric,

@@ -159,7 +159,9 @@ def cd_diagram_from_result(result, *, ax=None, **kw):
     ax : matplotlib.axes.Axes, optional
     **kw
         Passed to :func:`cd_diagram` (``title``, ``reverse``, ``highlight``, ...); they take
-        precedence over the result's fields.
+        precedence over the result's fields. A result computed on a table with missing cells
+        (``details["incomplete_data"]``) gets the title "average ranks from incomplete data
+        (missing cells)" unless ``title`` is given.
 
     Returns
     -------
@@ -196,6 +198,9 @@ def cd_diagram_from_result(result, *, ax=None, **kw):
         "control": result.control,
         "reject": None if result.control is not None else result.reject,
     }
+    if (getattr(result, "details", None) or {}).get("incomplete_data"):
+        # The diagram itself says so: it may be shown without the report around it.
+        args["title"] = "average ranks from incomplete data (missing cells)"
     args.update(kw)
     return cd_diagram(result.average_ranks, result.names, ax=ax, **args)
 

@@ -74,10 +74,12 @@ def posthoc_figures(key: str, res) -> list[ReportFigure]:
             if res.control is not None else
             "methods joined by a thick bar are not significantly different")
     cd = f", CD = {res.critical_difference:.3f}" if res.critical_difference else ""
+    holes = (" The ranks come from incomplete data: each model is ranked among the models "
+             "present on each data set." if res.details.get("incomplete_data") else "")
     return [ReportFigure(
         f"cd-{_slug(key)}", "cd",
         f"Critical-difference diagram, {res.method} at α = {res.alpha}{cd} (Demšar 2006, "
-        f"Figure 1): average ranks, best on the right; {form}.", partial(_cd, res))]
+        f"Figure 1): average ranks, best on the right; {form}.{holes}", partial(_cd, res))]
 
 
 def bayesian_figures(key: str, res, names=("A", "B"), kinds=KINDS) -> list[ReportFigure]:

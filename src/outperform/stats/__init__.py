@@ -13,17 +13,23 @@ from ._delong import auc_covariance, delong_test
 from ._effect_size import cohens_d, cohens_g, effect_size_label, rank_biserial
 from ._five_by_two import alpaydin_5x2cv_ftest, dietterich_5x2cv_ttest
 from ._friedman import friedman, iman_davenport
+from ._incomplete import (durbin, durbin_posthoc, pairwise_wilcoxon_available,
+                          skillings_mack)
+from ._logical import (BERGMANN_MAX_K, bergmann_hommel_adjust, li_adjust, rom_adjust,
+                       shaffer_adjust, shaffer_multipliers)
 from ._leaderboard import (against_control, pairwise_discordance,
                           pairwise_mcnemar)
 from ._mcnemar import cochrans_q, discordance_counts, mcnemar, mcnemar_table
 from ._multipletests import adjust_pvalues
 from ._poisson_binomial import PoissonBinomial, poisson_binomial_pmf, poisson_multinomial_pmf
 from ._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
-from ._quade import quade
+from ._letters import compact_letters
+from ._quade import quade, quade_posthoc
 from ._ranks import average_ranks, rank_scores
 from ._runs import aggregate_runs, performance_profile, probability_of_improvement
 from ._risk_bounds import beta_risk_bound, langford_test_set_bound
 from ._sign import sign_test
+from ._tost import tost
 from ._ttest import paired_ttest
 from ._wilcoxon import wilcoxon
 
@@ -44,6 +50,10 @@ __all__ = [
     "pairwise_wilcoxon", "quade", "rank_biserial", "rank_posthoc", "rank_scores",
     "repeated_measures_anova", "sign_test", "wilcoxon",
     "aggregate_runs", "performance_profile", "probability_of_improvement",
+    "durbin", "durbin_posthoc", "pairwise_wilcoxon_available", "skillings_mack",
+    "BERGMANN_MAX_K", "bergmann_hommel_adjust", "li_adjust", "shaffer_adjust",
+    "shaffer_multipliers", "quade_posthoc", "compact_letters", "tost",
+    "rom_adjust",
 ]
 
 

@@ -9,6 +9,7 @@ SE = sqrt(k(k+1) / (6N)).
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Sequence
 
 import numpy as np
@@ -20,10 +21,17 @@ from ..results import PairwiseResult
 from .._names import model_names
 from ._critical_values import (bonferroni_dunn_q, critical_difference, nemenyi_q, range_sf,
                               rank_standard_error)
+from ._logical import (BERGMANN_MAX_K, bergmann_hommel_adjust, li_adjust, rom_adjust,
+                       shaffer_adjust)
 from ._multipletests import ADJUSTMENTS, adjust_pvalues
 from ._ranks import average_ranks
 from ._ranks import paired_tie_tolerance
 from ._wilcoxon import ZERO_METHODS, signed_rank_test
+
+#: Adjustments of the rank z tests: those of adjust_pvalues, plus the procedures that use
+#: the logical relations among all pairs (Shaffer, Bergmann–Hommel) and Li's against a
+#: control (García & Herrera 2008; García et al. 2010).
+RANK_ADJUSTMENTS = ADJUSTMENTS + ("shaffer", "bergmann", "li", "rom")
 
 
 def _control_index(control, names: tuple[str, ...]) -> int:
@@ -243,7 +251,12 @@ def rank_posthoc(scores, *, control=None, adjustment: str = "holm", alpha: float
         (k(k-1)/2 hypotheses).
     adjustment : str, default "holm"
         Any method of :func:`~outperform.stats._multipletests.adjust_pvalues`: "holm",
-        "hochberg", "hommel", "bonferroni", "sidak", "holland", "finner", "bh", "none".
+        "hochberg", "hommel", "bonferroni", "sidak", "holland", "finner", "bh", "none";
+        all pairs only: "shaffer" (Shaffer's static procedure) and "bergmann"
+        (Bergmann–Hommel, k <= ``BERGMANN_MAX_K`` = 10; above it Shaffer's is used with a
+        ``UserWarning`` and ``details["fallback"]`` says so); with a control only: "li"
+        (Li 2008) and "rom" (Rom 1990; its adjusted values hold for this ``alpha`` only).
+        See :mod:`outperform.stats._logical`.
     alpha : float, default 0.05
         Family-wise significance level (false discovery rate for "bh").
     higher_is_better : bool, default True
@@ -262,7 +275,8 @@ def rank_posthoc(scores, *, control=None, adjustment: str = "holm", alpha: float
     Raises
     ------
     InvalidInputError
-        Bad values, unknown control or adjustment, ``alpha`` outside (0, 1), wrong names.
+        Bad values, unknown control or adjustment, ``alpha`` outside (0, 1), wrong names,
+        "shaffer"/"bergmann" with a control or "li"/"rom" without one.
     TooFewError
         Fewer than 2 data sets or 2 models.
 
@@ -282,14 +296,29 @@ def rank_posthoc(scores, *, control=None, adjustment: str = "holm", alpha: float
     (2.887, 0.0078)
     """
     alpha = check_probability(alpha, "alpha")
-    check_choice(adjustment, "adjustment", ADJUSTMENTS)
+    check_choice(adjustment, "adjustment", RANK_ADJUSTMENTS)
     n, k, ranks, se, z = _rank_z(scores, higher_is_better)
     labels = model_names(names, k)
     c = None if control is None else _control_index(control, labels)
     rows, cols = _tested_pairs(k, c)
     p = 2.0 * norm.sf(np.abs(z[rows, cols]))
-    p_adj = adjust_pvalues(p, adjustment)
     details = {"standard_error": se, "n_datasets": n, "higher_is_better": higher_is_better}
+    if adjustment in ("shaffer", "bergmann") and c is not None:
+        raise InvalidInputError(f"adjustment={adjustment!r} uses the logical relations among "
+                                "all pairs: drop control=, or use 'li' or 'holm' with it.")
+    if adjustment in ("li", "rom") and c is None:
+        raise InvalidInputError(f"adjustment={adjustment!r} compares with a control: pass "
+                                "control=.")
+    if adjustment == "bergmann" and k > BERGMANN_MAX_K:
+        details["fallback"] = (f"Bergmann–Hommel handles at most {BERGMANN_MAX_K} models "
+                               f"(it enumerates their partitions); with {k}, Shaffer's static "
+                               "procedure was used instead.")
+        warnings.warn(details["fallback"], UserWarning, stacklevel=2)
+        adjustment = "shaffer"
+    p_adj = (shaffer_adjust(p, k) if adjustment == "shaffer" else
+             bergmann_hommel_adjust(p, k) if adjustment == "bergmann" else
+             li_adjust(p) if adjustment == "li" else
+             rom_adjust(p, alpha) if adjustment == "rom" else adjust_pvalues(p, adjustment))
     if c is None:
         z[np.eye(k, dtype=bool)] = np.nan
     else:

@@ -1,11 +1,16 @@
 """Quade's test for k models over N data sets, weighting data sets by their range (Quade 1979)."""
 from __future__ import annotations
 
-import numpy as np
-from scipy.stats import f as f_dist
+from typing import Sequence
 
-from .._validation import DegenerateDataError, as_score_matrix
-from ..results import FrequentistResult
+import numpy as np
+from scipy.stats import f as f_dist, t as t_dist
+
+from .._names import model_names
+from .._validation import DegenerateDataError, as_score_matrix, check_choice, check_probability
+from ..results import FrequentistResult, PairwiseResult
+from ._multipletests import ADJUSTMENTS, adjust_pvalues
+from ._posthoc import _pairs_result, _symmetric, _tested_pairs
 from ._friedman import _identical_rankings_pvalue
 from ._ranks import RELATIVE_TIE_TOLERANCE, rank_scores, rank_with_tolerance
 
@@ -67,19 +72,8 @@ def quade(scores, *, higher_is_better: bool = True) -> FrequentistResult:
     >>> round(res.statistic, 4), round(res.pvalue, 5), res.df
     (3.8293, 0.01519, (4, 24))
     """
-    x = as_score_matrix(scores)
+    x, ranks, weights, s, a, b = _quade_core(scores, higher_is_better)
     n, k = x.shape
-    ranks = rank_scores(x, higher_is_better=higher_is_better)
-    # Ranges equal up to rounding (0.3 - 0.1 vs 0.4 - 0.2) are ties.
-    atol = RELATIVE_TIE_TOLERANCE * max(np.max(np.abs(x)), np.finfo(float).tiny)
-    weights = rank_with_tolerance(x.max(axis=1) - x.min(axis=1), atol=atol)
-    s = weights[:, None] * (ranks - (k + 1) / 2.0)
-    a = np.sum(s ** 2)
-    if a == 0:
-        raise DegenerateDataError(
-            "every data set ties all models (all scores equal within each row): Quade's "
-            "test is undefined.")
-    b = np.sum(s.sum(axis=0) ** 2) / n
     df1, df2 = k - 1, (k - 1) * (n - 1)
     perfect = a - b <= 1e-12 * a
     if perfect:
@@ -95,3 +89,68 @@ def quade(scores, *, higher_is_better: bool = True) -> FrequentistResult:
             "n_datasets": n, "n_models": k, "perfect_agreement": bool(perfect),
             "higher_is_better": higher_is_better,
         })
+
+
+def _quade_core(scores, higher_is_better: bool):
+    """Scores, ranks, range weights Q_i, S_ij, A and B of Quade's test (see :func:`quade`)."""
+    x = as_score_matrix(scores)
+    n, k = x.shape
+    ranks = rank_scores(x, higher_is_better=higher_is_better)
+    # Ranges equal up to rounding (0.3 - 0.1 vs 0.4 - 0.2) are ties.
+    atol = RELATIVE_TIE_TOLERANCE * max(np.max(np.abs(x)), np.finfo(float).tiny)
+    weights = rank_with_tolerance(x.max(axis=1) - x.min(axis=1), atol=atol)
+    s = weights[:, None] * (ranks - (k + 1) / 2.0)
+    a = np.sum(s ** 2)
+    if a == 0:
+        raise DegenerateDataError(
+            "every data set ties all models (all scores equal within each row): Quade's "
+            "test is undefined.")
+    b = np.sum(s.sum(axis=0) ** 2) / n
+    return x, ranks, weights, s, a, b
+
+
+def quade_posthoc(scores, *, adjustment: str = "holm", alpha: float = 0.05,
+                  higher_is_better: bool = True,
+                  names: Sequence[str] | None = None) -> PairwiseResult:
+    """All-pairs comparisons after Quade's test (Conover 1999, pp. 374-375).
+
+    Parameters
+    ----------
+    scores : array_like, shape (N, k)
+        As :func:`quade`.
+    adjustment : str, default "holm"
+        Any method of :func:`~outperform.stats._multipletests.adjust_pvalues`.
+    alpha : float
+        Family-wise level of ``reject``.
+    higher_is_better : bool
+        False for losses or error rates.
+    names : sequence of str, optional
+
+    Returns
+    -------
+    PairwiseResult
+        ``statistic[i, j]`` = (S_j − S_i) / sqrt(2N(A − B) / ((N − 1)(k − 1))) with
+        S_j = Σ_i Q_i (r_ij − (k + 1)/2) and ranks 1 = best (positive: row model better); two-sided p-values from Student's t on (N − 1)(k − 1)
+        degrees of freedom, as scikit-posthocs' ``posthoc_quade(dist="t")``; adjusted over
+        the k(k − 1)/2 pairs. ``average_ranks``: Friedman average ranks (for the CD diagram).
+
+    Raises
+    ------
+    InvalidInputError, TooFewError, DegenerateDataError
+        As :func:`quade`; unknown adjustment.
+    """
+    alpha = check_probability(alpha, "alpha")
+    check_choice(adjustment, "adjustment", ADJUSTMENTS)
+    x, ranks, _, s, a, b = _quade_core(scores, higher_is_better)
+    n, k = x.shape
+    sums = s.sum(axis=0)
+    rows, cols = _tested_pairs(k, None)
+    with np.errstate(divide="ignore"):   # A = B: identical rankings, infinite t
+        t = (sums[cols] - sums[rows]) / np.sqrt(2 * n * (a - b) / ((n - 1) * (k - 1)))
+    p = 2 * t_dist.sf(np.abs(t), (n - 1) * (k - 1))
+    p_adj = adjust_pvalues(p, adjustment)
+    return _pairs_result(
+        f"Quade all-pairs test ({adjustment})", model_names(names, k), rows, cols,
+        _symmetric(k, rows, cols, t, antisymmetric=True), p, p_adj, p_adj <= alpha,
+        alpha=alpha, adjustment=adjustment, average_ranks=ranks.mean(axis=0),
+        details={"df": (n - 1) * (k - 1), "higher_is_better": higher_is_better})

@@ -178,7 +178,8 @@ class SignedRanks(NamedTuple):
 
 
 def signed_rank_test(d, tol, *, zero_method: str = "demsar", correction: bool = False,
-                     method: str = "auto", alternative: str = "two-sided") -> SignedRanks:
+                     method: str = "auto", alternative: str = "two-sided",
+                     present=None) -> SignedRanks:
     """The Wilcoxon signed-rank test of every row of a batch of paired differences.
 
     The one kernel of :func:`wilcoxon`, the all-pairs tests and the simulations: each row's
@@ -195,16 +196,22 @@ def signed_rank_test(d, tol, *, zero_method: str = "demsar", correction: bool = 
         raises instead).
     zero_method, correction, method, alternative
         As :func:`wilcoxon` (validated by the caller); ``method="auto"`` is exact for
-        n <= ``EXACT_MAX_N``.
+        n <= ``EXACT_MAX_N`` (n counted per row, present differences only).
+    present : ndarray of bool, shape (B, n), optional
+        Differences that exist (incomplete tables: a pair's common data sets). Absent ones
+        are left out as if the row held only the present ones, so each row equals
+        :func:`wilcoxon` on its present differences.
 
     Returns
     -------
     SignedRanks
     """
+    present = np.ones(np.shape(d), dtype=bool) if present is None else present
+    d = np.where(present, d, 0.0)
     d = np.where(np.abs(d) <= tol, 0.0, d)          # rounding errors of a zero difference
     tol = np.broadcast_to(tol, d.shape)
-    zero = d == 0
-    keep = ~zero if zero_method == "wilcox" else np.ones(d.shape, dtype=bool)
+    zero = (d == 0) & present
+    keep = present & ~zero if zero_method == "wilcox" else present.copy()
     if zero_method == "demsar":
         # Demšar drops one zero when their number is odd (any one: all zeros are equal).
         odd = np.flatnonzero(zero.sum(axis=-1) % 2 == 1)
@@ -230,14 +237,19 @@ def signed_rank_test(d, tol, *, zero_method: str = "demsar", correction: bool = 
             z = z - {"greater": 0.5, "less": -0.5}.get(alternative, np.sign(z) * 0.5)
         z = z / sd
 
-    if method == "auto":
-        method = "exact" if d.shape[-1] <= EXACT_MAX_N else "normal"
-    if method == "exact":
-        pvalue = signed_rank_pvalues(random_ranks, r_plus - shift, alternative)
-    elif alternative == "two-sided":
+    if alternative == "two-sided":
         pvalue = 2 * stats.norm.sf(np.abs(z))
     else:
         pvalue = stats.norm.sf(z) if alternative == "greater" else stats.norm.cdf(z)
+    # Exact per row: a row's own number of differences decides "auto" (incomplete tables).
+    exact = (present.sum(axis=-1) <= EXACT_MAX_N if method == "auto"
+             else np.full(np.shape(pvalue), method == "exact"))
+    if exact.any():
+        pvalue = np.array(pvalue, dtype=float)
+        pvalue[exact] = signed_rank_pvalues(random_ranks[exact], (r_plus - shift)[exact],
+                                            alternative)
+    if method == "auto":
+        method = "exact" if exact.all() else "normal" if not exact.any() else "exact/normal"
 
     # Ties among the ranked values: equal neighbours once sorted (left-out ones made unique).
     marked = np.where(keep, ranks, -1.0 - np.arange(d.shape[-1]))
