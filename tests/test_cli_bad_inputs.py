@@ -212,7 +212,8 @@ def test_help_keeps_bracketed_text_and_shows_no_bool_type(files):
 
 
 @pytest.mark.parametrize("command", ["", "compare", "compare-predictions", "benchmark",
-                                     "report", "simulate", "demo"])
+                                     "report", "simulate", "demo", "aggregate", "plan",
+                                     "plan mcnemar", "plan corrected-t"])
 def test_help_shows_no_type_for_flags(files, command):
     res = run(f"{command} --help", files)
     assert res.exit_code == 0, res.output

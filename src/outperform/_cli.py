@@ -163,12 +163,8 @@ def _plain_flags(params):
     return params
 
 
-class Group(TyperGroup):
-    """The ``outperform`` group: exit codes for exceptions, one-line warnings, plain flags.
-
-    The group's ``--debug`` option (a parameter named ``debug`` of its callback) prints
-    tracebacks instead of writing them to a file.
-    """
+class PlainFlagsGroup(TyperGroup):
+    """A command group whose help shows flags without a ``<bool>`` type (sub-groups use it)."""
 
     def get_params(self, ctx):
         return _plain_flags(super().get_params(ctx))
@@ -178,6 +174,14 @@ class Group(TyperGroup):
         if cmd is not None:
             _plain_flags(cmd.get_params(ctx))
         return cmd
+
+
+class Group(PlainFlagsGroup):
+    """The ``outperform`` group: exit codes for exceptions, one-line warnings, plain flags.
+
+    The group's ``--debug`` option (a parameter named ``debug`` of its callback) prints
+    tracebacks instead of writing them to a file.
+    """
 
     def invoke(self, ctx):
         try:

@@ -13,10 +13,10 @@ from typing import Optional
 
 import typer
 
-from ._cli import err
+from ._cli import PlainFlagsGroup, err
 from ._validation import InvalidInputError
 
-plan_app = typer.Typer(no_args_is_help=True, help="Plan an experiment before running it: "
+plan_app = typer.Typer(cls=PlainFlagsGroup, no_args_is_help=True, help="Plan an experiment before running it: "
                        "power, sample size and minimum detectable effect.")
 
 FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
