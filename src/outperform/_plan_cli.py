@@ -14,12 +14,12 @@ from typing import Optional
 import typer
 
 from ._cli import PlainFlagsGroup, err
+from ._cli_support import FIGURE_SUFFIXES, _output_file
 from ._validation import InvalidInputError
 
-plan_app = typer.Typer(cls=PlainFlagsGroup, no_args_is_help=True, help="Plan an experiment before running it: "
-                       "power, sample size and minimum detectable effect.")
-
-FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
+plan_app = typer.Typer(cls=PlainFlagsGroup, no_args_is_help=True,
+                       help="Plan an experiment before running it: power, sample size and "
+                            "minimum detectable effect.")
 
 
 class Alternative(str, Enum):
@@ -48,8 +48,6 @@ def _power(power, *given):
 
 def _check_plot(path):
     if path is not None:
-        from .cli import _output_file
-
         _output_file(path, "--plot", FIGURE_SUFFIXES)
 
 
