@@ -1,5 +1,6 @@
 """Frozen result objects returned by every procedure; they hold values, not computations."""
 from ._bayesian import DECISIONS, BayesianResult
+from ._clustered import ClusteredMean
 from ._frequentist import FrequentistResult
 from ._intervals import BinomialInterval, LocationInterval, PointInterval
 from ._pairwise import PairwiseResult
@@ -7,7 +8,7 @@ from ._runs import (IntervalEstimate, PerformanceProfile, RunsComparison,
                     VarianceComponents)
 from ._report import SCHEMA_VERSION, ComparisonReport
 
-__all__ = ["BayesianResult", "BinomialInterval", "ComparisonReport", "DECISIONS", "FrequentistResult",
+__all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonReport", "DECISIONS", "FrequentistResult",
            "LocationInterval", "PointInterval",
            "PairwiseResult", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",

@@ -8,6 +8,7 @@ from ._anova import repeated_measures_anova
 from ._cliques import groups_from_critical_difference, nonsignificant_groups
 from ._correlated_ttest import corrected_resampled_ttest, correlation_heuristic, naive_kfold_ttest
 from ._bootstrap import paired_bootstrap
+from ._clustered import clustered_mean
 from ._critical_values import bonferroni_dunn_q, critical_difference, nemenyi_q
 from ._delong import auc_covariance, delong_test
 from ._effect_size import cohens_d, cohens_g, effect_size_label, rank_biserial
@@ -53,7 +54,7 @@ __all__ = [
     "durbin", "durbin_posthoc", "pairwise_wilcoxon_available", "skillings_mack",
     "BERGMANN_MAX_K", "bergmann_hommel_adjust", "li_adjust", "shaffer_adjust",
     "shaffer_multipliers", "quade_posthoc", "compact_letters", "tost",
-    "rom_adjust",
+    "rom_adjust", "clustered_mean",
 ]
 
 
