@@ -244,3 +244,51 @@ def test_compare_with_rom_against_the_control():
     ref = rank_posthoc(x, adjustment="rom", control="A", alpha=0.1, names=list("ABCD"))
     np.testing.assert_array_equal(rep.posthoc["rom"].pvalue_adjusted, ref.pvalue_adjusted)
     assert "Rom's step-up" in rep.rationale
+
+
+def _acceptance_rule(p, k, alpha):
+    """García & Herrera (2008) §2.1, Bergmann & Hommel's rule written out: reject H_j for j
+    outside A = ∪{I exhaustive : min_{i ∈ I} p_i > α/|I|} (brute-force exhaustive sets)."""
+    accepted = np.zeros(len(p), dtype=bool)
+    for s in _exhaustive_sets_by_definition(k):
+        if p[s].min() > alpha / s.sum():
+            accepted |= s
+    return ~accepted
+
+
+def test_bergmann_apv_reproduces_the_rejection_rule_on_the_paper_example():
+    # APV_i <= α  <=>  the rule rejects H_i, for every α; scmamp's cumulative maximum breaks
+    # it on k-NN vs NaiveBayes for α in [0.0303, 0.0319).
+    iu = np.triu_indices(5, 1)
+    p = rank_posthoc(GH2008, adjustment="none").pvalue[iu]
+    bh = bergmann_hommel_adjust(p, 5)
+    scmamp = np.array(GH_BERGMANN)
+    for alpha in np.concatenate([np.linspace(0.001, 0.2, 400), [0.0305, 0.031, 0.0315]]):
+        rule = _acceptance_rule(p, 5, alpha)
+        assert np.array_equal(bh <= alpha, rule), alpha
+    alpha = 0.031
+    assert _acceptance_rule(p, 5, alpha)[4] and not scmamp[4] <= alpha
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_bergmann_apv_reproduces_the_rejection_rule_on_random_pvalues(seed):
+    rng = np.random.default_rng(100 + seed)
+    k = 5
+    p = rng.uniform(0, 0.1, size=10) ** 1.5
+    bh = bergmann_hommel_adjust(p, k)
+    for alpha in np.unique(np.concatenate([bh * (1 - 1e-9), bh * (1 + 1e-9), np.linspace(0.001, 0.3, 60)])):
+        if alpha < 1:
+            assert np.array_equal(bh <= alpha, _acceptance_rule(p, k, alpha))
+
+
+def test_garcia_herrera_rejections_stated_in_section_2_2():
+    # García & Herrera (2008) §2.2, the five classifiers on 30 data sets, α = 0.05 and the
+    # hypotheses numbered by increasing raw p-value: "Nemenyi's test rejects the hypotheses
+    # [1–4]" and "Bergmann-Hommel's dynamic procedure ... rejects the hypotheses [1–8]".
+    iu = np.triu_indices(5, 1)
+    p = rank_posthoc(GH2008, adjustment="none").pvalue[iu]
+    order = np.argsort(p)
+    nemenyi = np.minimum(p * 10, 1)[order] <= 0.05
+    bh = rank_posthoc(GH2008, adjustment="bergmann").pvalue_adjusted[iu][order] <= 0.05
+    assert nemenyi.tolist() == [True] * 4 + [False] * 6
+    assert bh.tolist() == [True] * 8 + [False] * 2
