@@ -163,3 +163,33 @@ def test_messages_name_commands_not_library_functions(tmp_path):
     assert res.exit_code == 1
     text = _flat(res.output)
     assert "--loss given" in text and "compare_predictions(" not in text
+
+
+def test_posthoc_help_lists_every_accepted_value():
+    import re
+
+    from outperform.compare._q3 import POSTHOC
+    res = run("compare", "--help")
+    text = _flat(res.output)
+    start = text.index("--posthoc")
+    helptext = text[start:text.index("--rope", start)]
+    words = set(re.findall(r"[a-z]+(?:-[a-z]+)?", helptext))
+    missing = [v for v in POSTHOC if v not in words]
+    assert not missing, (missing, helptext)
+
+
+def test_compare_predictions_noninferiority_margin(tmp_path):
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 500)
+    path = tmp_path / "preds.csv"
+    pd.DataFrame({"y_true": y, "new": np.where(rng.uniform(size=500) < 0.86, y, 1 - y),
+                  "ref": np.where(rng.uniform(size=500) < 0.87, y, 1 - y)}
+                 ).to_csv(path, index=False)
+    res = run("compare-predictions", path, "--control", "ref", "--noninferiority-margin",
+              "0.05", "--format", "json")
+    assert res.exit_code == 0, res.output
+    test = json.loads(res.stdout)["tests"]["noninferiority"]
+    assert test["method"] == "Tango's score test of non-inferiority"
+    assert test["details"]["margin"] == 0.05
+    res = run("compare-predictions", path, "--noninferiority-margin", "0.05", "--loss", "log")
+    assert res.exit_code == 1 and "zero-one" in res.output

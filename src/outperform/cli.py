@@ -63,8 +63,12 @@ def compare_cmd(
                                           help="The metric is a score (higher is better): "
                                           "confirms the direction of a metric name outperform "
                                           "does not know."),
-    posthoc: str = typer.Option("auto", help="auto, nemenyi, holm, hochberg, hommel, "
-                                "bonferroni-dunn or wilcoxon-holm."),
+    posthoc: str = typer.Option("auto", help="Post-hoc test after Friedman: auto (chosen and "
+                                "explained in the report); nemenyi; holm, hochberg, hommel, "
+                                "shaffer, bergmann (Bergmann–Hommel, up to 10 models) on the "
+                                "Friedman z-tests; conover, quade; wilcoxon-holm; durbin "
+                                "(missing cells); with --control: bonferroni-dunn, li, rom; "
+                                "none."),
     rope: Optional[float] = typer.Option(None, help="Half-width of the region of practical "
                                          "equivalence, in metric units (Bayesian tests)."),
     rho: Optional[float] = typer.Option(None, help="One task with folds: correlation of fold "
@@ -122,6 +126,10 @@ def compare_predictions_cmd(
                                          "loss, in loss units otherwise)."),
     alpha: float = typer.Option(0.05, help="Significance level."),
     threshold: float = typer.Option(0.95, help="Posterior probability needed for a decision."),
+    noninferiority_margin: Optional[float] = typer.Option(
+        None, "--noninferiority-margin", help="Two models, 0/1 loss: test that the new model "
+        "loses at most this much accuracy (0.01 = one point) against the reference (--control, "
+        "else the second model); Tango's score test."),
     fmt: Format = typer.Option(Format.text, "--format", help="Output format."),
     encoding: Optional[str] = typer.Option(None, help="Encoding of a text file that is not "
                                            "UTF-8, e.g. cp1252 (spreadsheet exports)."),
@@ -137,7 +145,7 @@ def compare_predictions_cmd(
         control = reference
     report = compare_predictions(file, y_true=y_true, loss=loss, control=control,
                                  group=group, rope=rope, alpha=alpha, threshold=threshold,
-                                 encoding=encoding)
+                                 encoding=encoding, noninferiority_margin=noninferiority_margin)
     _emit(report, fmt)
 
 

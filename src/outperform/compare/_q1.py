@@ -31,6 +31,7 @@ from ..stats._delong import delong_test
 from ..bayes._mcnemar import pairwise_bayesian_mcnemar
 from ..stats._leaderboard import against_control, pairwise_mcnemar
 from ..stats._mcnemar import cochrans_q, discordance_counts, mcnemar
+from ..stats._noninferiority import noninferiority_test
 from ..stats._multipletests import adjust_pvalues
 from ..stats._risk_bounds import beta_risk_bound
 from ..stats._tost import tost
@@ -118,7 +119,8 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
                         group: str | None = None, rope: float | None = None,
                         alpha: float = 0.05, threshold: float = 0.95,
                         encoding: str | None = None,
-                        reference: str | None = None) -> ComparisonReport:
+                        reference: str | None = None,
+                        noninferiority_margin: float | None = None) -> ComparisonReport:
     """Compare predictors on one test set from their per-example predictions (Williams Q1).
 
     Parameters
@@ -147,6 +149,11 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     reference : str, optional
         Deprecated name of ``control`` (it warns with a ``DeprecationWarning``); it will be
         removed in the release after 1.0.
+    noninferiority_margin : float, optional
+        0/1 loss, two models: also test that the new model loses at most this much accuracy
+        (accuracy units, 0.01 = one point) against the reference, by Tango's score test
+        (:func:`~outperform.stats.noninferiority_test`; Tango 1998). The reference is
+        ``control`` when given, else the second model.
 
     Returns
     -------
@@ -192,6 +199,11 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     warnings: list[str] = _cluster_warning(data, group) + check_predictions(y, preds, loss)
     if control is not None and control not in names:
         raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
+    if noninferiority_margin is not None and (loss != "zero-one" or len(names) != 2
+                                              or group is not None):
+        raise InvalidInputError(
+            "noninferiority_margin is a loss of accuracy between two models on one test set: "
+            f"it needs loss='zero-one', exactly 2 models (got {len(names)}) and no group.")
     losses = {m: (np.asarray(p, dtype=float) if loss == "given" else per_example_losses(y, p, loss))
               for m, p in preds.items()}
     if groups is not None:
@@ -209,7 +221,7 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
                            "groups": None if groups is None else int(len(set(groups)))})
     if loss == "zero-one" and groups is None:
         return _zero_one(y, preds, losses, names, control, rope, alpha, threshold, warnings,
-                         common)
+                         common, noninferiority_margin)
     return _real_valued(losses, names, control, rope, alpha, threshold, warnings, common)
 
 
@@ -233,7 +245,8 @@ def _risk(loss, groups, v) -> dict:
     return {"errors": k, "risk_upper_95": float(beta_risk_bound(k, n, delta=0.05))}
 
 
-def _zero_one(y, preds, losses, names, control, rope, alpha, threshold, warnings, common):
+def _zero_one(y, preds, losses, names, control, rope, alpha, threshold, warnings, common,
+              margin=None):
     correct = np.vstack([1 - losses[m] for m in names]).astype(bool)
     rationale = ("0/1 loss on one test set: McNemar's test on the discordant examples "
                  "(Dietterich 1998; Williams 2026 §5.1) and its Bayesian version, the Beta "
@@ -256,6 +269,12 @@ def _zero_one(y, preds, losses, names, control, rope, alpha, threshold, warnings
             tests["delong"] = delong_test(y, preds[names[0]], preds[names[1]])
         conclusions = [_bayes_words(names, bm, losses, "error rate"),
                        _mcnemar_words(names, tests["mcnemar"], c, losses, alpha)]
+        if margin is not None:
+            new = names[0] if control != names[0] else names[1]
+            cn = c if new == names[0] else discordance_counts(correct[1], correct[0])
+            tests["noninferiority"] = noninferiority_test(cn.n01, cn.n10, cn.n, margin=margin)
+            conclusions.append(_noninferiority_words(new, ({*names} - {new}).pop(),
+                                                     tests["noninferiority"], alpha))
         if c.n01 + c.n10 < 25:
             warnings.append(f"only {c.n01 + c.n10} discordant examples: the chi-square version "
                             "of McNemar's test is unreliable; the exact test is the one to read.")
@@ -323,6 +342,15 @@ def _tost_words(names, res, alpha) -> str:
     return (f"{res.method}: {a} and {b} are {verdict} within ±{res.details['margin']:g} "
             f"(the ROPE as margin; p = {res.pvalue:.3g}, {1 - 2 * alpha:.0%} confidence "
             f"interval of the loss difference [{-hi:.3g}, {-lo:.3g}]).")
+
+
+def _noninferiority_words(new, ref, res, alpha) -> str:
+    """Non-inferiority names no better model (it bounds a loss), so it needs no _words phrase."""
+    m, lo = res.details["margin"], res.confidence_interval(1 - alpha)[0]
+    verdict = "non-inferior to" if res.pvalue < alpha else "not shown to be non-inferior to"
+    return (f"{res.method}: {new} is {verdict} {ref} within {m:g} accuracy (accuracy "
+            f"difference {res.estimate:+.4g}, one-sided {1 - alpha:.0%} lower bound {lo:.4g} "
+            f"vs {-m:g}; p = {res.pvalue:.3g}).")
 
 
 def _normality(d: np.ndarray, warnings: list[str]) -> None:

@@ -21,6 +21,7 @@ from ._logical import (BERGMANN_MAX_K, bergmann_hommel_adjust, li_adjust, rom_ad
 from ._leaderboard import (against_control, pairwise_discordance,
                           pairwise_mcnemar)
 from ._mcnemar import cochrans_q, discordance_counts, mcnemar, mcnemar_table
+from ._noninferiority import noninferiority_test, tango_score_test
 from ._multipletests import adjust_pvalues
 from ._poisson_binomial import PoissonBinomial, poisson_binomial_pmf, poisson_multinomial_pmf
 from ._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
@@ -55,6 +56,7 @@ __all__ = [
     "BERGMANN_MAX_K", "bergmann_hommel_adjust", "li_adjust", "shaffer_adjust",
     "shaffer_multipliers", "quade_posthoc", "compact_letters", "tost",
     "rom_adjust", "clustered_mean",
+    "noninferiority_test", "tango_score_test",
 ]
 
 
