@@ -245,3 +245,41 @@ def test_from_real_posthoc_results_on_table6():
     ax = cd_diagram_from_result(posthoc.pairwise_wilcoxon(scores, names=NAMES))
     assert len(lines_with(ax, "group-bar")) == 2
     assert not any(t.get_text().startswith("CD") for t in ax.texts)
+
+
+def _name_texts(ax):
+    return sorted(t.get_text() for t in ax.texts if t.get_gid() == "method-name")
+
+
+def test_cd_diagram_writes_the_compact_letters_of_the_report():
+    # Demšar (2006) Table 6, Nemenyi at α = 0.10 (Figure 1(a)): C4.5+m+cf and C4.5+m differ
+    # from C4.5, C4.5+cf differs from neither group; the letters are those of the report's
+    # table (compact_letters, checked against R's multcompLetters in test_compact_letters).
+    import matplotlib.pyplot as plt
+
+    from outperform.compare import compare
+    from outperform.data import load_demsar_table6
+    from outperform.plot import cd_diagram_from_result
+
+    rep = compare(load_demsar_table6().frame, alpha=0.10, posthoc="nemenyi")
+    ax = cd_diagram_from_result(rep.posthoc["nemenyi"])
+    expected = sorted(f"{row['model']} ({row['letters']})" for row in rep.summary)
+    assert _name_texts(ax) == expected == ["C4.5 (b)", "C4.5+cf (ab)", "C4.5+m (a)",
+                                           "C4.5+m+cf (a)"]
+    plt.close(ax.figure)
+    ax = cd_diagram_from_result(rep.posthoc["nemenyi"], letters=False)
+    assert _name_texts(ax) == ["C4.5", "C4.5+cf", "C4.5+m", "C4.5+m+cf"]
+    plt.close(ax.figure)
+
+
+def test_cd_diagram_letters_argument():
+    import matplotlib.pyplot as plt
+
+    from outperform.plot import cd_diagram
+    ax = cd_diagram([1.5, 2.5, 2.0], ["A", "B", "C"], letters={"A": "a", "B": "b", "C": "ab"})
+    assert _name_texts(ax) == ["A (a)", "B (b)", "C (ab)"]
+    plt.close(ax.figure)
+    with pytest.raises(InvalidInputError, match="2 letters for 3"):
+        cd_diagram([1.5, 2.5, 2.0], ["A", "B", "C"], letters=["a", "b"])
+    with pytest.raises(InvalidInputError, match="no entry"):
+        cd_diagram([1.5, 2.5, 2.0], ["A", "B", "C"], letters={"A": "a"})

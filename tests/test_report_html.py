@@ -137,7 +137,10 @@ def test_cd_diagram_names_every_model(pages):
     cd = re.search(r'<figure id="figure-cd-nemenyi".*?</figure>', html, re.S).group(0)
     # Matplotlib draws text as paths and writes the string beside it as a comment.
     labels = {c.strip() for c in re.findall(r"<!-- (.*?) -->", cd)}
-    assert set(report("table6_010").models) <= labels
+    # Each name carries its compact letters, as in the report's table.
+    rep = report("table6_010")
+    assert {f"{row['model']} ({row['letters']})" for row in rep.summary} <= labels
+    assert len(rep.summary) == len(rep.models)
     assert "CD = 1.12" in labels   # Demšar's CD for k = 4, N = 14, α = 0.10
 
 

@@ -13,12 +13,13 @@ import numpy as np
 from .._validation import InvalidInputError, TooFewError, as_float_array
 from ._cd_layout import _LINESPACING, _fit_into, _Layout, _literal, _Spec, _wrap
 from ..stats._cliques import groups_from_critical_difference, nonsignificant_groups
+from ..stats._letters import compact_letters
 
 
 
 def cd_diagram(average_ranks, names, *, critical_difference=None, groups=None, reject=None,
                control=None, ax=None, title=None, reverse=False, highlight=None,
-               fontsize=None, wrap=40):
+               fontsize=None, wrap=40, letters=None):
     """Draw a critical-difference diagram (Demšar 2006, Figure 1).
 
     The top line is the axis of average ranks. By default it is turned as in Demšar's
@@ -68,6 +69,10 @@ def cd_diagram(average_ranks, names, *, critical_difference=None, groups=None, r
     wrap : int or None, default 40
         Names longer than this many characters are broken over several lines (after spaces,
         commas, underscores, ...); None keeps every name on one line.
+    letters : sequence of str (length k) or mapping name -> str, optional
+        Compact letter display (Piepho 2004, :func:`~outperform.stats.compact_letters`)
+        written in parentheses after each name, e.g. ``C4.5+m (ab)``: methods that share a
+        letter do not differ significantly.
 
     Returns
     -------
@@ -133,6 +138,9 @@ def cd_diagram(average_ranks, names, *, critical_difference=None, groups=None, r
         raise InvalidInputError(
             f"wrap must be a positive number of characters or None, got {wrap!r}.")
     wrapped = [_wrap(name, wrap) for name in labels]
+    if letters is not None:
+        tags = _check_letters(letters, labels)
+        wrapped = [lines[:-1] + [f"{lines[-1]} ({tag})"] for lines, tag in zip(wrapped, tags)]
     spec = _Spec(ranks, wrapped, bold, cd, c, bars, title, bool(reverse))
 
     if ax is None:
@@ -147,7 +155,7 @@ def cd_diagram(average_ranks, names, *, critical_difference=None, groups=None, r
     return ax
 
 
-def cd_diagram_from_result(result, *, ax=None, **kw):
+def cd_diagram_from_result(result, *, ax=None, letters=True, **kw):
     """Draw the CD diagram of a rank-based post-hoc result.
 
     Parameters
@@ -157,6 +165,9 @@ def cd_diagram_from_result(result, *, ax=None, **kw):
         bars, or a comparison with a control that has a ``critical_difference``
         (Bonferroni–Dunn). ``average_ranks`` must be filled.
     ax : matplotlib.axes.Axes, optional
+    letters : bool, default True
+        All-pairs results: write the compact letter display of ``result.reject`` after the
+        names ("a" for the best-ranked group, as in the report's tables).
     **kw
         Passed to :func:`cd_diagram` (``title``, ``reverse``, ``highlight``, ...); they take
         precedence over the result's fields. A result computed on a table with missing cells
@@ -198,6 +209,10 @@ def cd_diagram_from_result(result, *, ax=None, **kw):
         "control": result.control,
         "reject": None if result.control is not None else result.reject,
     }
+    if letters and result.control is None and result.reject is not None:
+        order = np.argsort(result.average_ranks, kind="stable")     # best first: "a"
+        names = [result.names[i] for i in order]
+        args["letters"] = compact_letters(np.asarray(result.reject)[np.ix_(order, order)], names)
     if (getattr(result, "details", None) or {}).get("incomplete_data"):
         # The diagram itself says so: it may be shown without the report around it.
         args["title"] = "average ranks from incomplete data (missing cells)"
@@ -275,6 +290,18 @@ def _index_of(item, labels, what):
     if str(item) in labels:
         return labels.index(str(item))
     raise InvalidInputError(f"{what} {item!r} is not one of the method names {labels}.")
+
+
+def _check_letters(letters, labels):
+    if hasattr(letters, "keys"):
+        missing = [n for n in labels if n not in letters]
+        if missing:
+            raise InvalidInputError(f"letters has no entry for {missing}.")
+        letters = [letters[n] for n in labels]
+    letters = [str(t) for t in letters]
+    if len(letters) != len(labels):
+        raise InvalidInputError(f"{len(letters)} letters for {len(labels)} methods.")
+    return letters
 
 
 def _check_groups(groups, k):

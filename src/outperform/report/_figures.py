@@ -72,7 +72,8 @@ def posthoc_figures(key: str, res) -> list[ReportFigure]:
         return []
     form = ("methods outside the thick interval around the control differ from it"
             if res.control is not None else
-            "methods joined by a thick bar are not significantly different")
+            "methods joined by a thick bar, or sharing a letter after their names (compact "
+            "letter display, Piepho 2004), are not significantly different")
     cd = f", CD = {res.critical_difference:.3f}" if res.critical_difference else ""
     holes = (" The ranks come from incomplete data: each model is ranked among the models "
              "present on each data set." if res.details.get("incomplete_data") else "")
