@@ -65,3 +65,64 @@ def test_q1_reports_tost_beside_the_rope():
         ttost_paired(-loss_a, -loss_b, -0.01, 0.01)[0], rel=1e-10)
     assert any("TOST" in c and "within ±0.01" in c for c in rep.conclusions)
     assert "tost" not in compare_predictions(df, loss="squared").tests
+
+
+def _folds(shift, seed=0, metric="accuracy"):
+    import pandas as pd
+    rng = np.random.default_rng(seed)
+    rows = []
+    for r in range(3):
+        for f in range(10):
+            base = rng.normal(0.8, 0.02)
+            for m, s in zip("AB", (shift, 0.0)):
+                rows.append(dict(task="iris", model=m, run=r, fold=f, n_train=135, n_test=15,
+                                 **{metric: base + s + rng.normal(0, 0.004)}))
+    return pd.DataFrame(rows)
+
+
+def _corrected_tost_by_hand(d, margin, rho):
+    # Nadeau & Bengio (2003): se = sd(d) sqrt(1/n + rho/(1 - rho)), t with n - 1 df;
+    # Schuirmann's TOST is the larger of the two one-sided p-values.
+    from scipy import stats
+    n = d.size
+    se = np.std(d, ddof=1) * np.sqrt(1 / n + rho / (1 - rho))
+    p_low = stats.t.sf((d.mean() + margin) / se, n - 1)
+    p_up = stats.t.cdf((d.mean() - margin) / se, n - 1)
+    return max(p_low, p_up)
+
+
+@pytest.mark.parametrize("metric,shift", [("accuracy", 0.001), ("error_rate", -0.001),
+                                          ("accuracy", 0.03)])
+def test_q2_reports_tost_with_the_corrected_variance(metric, shift):
+    from outperform.compare import compare
+    df = _folds(shift, metric=metric)
+    rep = compare(df, rope=0.01)
+    a = df[df.model == "A"].sort_values(["run", "fold"])[metric].to_numpy()
+    b = df[df.model == "B"].sort_values(["run", "fold"])[metric].to_numpy()
+    expected = _corrected_tost_by_hand(a - b, 0.01, 15 / 150)
+    assert rep.tests["tost"].pvalue == pytest.approx(expected, rel=1e-10)
+    sentence = next(c for c in rep.conclusions if c.startswith("TOST"))
+    verdict = "are equivalent" if expected < 0.05 else "not shown to be equivalent"
+    assert verdict in sentence and f"within ±0.01 {metric}" in sentence
+    # The sentence's difference is the metric's own A − B, whatever its direction.
+    assert f"= {np.mean(a - b):.4g}," in sentence
+    assert "tost" not in compare(df).tests       # no margin chosen: no equivalence test
+
+
+def test_q3_reports_tost_over_data_sets_beside_the_bayesian_tests():
+    import pandas as pd
+    from outperform.compare import compare
+    rng = np.random.default_rng(4)
+    a = rng.uniform(0.7, 0.95, 20)
+    b = a + rng.normal(0.001, 0.004, 20)
+    df = pd.DataFrame({"task": [f"d{i}" for i in range(20)], "A": a, "B": b})
+    rep = compare(df, metric="accuracy", bayesian=True)
+    # statsmodels: ttost_paired(a, b, -0.01, 0.01)[0]; 0.01 is the default ROPE for scores
+    # in [0, 1] (Benavoli et al. 2017)
+    assert rep.tests["tost"].pvalue == pytest.approx(ttost_paired(a, b, -0.01, 0.01)[0],
+                                                     rel=1e-10)
+    assert any(c.startswith("TOST") and "within ±0.01 accuracy" in c for c in rep.conclusions)
+    rep = compare(df, metric="accuracy", bayesian=True, rope=0.002)
+    assert rep.tests["tost"].pvalue == pytest.approx(ttost_paired(a, b, -0.002, 0.002)[0],
+                                                     rel=1e-10)
+    assert "tost" not in compare(df, metric="accuracy").tests   # no ROPE, no TOST

@@ -22,8 +22,9 @@ from ..data._schema import FOLD, N_TEST, N_TRAIN, RUN
 from ..results import ComparisonReport, FrequentistResult, PairwiseResult
 from ..stats._correlated_ttest import correlation_heuristic, corrected_resampled_ttest
 from ..stats._multipletests import adjust_pvalues
+from ..stats._tost import tost
 from ._guards import unit_mismatch
-from ._words import conclusion, constant_difference, probability_summary
+from ._words import conclusion, constant_difference, equivalence_words, probability_summary
 
 ROPE_SD_FRACTION = 0.1  # Williams (2026) §5.2: ROPE = ±0.1 sd of the differences by default
 # Fewer paired fold scores than this leave the t-tests under 4 degrees of freedom: warn.
@@ -66,7 +67,8 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
         Level of the corrected resampled t-test (two-sided).
     rope : float, optional
         Half-width of the ROPE in metric units; default 0.1 x sd of the fold differences of
-        each pair (Williams 2026 §5.2).
+        each pair (Williams 2026 §5.2). A given ROPE is also the margin of a TOST
+        equivalence test with the corrected variance (two models: ``tests["tost"]``).
     rho : float, optional
         Correlation of fold differences; default from n_train/n_test or 1/k.
     threshold : float
@@ -147,11 +149,16 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
     if len(names) == 2:
         (i, j), = pairs
         f, b = freq[i, j], bayes[i, j]
-        return ComparisonReport(tests={"corrected_t": f, "correlated_bayes": b},
-                                recommended="correlated_bayes",
-                                conclusions=(_bayes_words(names[i], names[j], b, **words),
-                                             _freq_words(names[i], names[j], f, f.pvalue,
-                                                         "p", **words)),
+        tests = {"corrected_t": f, "correlated_bayes": b}
+        said = (_bayes_words(names[i], names[j], b, **words),
+                _freq_words(names[i], names[j], f, f.pvalue, "p", **words))
+        if rope is not None and "undefined" not in f.details:
+            # The frequentist twin of the given ROPE: TOST with the corrected variance.
+            tests["tost"] = tost(sign * scores[names[i]], sign * scores[names[j]],
+                                 margin=float(rope), rho=r)
+            said += (equivalence_words(tests["tost"], names[i], names[j], alpha=alpha,
+                                       metric=metric, higher_is_better=hib),)
+        return ComparisonReport(tests=tests, recommended="correlated_bayes", conclusions=said,
                                 **common)
     post = _pairwise(names, pairs, freq, bayes, widths, alpha, control)
     conclusions = [_bayes_words(names[i], names[j], bayes[i, j], **words) for i, j in pairs]

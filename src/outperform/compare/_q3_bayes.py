@@ -16,12 +16,14 @@ from .._validation import InvalidInputError
 from ..data._results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport, PairwiseResult
 from ._guards import min_data_sets, withhold_few_data_sets
-from ._words import conclusion, probability_summary
+from ..stats._tost import tost
+from ._words import conclusion, equivalence_words, probability_summary
 from ._q2 import ROPE_SD_FRACTION, _rho
 
 ACCURACY_ROPE = 0.01  # Benavoli et al. (2017): 1 point of accuracy is practically nothing
 # Default weights s of the Dirichlet-process pseudo-observation (Benavoli et al. 2017).
 SIGNED_RANK_PRIOR, SIGN_PRIOR = 0.5, 1.0
+SD_RULE = "0.1 x sd of the differences (Williams 2026 §5.2)"
 
 
 def check_prior_strength(prior_strength) -> float:
@@ -57,7 +59,7 @@ def default_rope(scores: ScoreMatrix) -> tuple[float, str]:
         return ACCURACY_ROPE, "0.01 for scores in [0, 1] (Benavoli et al. 2017)"
     i, j = np.triu_indices(v.shape[1], 1)
     sd = float(np.mean(np.std(v[:, i] - v[:, j], axis=0, ddof=1)))
-    return ROPE_SD_FRACTION * sd, "0.1 x sd of the differences (Williams 2026 §5.2)"
+    return ROPE_SD_FRACTION * sd, SD_RULE
 
 
 def fold_scores(table: ResultsTable, metric: str) -> tuple[list[np.ndarray], np.ndarray] | None:
@@ -82,8 +84,9 @@ def add_bayesian_section(report: ComparisonReport, scores: ScoreMatrix,
                          n_samples: int = 50000, random_state=0) -> ComparisonReport:
     """Return ``report`` with the Bayesian tests over data sets added.
 
-    Two models: ``tests`` gains ``bayesian_signed_rank``, ``bayesian_sign`` and, with folds,
-    ``poisson``. More models: ``posthoc`` gains the all-pairs tables. The ROPE is ``rope``
+    Two models: ``tests`` gains ``bayesian_signed_rank``, ``bayesian_sign``, ``tost`` (the
+    TOST equivalence test over data sets with the ROPE as margin, unless the ROPE is the
+    data-derived 0.1 sd) and, with folds, ``poisson``. More models: ``posthoc`` gains the all-pairs tables. The ROPE is ``rope``
     (score units) or :func:`default_rope`; ``prior_strength`` is the weight of the
     Dirichlet-process pseudo-observation (default 0.5 for signed-rank, 1 for sign; a given
     value, checked to be > 0 by :func:`check_prior_strength`, is used for both).
@@ -124,6 +127,14 @@ def add_bayesian_section(report: ComparisonReport, scores: ScoreMatrix,
         tests["bayesian_sign"] = guarded(bayesian_sign_test(
             v[:, 0], v[:, 1], prior_strength=sign_prior, **dp))
         words.append(_words(names, sr))
+        if rope_rule != SD_RULE and np.ptp(v[:, 0] - v[:, 1]) > 0:
+            # The frequentist twin of the ROPE over data sets: TOST, margin in score units
+            # (not with the data-derived 0.1 sd width, which is no margin anyone chose).
+            tests["tost"] = tost(v[:, 0], v[:, 1], margin=float(rope))
+            words.append(equivalence_words(tests["tost"], *names, alpha=report.alpha,
+                                           metric=scores.metric,
+                                           higher_is_better=scores.higher_is_better,
+                                           rule="" if rope_rule == "given" else rope_rule))
         if folds is not None:
             pt = guarded(poisson_test([f[:, 0] for f in folds[0]], [f[:, 1] for f in folds[0]],
                                       rho=folds[1], rope=rope, threshold=threshold))

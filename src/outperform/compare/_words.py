@@ -204,3 +204,20 @@ def probability_summary(a: str, b: str, res, spec: str = ".3f") -> str:
     """The three region probabilities of a Bayesian result, each formatted with ``spec``."""
     return (f"P({a} better) = {res.p_a_better:{spec}}, P(equivalent) = {res.p_rope:{spec}}, "
             f"P({b} better) = {res.p_b_better:{spec}}")
+
+
+def equivalence_words(res, a: str, b: str, *, alpha: float, metric: str,
+                      higher_is_better: bool, rule: str = "") -> str:
+    """The TOST verdict (equivalence names no better model, so no ``conclusion`` phrase).
+
+    ``res`` compares scores signed so that a positive difference favours ``a``; the sentence
+    gives the difference of ``metric`` itself, a − b, and its (1 − 2α) interval.
+    """
+    s = 1.0 if higher_is_better else -1.0
+    lo, hi = sorted(s * v for v in res.confidence_interval(1 - 2 * alpha))
+    verdict = "equivalent" if res.pvalue < alpha else "not shown to be equivalent"
+    rule = f", {rule}" if rule else ""
+    return (f"{res.method}: {a} and {b} are {verdict} within ±{res.details['margin']:g} "
+            f"{metric} (the ROPE as margin{rule}; mean {metric} {a} − {b} = "
+            f"{s * res.estimate:.4g}, {1 - 2 * alpha:.0%} confidence interval [{lo:.4g}, "
+            f"{hi:.4g}]; p = {res.pvalue:.3g}).")
