@@ -26,3 +26,11 @@ def test_formula(n01, n10):
     assert mcnemar(n01, n10, method="midp", alternative="greater").pvalue == pytest.approx(
         one, rel=1e-12, abs=1e-300)
     assert mcnemar(n01, n10, method="midp").pvalue <= mcnemar(n01, n10).pvalue
+
+
+def test_published_cavo_example():
+    # Cavo et al. (2012), the second paired table of Fagerland, Lydersen & Laake,
+    # "Statistical Analysis of Contingency Tables" (2017) ch. 8 ([[59, 6], [16, 80]]); their R
+    # package contingencytables, tests/testthat/test-ch8.R:
+    # McNemar_midP_test_paired_2x2(cavo_2012) prints "The McNemar mid-P test: P = 0.034690".
+    assert round(mcnemar(6, 16, method="midp").pvalue, 6) == 0.034690
