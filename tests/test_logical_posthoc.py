@@ -292,3 +292,22 @@ def test_garcia_herrera_rejections_stated_in_section_2_2():
     bh = rank_posthoc(GH2008, adjustment="bergmann").pvalue_adjusted[iu][order] <= 0.05
     assert nemenyi.tolist() == [True] * 4 + [False] * 6
     assert bh.tolist() == [True] * 8 + [False] * 2
+
+
+# The unadjusted p-values as García & Herrera (2008) print them (§2.2, Table 3), in
+# np.triu_indices(5, 1) order, as transcribed by the Perl/C++ implementation hyp-test
+# (edgar-gip/hyp-test, BH-0.1/t/BH.t), whose Bergmann–Hommel test at α = 0.05 retains
+# exactly C4.5 vs NaiveBayes (0, 2) and k-NN vs CN2 (1, 4).
+GH_PRINTED = [0.0048, 0.8065, 4.487e-8, 0.0128, 0.0101, 0.008, 0.744, 1.736e-7, 0.0247, 0.0029]
+
+
+def test_raw_pvalues_round_to_the_printed_ones_and_bergmann_retains_the_peers_pairs():
+    iu = np.triu_indices(5, 1)
+    raw = rank_posthoc(GH2008, adjustment="none").pvalue[iu]
+    # Within half a unit of the last printed digit (0.0048 ± 0.00005 is ±1.04%).
+    np.testing.assert_allclose(raw, GH_PRINTED, rtol=0.0105)
+    apv = bergmann_hommel_adjust(np.array(GH_PRINTED), 5)
+    retained = [tuple(int(v) for v in np.array(iu)[:, m]) for m in np.flatnonzero(apv > 0.05)]
+    assert retained == [(0, 2), (1, 4)]
+    # The non-monotone pair is in the printed numbers too: 3 x 0.0101 < 4 x 0.008.
+    assert apv[4] == pytest.approx(3 * 0.0101) and apv[5] == pytest.approx(4 * 0.008)
