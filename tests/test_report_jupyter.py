@@ -46,7 +46,8 @@ def test_report_displays_its_sections_tables_and_inline_figures():
     (cd,) = _images(html)
     assert cd.lstrip().startswith("<svg") or cd.lstrip().startswith("<?xml")
     labels = {c.strip() for c in re.findall(r"<!-- (.*?) -->", cd)}
-    assert set(rep.models) <= labels
+    # Each name carries its compact letters, as in the report's table.
+    assert {f"{row['model']} ({row['letters']})" for row in rep.summary} <= labels
     assert "CD = 1.12" in labels   # Demšar's CD for k = 4, N = 14, α = 0.10
 
 
@@ -89,7 +90,9 @@ def test_a_posthoc_result_displays_its_pairs_and_cd_diagram():
     body = re.search(r"<tbody>(.*?)</tbody>", html).group(1)
     assert body.count("<tr>") == 6   # every pair of 4 models
     (cd,) = _images(html)
-    assert set(scores.columns) <= {c.strip() for c in re.findall(r"<!-- (.*?) -->", cd)}
+    # No pair differs (largest rank difference 1.18 < CD), so every name carries letter a.
+    labels = {c.strip() for c in re.findall(r"<!-- (.*?) -->", cd)}
+    assert {f"{name} (a)" for name in scores.columns} <= labels
 
 
 def test_anything_else_is_refused():
