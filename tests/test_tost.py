@@ -126,3 +126,18 @@ def test_q3_reports_tost_over_data_sets_beside_the_bayesian_tests():
     assert rep.tests["tost"].pvalue == pytest.approx(ttost_paired(a, b, -0.002, 0.002)[0],
                                                      rel=1e-10)
     assert "tost" not in compare(df, metric="accuracy").tests   # no ROPE, no TOST
+
+
+def test_reports_with_tost_follow_the_json_schema():
+    # TOST's alternative is "equivalence"; the schema refused it (Q1 JSON with a ROPE).
+    import pandas as pd
+    from outperform.compare import compare_predictions
+    from outperform.report import validate_report
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    p1 = np.clip(0.5 + 0.3 * (2 * y - 1) + rng.normal(0, 0.2, 300), 0.01, 0.99)
+    p2 = np.clip(p1 + rng.normal(0, 0.02, 300), 0.01, 0.99)
+    rep = compare_predictions(pd.DataFrame({"y_true": y, "A": p1, "B": p2}), loss="squared",
+                              rope=0.01)
+    assert rep.tests["tost"].alternative == "equivalence"
+    validate_report(rep)
