@@ -1,0 +1,242 @@
+"""Pairing evaluation items across models: the same (task, item) for every model.
+
+A paired comparison is valid only when every model was scored on the same items; the
+pairing checks it (content hashes where the logs carry them), reports what is missing, and
+averages repeated epochs per item, keeping the within-item variance (Miller 2024,
+"Adding error bars to evals", §4 on resampling: the epochs reduce the variance of each item's
+score, the within-item variance says by how much).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+from ..._validation import InvalidInputError, TooFewError
+from ._schema import EvalLogs
+
+FIRST = 5  # ids shown in a message
+
+
+@dataclass(frozen=True)
+class PairedTask:
+    """Scores of m models on the n items of one task that all of them share.
+
+    Attributes
+    ----------
+    task, metric : str
+    models : tuple of str
+    examples : ndarray of str, shape (n,)
+    scores : ndarray, shape (n, m)
+        Each model's score of each item, averaged over its epochs.
+    clusters : ndarray of str, shape (n,), or None
+    epochs : ndarray of int, shape (m,)
+        Largest number of epochs (repeated scorings) of an item, per model.
+    within_variance : ndarray, shape (m,)
+        Mean over items of the variance of an item's score across its epochs (ddof = 1), per
+        model; NaN with one epoch. Its ratio to the variance of the scores says how much the
+        epochs add to the noise of one scoring (Miller 2024).
+    dropped : mapping of str to list of str
+        With ``intersect=True``, per model, the items it lacks that others have (left out).
+    warnings : tuple of str
+    """
+
+    task: str
+    metric: str
+    models: tuple[str, ...]
+    examples: np.ndarray
+    scores: np.ndarray
+    clusters: np.ndarray | None
+    epochs: np.ndarray
+    within_variance: np.ndarray
+    dropped: Mapping[str, list] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def binary(self) -> bool:
+        """Whether every score is 0 or 1 (correct / wrong), after averaging the epochs."""
+        return bool(np.isin(self.scores, (0.0, 1.0)).all())
+
+    def to_frame(self) -> pd.DataFrame:
+        """Items as rows, models as columns (and ``cluster`` when there are clusters)."""
+        df = pd.DataFrame(self.scores, index=pd.Index(self.examples, name="example"),
+                          columns=list(self.models))
+        return df if self.clusters is None else df.assign(cluster=self.clusters)
+
+
+def pair_items(logs: EvalLogs, *, metric=None, intersect: bool = False,
+               models=None) -> dict[str, PairedTask]:
+    """Pair the items of every task across models.
+
+    Parameters
+    ----------
+    logs : EvalLogs
+        From :func:`outperform.data.read_eval_logs`.
+    metric : str or mapping of str to str, optional
+        Metric to compare (one for all tasks, or per task). Default: each task's first
+        reported metric. An lm-eval metric may omit its filter (``acc`` for ``acc,none``)
+        when the task has one filter for it. Tasks without the metric for any model are left
+        out (with a warning); the metric missing for some models only is an error.
+    intersect : bool
+        Compare on the items every model has, leaving the others out (listed in
+        ``dropped``), instead of refusing.
+    models : sequence of str, optional
+        Models to compare (default: all).
+
+    Returns
+    -------
+    dict of str to PairedTask
+        In order of first appearance of the tasks.
+
+    Raises
+    ------
+    InvalidInputError
+        Items missing for some models (count and first ids) unless ``intersect``; a task not
+        run by every model unless ``intersect``; an item whose content hash differs between
+        models; the metric missing for some models; clusters that differ between models.
+    TooFewError
+        Fewer than 2 models, or no task left.
+    """
+    df = logs.scores
+    names = tuple(models) if models is not None else logs.models
+    unknown = [m for m in names if m not in logs.models]
+    if unknown:
+        raise InvalidInputError(f"model(s) {unknown} are not in the logs; they hold "
+                                f"{list(logs.models)}.")
+    if len(names) < 2:
+        raise TooFewError(f"the logs hold {len(names)} model(s) {list(names)}: a comparison "
+                          "needs at least 2.")
+    df = df[df["model"].isin(names)]
+    out, notes = {}, []
+    for task, rows in df.groupby("task", sort=False):
+        present = tuple(m for m in names if m in set(rows["model"]))
+        if len(present) < len(names):
+            missing = [m for m in names if m not in present]
+            if not intersect:
+                raise InvalidInputError(f"task {task!r} was not run by {missing}; give their "
+                                        "logs, or pass intersect=True (--intersect) to compare "
+                                        "on the tasks every model ran.")
+            continue
+        chosen = _metric(task, rows, metric if metric is not None
+                         else logs.default_metric.get(task), notes)
+        if chosen is not None:
+            out[task] = _pair(task, chosen, rows[rows["metric"] == chosen], names, intersect)
+    if not out:
+        raise TooFewError("no task is shared by all models with the chosen metric."
+                          + (" " + " ".join(notes) if notes else ""))
+    if notes:
+        first = next(iter(out))
+        out[first] = _with_warnings(out[first], notes)
+    return out
+
+
+def _metric(task, rows, wanted, notes) -> str | None:
+    if isinstance(wanted, Mapping):
+        wanted = wanted.get(task)
+        if wanted is None:
+            notes.append(f"task {task!r} left out: no metric given for it.")
+            return None
+    available = {m: set(g["metric"]) for m, g in rows.groupby("model", sort=False)}
+    every = set.union(*available.values())
+    name = wanted
+    if wanted not in every and "," not in wanted:
+        # lm-eval names metrics "<metric>,<filter>"; a bare name is fine when unambiguous.
+        found = sorted(m for m in every if m.split(",")[0] == wanted)
+        if len(found) == 1:
+            name = found[0]
+        elif len(found) > 1:
+            raise InvalidInputError(f"task {task!r}: metric {wanted!r} is logged with several "
+                                    f"filters {found}; name one (--metric {found[0]!r}).")
+    if name not in every:
+        notes.append(f"task {task!r} left out: it has no metric {wanted!r} (it has "
+                     f"{sorted(every)}).")
+        return None
+    lacking = [m for m, s in available.items() if name not in s]
+    if lacking:
+        raise InvalidInputError(f"task {task!r}: metric {name!r} is missing for {lacking} "
+                                f"(they log {sorted(available[lacking[0]])}); the models must "
+                                "be scored by the same metric.")
+    return name
+
+
+def _pair(task, metric, rows, names, intersect) -> PairedTask:
+    grouped = rows.groupby(["example", "model"], sort=False)["score"]
+    stats = grouped.agg(["mean", "var", "size"]).unstack("model")
+    mean = stats["mean"].reindex(columns=list(names))
+    complete = mean.notna().all(axis=1).to_numpy()
+    dropped = {}
+    if not complete.all():
+        lacking = {m: list(mean.index[mean[m].isna().to_numpy()]) for m in names}
+        lacking = {m: ids for m, ids in lacking.items() if ids}
+        if not intersect:
+            shown = "; ".join(f"{m} lacks {len(ids)} (first {ids[:FIRST]})"
+                              for m, ids in lacking.items())
+            raise InvalidInputError(
+                f"task {task!r}: items are missing for some models: {shown}. A paired "
+                f"comparison needs the same items; pass intersect=True (--intersect) to compare "
+                f"on the {int(complete.sum())} items all models have.")
+        dropped = lacking
+    keep = mean.index[complete]
+    if len(keep) < 2:
+        raise TooFewError(f"task {task!r}: {len(keep)} item(s) shared by all models; at least "
+                          "2 are needed.")
+    warnings = _check_items(task, rows, keep)
+    clusters = _clusters(task, rows, keep)
+    size = stats["size"].reindex(columns=list(names)).loc[keep]
+    var = stats["var"].reindex(columns=list(names)).loc[keep]
+    epochs = size.max().to_numpy(dtype=int)
+    within = np.where(epochs > 1, var.mean().to_numpy(dtype=float), np.nan)
+    return PairedTask(task=str(task), metric=metric, models=tuple(names),
+                      examples=keep.to_numpy(dtype=str), scores=mean.loc[keep].to_numpy(float),
+                      clusters=clusters, epochs=epochs, within_variance=within,
+                      dropped=dropped, warnings=tuple(warnings))
+
+
+def _distinct(rows, column, keep) -> pd.Series:
+    """Number of distinct non-null values of ``column`` per item (of the kept items)."""
+    sub = rows.loc[rows[column].notna(), ["example", column]]
+    if sub.empty:
+        return pd.Series(dtype=int)
+    counts = sub.drop_duplicates().groupby("example", sort=False).size()
+    return counts[counts.index.isin(keep)]
+
+
+def _check_items(task, rows, keep) -> list[str]:
+    content = _distinct(rows, "content", keep)
+    bad = list(content.index[content > 1])
+    if bad:
+        raise InvalidInputError(
+            f"task {task!r}: {len(bad)} item(s) have different content for different models "
+            f"(the logged hash of the document and target differs), first {bad[:FIRST]}: "
+            "the runs used different data under the same ids; re-run on the same data.")
+    prompt = _distinct(rows, "prompt", keep)
+    differ = list(prompt.index[prompt > 1])
+    if not differ:
+        return []
+    return [f"task {task!r}: the prompt_hash differs between models on {len(differ)} of "
+            f"{len(keep)} items (first {differ[:FIRST]}): the models saw different prompts "
+            "(few-shot examples, chat template or system instruction)."]
+
+
+def _clusters(task, rows, keep):
+    if rows["cluster"].isna().all():
+        return None
+    sub = rows.loc[rows["cluster"].notna(), ["example", "cluster"]].drop_duplicates()
+    counts = sub.groupby("example", sort=False).size()
+    if (counts > 1).any():
+        bad = list(counts.index[counts > 1])
+        raise InvalidInputError(f"task {task!r}: items {bad[:FIRST]} are in different clusters "
+                                "for different models; the cluster of an item must be one.")
+    labels = sub.set_index("example")["cluster"].reindex(keep)
+    if labels.isna().any():
+        raise InvalidInputError(f"task {task!r}: items {list(keep[labels.isna()])[:FIRST]} "
+                                "have no cluster.")
+    return labels.to_numpy(dtype=str)
+
+
+def _with_warnings(paired: PairedTask, notes) -> PairedTask:
+    from dataclasses import replace
+
+    return replace(paired, warnings=paired.warnings + tuple(notes))
