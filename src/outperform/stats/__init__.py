@@ -24,6 +24,8 @@ from ._mcnemar import cochrans_q, discordance_counts, mcnemar, mcnemar_table
 from ._multipletests import adjust_pvalues
 from ._poisson_binomial import PoissonBinomial, poisson_binomial_pmf, poisson_multinomial_pmf
 from ._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
+from ._paired_difference import paired_difference
+from ._proportion import proportion_confint
 from ._letters import compact_letters
 from ._quade import quade, quade_posthoc
 from ._ranks import average_ranks, rank_scores
@@ -55,6 +57,7 @@ __all__ = [
     "BERGMANN_MAX_K", "bergmann_hommel_adjust", "li_adjust", "shaffer_adjust",
     "shaffer_multipliers", "quade_posthoc", "compact_letters", "tost",
     "rom_adjust", "clustered_mean",
+    "proportion_confint", "paired_difference",
 ]
 
 
