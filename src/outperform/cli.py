@@ -17,6 +17,7 @@ from rich.console import Console
 from . import __version__
 from ._cli import Group, err
 from ._runs_cli import aggregate_cmd
+from ._evals_cli import compare_evals_cmd
 from ._cli_support import (FIGURE_SUFFIXES, SCHEDULER_HELP, Format, _backend, _direction,
                            _emit, _exit_on_bad_input, _output_file, _plot)
 from ._validation import InvalidInputError, OutperformError
@@ -334,6 +335,7 @@ def demo(out: Path = typer.Option(Path("outperform-demo"), help="Folder for the 
 from ._plan_cli import plan_app  # noqa: E402  (the command group needs ``app`` defined)
 
 app.command("aggregate")(aggregate_cmd)
+app.command("compare-evals")(compare_evals_cmd)
 app.add_typer(plan_app, name="plan")
 
 

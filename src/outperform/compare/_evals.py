@@ -102,8 +102,8 @@ def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect
     >>> table = pd.DataFrame(rows, columns=["model", "item", "score"]).assign(task="qa")
     >>> res = compare_evals(table)
     >>> pd_ = res.per_task["qa"][0].tests["paired_difference"]
-    >>> round(pd_.estimate, 2), [round(v, 3) for v in pd_.confidence_interval(0.95)]
-    (0.3, [0.0, 0.6])
+    >>> round(pd_.estimate, 2), [round(v, 4) for v in pd_.confidence_interval(0.95)]
+    (0.3, [0.0006, 0.5994])
     >>> res.per_task["qa"][0].tests["mcnemar"].pvalue       # 3 discordant items, all for big
     0.25
     """
