@@ -215,3 +215,37 @@ def test_unknown_file_and_empty_folder(tmp_path):
         read_eval_logs(tmp_path / "notes.md")
     with pytest.raises(InvalidInputError, match="no evaluation log found"):
         read_eval_logs(tmp_path)
+
+
+def test_corpus_level_metric_is_left_out_and_refused_by_name(tmp_path):
+    # lm-eval logs a (reference, prediction) pair per item for corpus metrics such as BLEU.
+    folder = _copy(tmp_path)
+    for model in ("EleutherAI__pythia-160m", "EleutherAI__pythia-410m"):
+        def change(lines):
+            for x in lines:
+                x["metrics"] = ["bleu", "exact_match"]
+                x["bleu"] = [x["target"], "0"]
+            return lines
+
+        _edit_samples(folder, model, "mini_gsm", change)
+    logs = read_eval_logs(folder)
+    run = next(r for r in logs.runs if r.task == "mini_gsm")
+    assert "bleu,strict-match" in run.unusable
+    assert logs.default_metric["mini_gsm"] == "exact_match,strict-match"
+    paired = pair_items(logs)
+    np.testing.assert_allclose(paired["mini_gsm"].scores.mean(axis=0), [10 / 20, 15 / 20])
+    with pytest.raises(InvalidInputError, match="'bleu,strict-match' has no number per item"):
+        pair_items(logs, metric={"mini_gsm": "bleu,strict-match"})
+
+
+def test_a_metric_mixing_numbers_and_text_is_refused(tmp_path):
+    folder = _copy(tmp_path)
+
+    def change(lines):
+        lines[3]["acc"] = "n/a"
+        return lines
+
+    _edit_samples(folder, "EleutherAI__pythia-160m", "mini_arc", change)
+    with pytest.raises(InvalidInputError, match="1 score.* of metric 'acc,none' are not finite "
+                                                "numbers, e.g. 'n/a' for example '3'"):
+        read_eval_logs(folder)

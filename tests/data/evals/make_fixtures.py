@@ -5,7 +5,7 @@ the source files and versions); the documents and scores are synthetic and fixed
 numbers the tests assert can be checked by hand. Neither harness is run (both need a model).
 
     python tests/data/evals/make_fixtures.py                 # the committed fixtures
-    python tests/data/evals/make_fixtures.py --big 100000 OUT  # two models x 1e5 items (benchmark)
+    python tests/data/evals/make_fixtures.py --big 100000 OUT  # 2 models x 1e5 items (benchmark)
 """
 from __future__ import annotations
 

@@ -87,11 +87,12 @@ def read_helm(path: Path, *, cluster_by: str | None = None):
     cols.update(task=[task] * n, model=[model] * n)
     names = list(dict.fromkeys(cols["metric"]))
     default = next((m for m in PREFERRED if m in names), names[0])
-    run = EvalRun(harness="helm", harness_version=None, file=str(folder), model=model,
+    rows, unusable = tidy(cols, str(folder))
+    run = EvalRun(harness="helm", unusable=unusable, harness_version=None, file=str(folder), model=model,
                   task=task,
                   settings={k: v for k, v in adapter.items() if k in MODEL_FIELDS},
                   prompt={k: v for k, v in adapter.items() if k not in MODEL_FIELDS})
-    return tidy(cols, str(folder)), run, default
+    return rows, run, default
 
 
 def _json(path: Path):

@@ -4,8 +4,9 @@ One row per sample x epoch x scorer. Scores become numbers by Inspect's own conv
 ``inspect_ai.scorer.value_to_float``: "C" (correct) 1, "I" (incorrect) 0, "P" (partial) 0.5,
 "N" (no answer) 0, "yes"/"true" 1, "no"/"false" 0, numbers as themselves. A scorer whose
 value is a dictionary gives one metric per key (``scorer/key``). Values Inspect itself maps
-to 0 with only a logged warning (other text, lists) are refused here: a wrong score in
-silence would bias the comparison. Fields read (inspect_ai 0.3.285, ``inspect_ai/log/
+to 0 with only a logged warning (other text, lists) are not counted as 0 here: a scorer
+with only such values is left out (``EvalRun.unusable``), one that mixes them with numbers is
+refused, since a wrong score in silence would bias the comparison. Fields read (inspect_ai 0.3.285, ``inspect_ai/log/
 _log.py``): ``EvalLog.eval`` (``task``, ``task_version``, ``model``, ``model_args``,
 ``model_generate_config``, ``task_args``, ``solver``, ``packages``) and ``EvalLog.samples``
 (``id``, ``epoch``, ``input``, ``target``, ``metadata``, ``scores``).
@@ -47,7 +48,8 @@ def read_inspect(path: Path, *, cluster_by: str | None = None):
     ModuleNotFoundError
         inspect_ai is not installed (``pip install 'outperform[inspect]'``).
     InvalidInputError
-        A log without samples; a score that is not a number by Inspect's conventions;
+        A log without samples; a scorer mixing numbers and values that are not numbers by
+        Inspect's conventions;
         ``cluster_by`` not a metadata field of every sample.
     """
     from inspect_ai.log import read_eval_log
@@ -68,7 +70,7 @@ def read_inspect(path: Path, *, cluster_by: str | None = None):
                 cols["example"].append(sample.id)
                 cols["epoch"].append(sample.epoch)
                 cols["metric"].append(metric)
-                cols["score"].append(_number(value, to_float, path, sample.id, metric))
+                cols["score"].append(_number(value, to_float))
                 cols["cluster"].append(cluster)
                 cols["content"].append(content)
     if not cols["metric"]:
@@ -80,12 +82,13 @@ def read_inspect(path: Path, *, cluster_by: str | None = None):
                 **spec.model_generate_config.model_dump(exclude_none=True)}
     prompt = {"task_args": spec.task_args, "solver": spec.solver,
               "solver_args": spec.solver_args}
-    run = EvalRun(harness="inspect", harness_version=spec.packages.get("inspect_ai"),
+    rows, unusable = tidy(cols, str(path))
+    run = EvalRun(harness="inspect", unusable=unusable, harness_version=spec.packages.get("inspect_ai"),
                   file=str(path), model=spec.model, task=spec.task,
                   task_version=str(spec.task_version),
                   settings={k: v for k, v in settings.items() if v is not None},
                   prompt={k: v for k, v in prompt.items() if v})
-    return tidy(cols, str(path)), run, cols["metric"][0]
+    return rows, run, cols["metric"][0]
 
 
 def _values(scorer: str, value):
@@ -94,16 +97,12 @@ def _values(scorer: str, value):
     return [(scorer, value)]
 
 
-def _number(value, to_float, path, sample_id, metric) -> float:
-    """Inspect's float of a score value, refusing what Inspect would turn into 0 silently."""
+def _number(value, to_float):
+    """Inspect's float of a score value; the value itself (not a number, so refused or left
+    out by ``tidy``) where Inspect would log a warning and count it as 0."""
     known = (isinstance(value, (int, float, bool)) or value in ("C", "I", "P", "N")
              or (isinstance(value, str) and (value.lower() in _WORDS or _is_number(value))))
-    if not known:
-        raise InvalidInputError(
-            f"{path}: sample {sample_id!r}, scorer {metric!r}: the score {value!r} is not a "
-            "number, C/I/P/N or yes/no (Inspect would count it as 0); choose another scorer "
-            "with --metric.")
-    return to_float(value)
+    return to_float(value) if known else value
 
 
 def _is_number(text: str) -> bool:

@@ -46,9 +46,10 @@ def read_long(source, *, cluster_by: str | None = None):
             "example": df[item], "epoch": df["epoch"] if "epoch" in df else 1,
             "score": df["score"], "cluster": df[cluster].astype(str) if cluster else None,
             "content": None, "prompt": None}
-    rows = tidy({k: (v.to_numpy() if isinstance(v, pd.Series) else v) for k, v in cols.items()},
-                name)
-    runs = [EvalRun(harness="table", harness_version=None, file=name, model=m, task=t)
+    rows, unusable = tidy({k: (v.to_numpy() if isinstance(v, pd.Series) else v)
+                           for k, v in cols.items()}, name)
+    runs = [EvalRun(harness="table", harness_version=None, file=name, model=m, task=t,
+                    unusable=unusable)
             for (t, m) in rows[["task", "model"]].drop_duplicates().itertuples(index=False)]
     defaults = {t: g["metric"].iloc[0] for t, g in rows.groupby("task", sort=False)}
     return rows, runs, defaults

@@ -119,8 +119,9 @@ def pair_items(logs: EvalLogs, *, metric=None, intersect: bool = False,
                                         "logs, or pass intersect=True (--intersect) to compare "
                                         "on the tasks every model ran.")
             continue
+        unusable = {k: v for r in logs.runs if r.task == task for k, v in r.unusable.items()}
         chosen = _metric(task, rows, metric if metric is not None
-                         else logs.default_metric.get(task), notes)
+                         else logs.default_metric.get(task), notes, unusable)
         if chosen is not None:
             out[task] = _pair(task, chosen, rows[rows["metric"] == chosen], names, intersect)
     if not out:
@@ -132,7 +133,7 @@ def pair_items(logs: EvalLogs, *, metric=None, intersect: bool = False,
     return out
 
 
-def _metric(task, rows, wanted, notes) -> str | None:
+def _metric(task, rows, wanted, notes, unusable) -> str | None:
     if isinstance(wanted, Mapping):
         wanted = wanted.get(task)
         if wanted is None:
@@ -150,6 +151,12 @@ def _metric(task, rows, wanted, notes) -> str | None:
             raise InvalidInputError(f"task {task!r}: metric {wanted!r} is logged with several "
                                     f"filters {found}; name one (--metric {found[0]!r}).")
     if name not in every:
+        found = [m for m in unusable if m == wanted or m.split(",")[0] == wanted]
+        if found:
+            raise InvalidInputError(
+                f"task {task!r}: metric {found[0]!r} has no number per item (e.g. "
+                f"{unusable[found[0]]}): a corpus-level metric or text cannot be compared item "
+                f"by item; choose one of {sorted(every)}.")
         notes.append(f"task {task!r} left out: it has no metric {wanted!r} (it has "
                      f"{sorted(every)}).")
         return None

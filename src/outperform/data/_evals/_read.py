@@ -71,7 +71,9 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
         else:
             rows, run, metric = READERS[kind](Path(source), cluster_by=cluster_by)
             runs.append(run)
-            defaults.setdefault(run.task, metric)
+            # the harness's first metric, unless it had no number per item (left out)
+            defaults.setdefault(run.task, metric if metric not in run.unusable
+                                else rows["metric"].iloc[0] if len(rows) else metric)
         _check_duplicates(rows, source)
         frames.append(rows)
     if not frames:

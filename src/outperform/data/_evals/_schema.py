@@ -38,6 +38,8 @@ class EvalRun:
     prompt : mapping
         Task settings that must agree across models for a fair comparison (few-shot count,
         system instruction, ...); a difference is warned about by name.
+    unusable : mapping of str to str
+        Metrics left out because no value is a number, with an example value.
     """
 
     harness: str
@@ -48,6 +50,7 @@ class EvalRun:
     task_version: str | None = None
     settings: Mapping[str, Any] = field(default_factory=dict)
     prompt: Mapping[str, Any] = field(default_factory=dict)
+    unusable: Mapping[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dictionary (settings as strings where they are not plain values)."""
@@ -58,7 +61,8 @@ class EvalRun:
                 "settings": {k: v if isinstance(v, plain) else str(v)
                              for k, v in self.settings.items()},
                 "prompt": {k: v if isinstance(v, plain) else str(v)
-                           for k, v in self.prompt.items()}}
+                           for k, v in self.prompt.items()},
+                "unusable": dict(self.unusable)}
 
 
 @dataclass(frozen=True)
@@ -95,23 +99,56 @@ class EvalLogs:
         return tuple(pd.unique(self.scores["task"]))
 
 
-def tidy(columns: Mapping[str, Any], path: str) -> pd.DataFrame:
+def tidy(columns: Mapping[str, Any], path: str) -> tuple[pd.DataFrame, dict[str, str]]:
     """The rows of one reader as a tidy frame with float scores.
+
+    A metric none of whose values is a number (lm-eval's corpus-level metrics such as BLEU log
+    a (reference, prediction) pair per item; a scorer giving text) is left out and returned
+    in the second value, so that the other metrics of the log can still be compared.
+
+    Returns
+    -------
+    (DataFrame, dict of str to str)
+        The rows of the numeric metrics; per metric left out, an example of its values.
 
     Raises
     ------
     InvalidInputError
-        A score that is not a number (names the file, the example and the value).
+        A metric with some numeric and some non-numeric (or infinite, or missing) scores
+        (names the file, the example and the value).
     """
     df = pd.DataFrame({c: columns.get(c) for c in COLUMNS})
-    values = pd.to_numeric(df["score"], errors="coerce")
-    bad = ~np.isfinite(values.to_numpy(dtype=float))
+    values = _floats(df["score"])
+    bad = ~np.isfinite(values)
+    unusable = {}
     if bad.any():
-        row = df[bad].iloc[0]
-        raise InvalidInputError(
-            f"{path}: {int(bad.sum())} score(s) are not finite numbers, e.g. {row['score']!r} for "
-            f"example {row['example']!r} (metric {row['metric']!r}); give a metric with numeric "
-            "scores (--metric) or fix the log.")
-    df["score"] = values.astype(float)
+        per_metric = pd.Series(bad).groupby(df["metric"].to_numpy(), sort=False).all()
+        for metric in per_metric.index[per_metric.to_numpy()]:
+            unusable[str(metric)] = repr(df.loc[df["metric"] == metric, "score"].iloc[0])[:80]
+        mixed = bad & ~df["metric"].isin(list(unusable)).to_numpy()
+        if mixed.any():
+            row = df[mixed].iloc[0]
+            raise InvalidInputError(
+                f"{path}: {int(mixed.sum())} score(s) of metric {row['metric']!r} are not "
+                f"finite numbers, e.g. {row['score']!r} for example {str(row['example'])!r}; "
+                "fix the "
+                "log or compare another metric (--metric).")
+        keep = ~bad
+        df, values = df[keep].reset_index(drop=True), values[keep]
+    df["score"] = values
     df["example"] = df["example"].astype(str)
-    return df
+    return df, unusable
+
+
+def _floats(scores: pd.Series) -> np.ndarray:
+    """Scores as floats, NaN for anything that is not a number (text, lists, None)."""
+    if scores.dtype.kind in "fiub":
+        return scores.to_numpy(dtype=float)
+    def one(v):
+        if isinstance(v, (bool, int, float, np.number)):
+            return float(v)
+        try:
+            return float(v) if isinstance(v, str) else np.nan
+        except ValueError:
+            return np.nan
+    return np.fromiter((one(v) for v in scores), dtype=float, count=len(scores))
