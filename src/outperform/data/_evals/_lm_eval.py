@@ -132,9 +132,13 @@ def _arrow_columns(path: Path, cluster_by: str | None) -> dict | None:
             parts["content"].append(content.filter(keep))
         if cluster is not None:
             parts["cluster"].append(cluster.filter(keep))
-    out = {c: pa.chunked_array([a for p in v for a in
-                                (p.chunks if isinstance(p, pa.ChunkedArray) else [p])])
-           .to_pandas() for c, v in parts.items() if v}
+    out = {}
+    for c, v in parts.items():
+        if v:
+            column = pa.chunked_array([a for p in v for a in
+                                       (p.chunks if isinstance(p, pa.ChunkedArray) else [p])])
+            # text as categories (encoded in C++): pairing then works on integer codes
+            out[c] = (column if c == "score" else pc.dictionary_encode(column)).to_pandas()
     out["first"] = f"{names[0]},{first.get('filter', 'none')}"
     return out
 

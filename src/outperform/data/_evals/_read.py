@@ -11,7 +11,7 @@ from ._helm import is_helm, read_helm
 from ._inspect import is_inspect, read_inspect
 from ._lm_eval import RESULTS, SAMPLES, read_lm_eval
 from ._long import TABLE_SUFFIXES, read_long
-from ._schema import EvalLogs, EvalRun
+from ._schema import EvalLogs, EvalRun, concat
 
 FORMATS = ("auto", "lm-eval", "inspect", "helm", "csv")
 READERS = {"lm-eval": read_lm_eval, "inspect": read_inspect, "helm": read_helm}
@@ -81,7 +81,7 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
                                 "lm-eval samples_*.jsonl, Inspect .eval/.json logs, HELM run "
                                 "folders or a CSV/Parquet table of per-item scores.")
     _check_models(runs)
-    scores = pd.concat(frames, ignore_index=True)
+    scores = concat(frames)
     return EvalLogs(scores=scores, runs=tuple(runs), default_metric=defaults,
                     warnings=tuple(_differences(runs)))
 

@@ -16,6 +16,7 @@ import pandas as pd
 from ..._validation import InvalidInputError
 
 COLUMNS = ("task", "model", "metric", "example", "epoch", "score", "cluster", "content", "prompt")
+TEXT = ("task", "model", "metric", "example", "cluster", "content", "prompt")
 
 
 @dataclass(frozen=True)
@@ -136,8 +137,34 @@ def tidy(columns: Mapping[str, Any], path: str) -> tuple[pd.DataFrame, dict[str,
         keep = ~bad
         df, values = df[keep].reset_index(drop=True), values[keep]
     df["score"] = values
-    df["example"] = df["example"].astype(str)
+    for column in TEXT:
+        df[column] = _categories(df[column], str_ids=column == "example")
     return df, unusable
+
+
+def _categories(values: pd.Series, *, str_ids: bool) -> pd.Series:
+    """Text as a categorical column (its labels as ``str`` for item ids): filters, group-bys
+    and pairing then work on integer codes."""
+    if not isinstance(values.dtype, pd.CategoricalDtype):
+        values = values.astype("category")
+    if str_ids and not values.cat.categories.empty and values.cat.categories.dtype != object \
+            and not pd.api.types.is_string_dtype(values.cat.categories):
+        labels = values.cat.categories.astype(str)
+        if labels.is_unique:
+            return values.cat.rename_categories(labels)
+        return values.astype(str).astype("category")
+    return values
+
+
+def concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """Rows of several readers in one frame, the text columns kept categorical."""
+    from pandas.api.types import union_categoricals
+
+    if len(frames) == 1:
+        return frames[0]
+    out = {c: (union_categoricals([f[c] for f in frames]) if c in TEXT else
+               np.concatenate([f[c].to_numpy() for f in frames])) for c in COLUMNS}
+    return pd.DataFrame(out)
 
 
 def _floats(scores: pd.Series) -> np.ndarray:
