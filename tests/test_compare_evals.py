@@ -176,3 +176,17 @@ def test_cli_refuses_missing_items_in_one_line(tmp_path):
     assert "Traceback" not in res.output
     ok = runner.invoke(app, ["compare-evals", str(path), "--intersect", "--json"])
     assert ok.exit_code == 0 and '"dropped"' in ok.output
+
+
+def test_report_command_accepts_evaluation_logs(tmp_path):
+    pytest.importorskip("jsonschema")
+    from outperform.report import validate_report
+
+    res = runner.invoke(app, ["report", str(DATA / "lm_eval"), "--out", str(tmp_path),
+                              "--formats", "md,json"])
+    assert res.exit_code == 0, res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "mini_arc.json", "mini_arc.md", "mini_gsm.json", "mini_gsm.md",
+        "over-tasks-hierarchical.json", "over-tasks-hierarchical.md"]
+    validate_report((tmp_path / "mini_arc.json").read_text())
+    assert "EleutherAI/pythia-410m is significantly better" in (tmp_path / "mini_arc.md").read_text()

@@ -111,3 +111,28 @@ def print_eval_comparison(result, console: Console) -> None:
     harnesses = sorted({f"{r['harness']} {r['harness_version'] or ''}".strip()
                         for r in result.provenance})
     console.print(f"[dim]read {len(result.provenance)} run(s) ({', '.join(harnesses)}).[/dim]")
+
+
+def write_eval_reports(paths, out: Path, formats, *, metric=None, cluster_by=None,
+                       intersect=False, control=None, alpha=0.05,
+                       higher_is_better=None) -> None:
+    """``outperform report`` on evaluation logs: one report per task (and pair of models),
+    and one over tasks when there is one, written to ``out``; the tables on the terminal."""
+    import re
+
+    from .compare import compare_evals
+    from .report import write_report
+
+    result = compare_evals([str(p) for p in paths], metric=metric, cluster_by=cluster_by,
+                           intersect=intersect, control=control, alpha=alpha,
+                           higher_is_better=higher_is_better)
+    reports = [(task if len(reps) == 1 else f"{task}-{r.models[0]}-vs-{r.models[1]}", r)
+               for task, reps in result.per_task.items() for r in reps]
+    reports += [(name, r) for name, r in (("over-tasks-q3", result.across_tasks),
+                                          ("over-tasks-hierarchical", result.hierarchical))
+                if r is not None]
+    print_eval_comparison(result, Console())
+    for name, rep in reports:
+        stem = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("_") or "task"
+        for path in write_report(rep, out, formats=formats, stem=stem).values():
+            err.print(f"wrote {path}")

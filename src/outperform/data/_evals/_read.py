@@ -86,6 +86,19 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
                     warnings=tuple(_differences(runs)))
 
 
+def is_eval_log(path) -> bool:
+    """Whether ``path`` is an evaluation log, or a folder holding one (not a plain table)."""
+    path = Path(path)
+    if path.is_dir():
+        return is_helm(path) or any(_is_log_file(p) for p in path.rglob("*") if p.is_file())
+    return path.exists() and _is_log_file(path)
+
+
+def _is_log_file(path: Path) -> bool:
+    return bool(SAMPLES.match(path.name) or RESULTS.match(path.name) or path.suffix == ".eval"
+                or is_helm(path) or (path.suffix == ".json" and is_inspect(path)))
+
+
 def _sources(items, format):
     """(kind, source) of every log among ``items``, folders searched recursively."""
     for item in items:
