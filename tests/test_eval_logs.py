@@ -249,3 +249,14 @@ def test_a_metric_mixing_numbers_and_text_is_refused(tmp_path):
     with pytest.raises(InvalidInputError, match="1 score.* of metric 'acc,none' are not finite "
                                                 "numbers, e.g. 'n/a' for example '3'"):
         read_eval_logs(folder)
+
+
+def test_a_json_that_looks_like_an_inspect_log_but_is_not_is_refused(tmp_path):
+    pytest.importorskip("inspect_ai")
+    bad = tmp_path / "log.json"
+    bad.write_text('{"version": 2, "status": "success", "eval": {"task": 3}}')
+    with pytest.raises(InvalidInputError, match="not a readable Inspect log"):
+        read_eval_logs(bad)
+    (tmp_path / "log.json").write_text('{"name": "config", "version": 1}')
+    with pytest.raises(InvalidInputError, match="not an evaluation log"):
+        read_eval_logs(bad)

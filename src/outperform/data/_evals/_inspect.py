@@ -32,7 +32,9 @@ def is_inspect(path: Path) -> bool:
         return False
     with open(path, "rb") as f:
         head = f.read(4096)
-    return b'"eval"' in head and b'"version"' in head
+    # inspect_ai/log/_file.py writes the JSON log as {"version": ..., "status": ..., "eval": ...}
+    return (head.lstrip().startswith(b"{") and all(k in head for k in
+                                                 (b'"version"', b'"status"', b'"eval"')))
 
 
 def read_inspect(path: Path, *, cluster_by: str | None = None):
@@ -55,7 +57,11 @@ def read_inspect(path: Path, *, cluster_by: str | None = None):
     from inspect_ai.log import read_eval_log
     from inspect_ai.scorer import value_to_float
 
-    log = read_eval_log(str(path))
+    try:
+        log = read_eval_log(str(path))
+    except (ValueError, KeyError, OSError) as exc:   # pydantic's ValidationError is a ValueError
+        raise InvalidInputError(f"{path}: not a readable Inspect log ({str(exc)[:200]}).") \
+            from None
     spec = log.eval
     if not log.samples:
         raise InvalidInputError(f"{path}: the Inspect log has no samples (status "
