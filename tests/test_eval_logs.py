@@ -260,3 +260,21 @@ def test_a_json_that_looks_like_an_inspect_log_but_is_not_is_refused(tmp_path):
     (tmp_path / "log.json").write_text('{"name": "config", "version": 1}')
     with pytest.raises(InvalidInputError, match="not an evaluation log"):
         read_eval_logs(bad)
+
+
+def test_helm_perturbed_instances_are_left_out(tmp_path):
+    out = tmp_path / "helm"
+    shutil.copytree(HELM, out)
+    run = next(p for p in out.iterdir() if "gpt2" in p.name)
+    stats = json.loads((run / "per_instance_stats.json").read_text())
+    # a robustness copy of instance id100 (HELM: PerInstanceStats.perturbation set)
+    extra = json.loads(json.dumps(stats[0]))
+    extra["perturbation"] = {"name": "typos", "robustness": True, "fairness": False,
+                             "computed_on": "perturbed", "prob": 0.1}
+    for s in extra["stats"]:
+        s["mean"] = s["sum"] = 0.0
+    (run / "per_instance_stats.json").write_text(json.dumps(stats + [extra]))
+    p = next(iter(pair_items(read_eval_logs(out)).values()))
+    assert len(p.examples) == 30
+    gpt2 = p.models.index("openai/gpt2")
+    assert p.scores[:, gpt2].mean() == pytest.approx(20 / 30)

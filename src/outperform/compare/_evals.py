@@ -131,6 +131,11 @@ def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect
                          tuple(paired), names, _metric_label(paired), hib,
                          "mean over the paired items")
     across, hierarchical, notes = _across(paired, matrix, names, alpha, threshold, control)
+    if len(names) > 2:
+        # Hook for the leaderboard (rank sets, tiers; issue 16 §3): it takes these inputs.
+        notes.append(f"{len(names)} models: a leaderboard (rank sets, tiers) ranks them from "
+                     "EvalComparison.score_matrix (tasks x models) or the per-item scores of "
+                     "outperform.data.pair_items.")
     return EvalComparison(models=names, tasks=tuple(paired), metrics={t: p.metric for t, p in
                                                                       paired.items()},
                           higher_is_better=hib, per_task=per_task, across_tasks=across,

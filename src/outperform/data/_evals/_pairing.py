@@ -98,6 +98,19 @@ def pair_items(logs: EvalLogs, *, metric=None, intersect: bool = False,
         models; the metric missing for some models; clusters that differ between models.
     TooFewError
         Fewer than 2 models, or no task left.
+
+    Examples
+    --------
+    Two epochs per item; model b's item 2 is right once and wrong once:
+
+    >>> import pandas as pd
+    >>> from outperform.data import read_eval_logs
+    >>> table = pd.DataFrame({"model": ["a"] * 4 + ["b"] * 4, "task": "qa",
+    ...                       "item": [1, 1, 2, 2] * 2, "epoch": [1, 2] * 4,
+    ...                       "score": [1, 1, 0, 0, 1, 1, 1, 0]})
+    >>> p = pair_items(read_eval_logs(table))["qa"]
+    >>> p.scores.tolist(), p.epochs.tolist(), p.within_variance.tolist()
+    ([[1.0, 1.0], [0.0, 0.5]], [2, 2], [0.0, 0.25])
     """
     df = logs.scores
     names = tuple(models) if models is not None else logs.models
