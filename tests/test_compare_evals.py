@@ -190,3 +190,12 @@ def test_report_command_accepts_evaluation_logs(tmp_path):
         "over-tasks-hierarchical.json", "over-tasks-hierarchical.md"]
     validate_report((tmp_path / "mini_arc.json").read_text())
     assert "EleutherAI/pythia-410m is significantly better" in (tmp_path / "mini_arc.md").read_text()
+
+
+def test_same_difference_on_every_item_gives_no_p_value_but_names_the_better():
+    rep = compare_evals(_table(np.ones(8), np.zeros(8))).per_task["qa"][0]
+    d = rep.tests["paired_difference"]
+    assert d.estimate == 1 and np.isnan(d.pvalue)
+    assert rep.conclusions[0] == ("paired difference of means: undefined, A's score is 1 higher "
+                                  "than B's on each of the 8 items (no spread, so no p-value).")
+    assert rep.tests["mcnemar"].pvalue == pytest.approx(2 / 2 ** 8)   # 8 discordant, all for A

@@ -38,7 +38,7 @@ from ..stats._proportion import proportion_confint
 from ..stats._ttest import paired_ttest
 from ._hierarchical import compare_counts
 from ._q3 import compare_many_tasks
-from ._words import conclusion, probability_summary
+from ._words import conclusion, constant_difference, probability_summary
 
 # Metrics of the harnesses where lower is better (lm-eval's perplexities, bits per byte).
 LOWER_IS_BETTER = ("perplexity", "word_perplexity", "byte_perplexity", "bits_per_byte")
@@ -171,16 +171,7 @@ def _pair_report(p: PairedTask, i, j, hib, alpha, threshold, rope, control) -> C
     sign = 1.0 if hib else -1.0
     diff = paired_difference(x, y, p.clusters)
     tests = {"paired_difference": diff}
-    lo, hi = diff.confidence_interval(1 - alpha)
-    se = diff.details["standard_error"]
-    words = [conclusion(
-        diff.method, a, b, decision=diff.pvalue < alpha, values=(x.mean(), y.mean()),
-        quantity=p.metric, higher_is_better=hib, spec=".4g",
-        evidence=f"{a} − {b} = {diff.estimate:+.4g}, {1 - alpha:.0%} CI [{lo:+.4g}, {hi:+.4g}], "
-                 f"SE {se:.3g} over {diff.details['n_items']} items"
-                 + (f" in {diff.details['n_clusters']} clusters, design effect "
-                    f"{diff.details['design_effect']:.2f}" if p.clusters is not None else "")
-                 + f"; p = {diff.pvalue:.3g}")]
+    words = [_difference_words(p, diff, a, b, x, y, hib, alpha)]
     warnings = []
     if p.binary and p.clusters is None and hib:
         c = discordance_counts(x.astype(bool), y.astype(bool))
@@ -225,6 +216,24 @@ def _pair_report(p: PairedTask, i, j, hib, alpha, threshold, rope, control) -> C
         conclusions=tuple(words), warnings=tuple(warnings), control=control,
         details={"task": p.task, "n_items": int(len(p.examples)),
                  "n_clusters": None if p.clusters is None else int(len(set(p.clusters)))})
+
+
+def _difference_words(p, diff, a, b, x, y, hib, alpha) -> str:
+    """The sentence of the paired difference: better model, by how much, the paired CI."""
+    se, n = diff.details["standard_error"], diff.details["n_items"]
+    clusters = diff.details["n_clusters"] if p.clusters is not None else None
+    if se == 0:   # the same difference on every item (cluster): no spread, no p-value
+        return constant_difference(diff.method, a, b, difference=diff.estimate,
+                                   higher_is_better=hib, quantity=p.metric,
+                                   n=clusters or n, units="clusters" if clusters else "items")
+    lo, hi = diff.confidence_interval(1 - alpha)
+    where = (f" in {clusters} clusters, design effect {diff.details['design_effect']:.2f}"
+             if clusters else "")
+    return conclusion(
+        diff.method, a, b, decision=diff.pvalue < alpha, values=(x.mean(), y.mean()),
+        quantity=p.metric, higher_is_better=hib, spec=".4g",
+        evidence=f"{a} − {b} = {diff.estimate:+.4g}, {1 - alpha:.0%} CI [{lo:+.4g}, {hi:+.4g}], "
+                 f"SE {se:.3g} over {n} items{where}; p = {diff.pvalue:.3g}")
 
 
 def _units(x, y, clusters):

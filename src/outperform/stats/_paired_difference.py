@@ -31,7 +31,8 @@ def paired_difference(a, b, clusters=None) -> FrequentistResult:
     -------
     FrequentistResult
         ``estimate`` = mean(a) − mean(b) (positive favours A when higher is better),
-        ``statistic`` = estimate / SE (z), two-sided ``pvalue``, ``confidence_interval()``
+        ``statistic`` = estimate / SE (z; NaN, and the p-value too, when every difference is
+        the same non-zero value), two-sided ``pvalue``, ``confidence_interval()``
         estimate ± z·SE; ``details``: ``standard_error``, ``naive_standard_error``,
         ``design_effect``, ``n_items``, ``n_clusters``, ``unpaired_standard_error``,
         ``unpaired_pvalue``.
@@ -63,8 +64,10 @@ def paired_difference(a, b, clusters=None) -> FrequentistResult:
     each = clustered_mean(np.column_stack([a, b]), clusters)
     d, se = float(diff.mean[0]), float(diff.standard_error[0])
     unpaired = float(np.hypot(*each.standard_error))
-    z = d / se if se > 0 else (0.0 if d == 0 else np.copysign(np.inf, d))
-    zu = d / unpaired if unpaired > 0 else (0.0 if d == 0 else np.copysign(np.inf, d))
+    # Every item (cluster) with the same difference: no spread to weigh it against, so no
+    # z statistic (0/0 when the difference is 0, which is no evidence of one: p = 1).
+    z = d / se if se > 0 else (0.0 if d == 0 else np.nan)
+    zu = d / unpaired if unpaired > 0 else (0.0 if d == 0 else np.nan)
     method = ("paired difference of means, cluster-robust SE" if clusters is not None
               else "paired difference of means")
     return FrequentistResult(
