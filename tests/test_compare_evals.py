@@ -199,3 +199,15 @@ def test_same_difference_on_every_item_gives_no_p_value_but_names_the_better():
     assert rep.conclusions[0] == ("paired difference of means: undefined, A's score is 1 higher "
                                   "than B's on each of the 8 items (no spread, so no p-value).")
     assert rep.tests["mcnemar"].pvalue == pytest.approx(2 / 2 ** 8)   # 8 discordant, all for A
+
+
+def test_tasks_with_metrics_of_opposite_directions_are_not_pooled():
+    rng = np.random.default_rng(2)
+    acc = _table((rng.random(40) < 0.7).astype(float), (rng.random(40) < 0.5).astype(float),
+                 task="t1").assign(metric="acc")
+    ppl = _table(rng.normal(10, 1, 40), rng.normal(11, 1, 40), task="t2").assign(
+        metric="word_perplexity")
+    res = compare_evals(pd.concat([acc, ppl]))
+    assert res.across_tasks is None and res.hierarchical is None
+    assert any("different directions" in n for n in res.notes)
+    assert [r[0].higher_is_better for r in res.per_task.values()] == [True, False]

@@ -22,7 +22,8 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from .._validation import OutperformError, check_probability, check_threshold
+from .._validation import (InvalidInputError, OutperformError, check_probability,
+                           check_threshold)
 from ..bayes._mcnemar import bayesian_mcnemar
 from ..bayes._ttest import bayesian_ttest
 from ..data._evals._pairing import PairedTask, pair_items
@@ -114,23 +115,27 @@ def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect
     paired = pair_items(logs, metric=metric, intersect=intersect, models=models)
     names = next(iter(paired.values())).models
     if control is not None and control not in names:
-        from .._validation import InvalidInputError
-
         raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
     pairs = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
              if control else list(combinations(range(len(names)), 2)))
     warnings = list(logs.warnings)
-    per_task = {}
+    per_task, directions = {}, {}
     for task, p in paired.items():
-        hib, note = _direction(p.metric, higher_is_better)
+        directions[task], note = _direction(p.metric, higher_is_better)
         warnings += list(p.warnings) + ([note] if note else [])
-        per_task[task] = tuple(_pair_report(p, i, j, hib, alpha, threshold, rope, control)
-                               for i, j in pairs)
-    hib = _direction(next(iter(paired.values())).metric, higher_is_better)[0]
+        per_task[task] = tuple(_pair_report(p, i, j, directions[task], alpha, threshold, rope,
+                                            control) for i, j in pairs)
+    hib = next(iter(directions.values()))
     matrix = ScoreMatrix(np.array([p.scores.mean(axis=0) for p in paired.values()]),
                          tuple(paired), names, _metric_label(paired), hib,
                          "mean over the paired items")
-    across, hierarchical, notes = _across(paired, matrix, names, alpha, threshold, control)
+    if len(set(directions.values())) > 1:
+        across, hierarchical = None, None
+        notes = ["no analysis across tasks: their metrics point in different directions "
+                 f"({', '.join(f'{t}: {paired[t].metric}' for t in paired)}); compare the "
+                 "tasks of one direction, or choose one metric per task (metric=)."]
+    else:
+        across, hierarchical, notes = _across(paired, matrix, names, alpha, threshold, control)
     if len(names) > 2:
         # Hook for the leaderboard (rank sets, tiers; issue 16 §3): it takes these inputs.
         notes.append(f"{len(names)} models: a leaderboard (rank sets, tiers) ranks them from "

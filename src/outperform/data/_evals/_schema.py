@@ -75,7 +75,8 @@ class EvalLogs:
     scores : DataFrame
         Columns ``task, model, metric, example, epoch, score, cluster, content, prompt`` (see the
         module docstring); ``score`` is float, higher is better unless the metric says
-        otherwise; ``epoch`` starts at 1.
+        otherwise; ``epoch`` starts at 1; the text columns are categorical (``example`` with
+        ``str`` labels), so that filters and the pairing work on integer codes.
     runs : tuple of EvalRun
     default_metric : mapping of str to str
         Per task, the metric the harness reports first (lm-eval: the first metric and
