@@ -84,8 +84,10 @@ def print_eval_comparison(result, console: Console) -> None:
         for model, row in rows.items():
             interval = (f"[{row['wilson_low']:.4f}, {row['wilson_high']:.4f}]"
                         if "wilson_low" in row else "")
+            epochs = str(row["epochs"]) + (f" (within-item var {row['within_item_variance']:.3g})"
+                                           if "within_item_variance" in row else "")
             scores.add_row(escape(task), escape(reports[0].metric), escape(model),
-                           f"{row['mean_score']:.4f}", interval, items, str(row["epochs"]))
+                           f"{row['mean_score']:.4f}", interval, items, epochs)
         for rep in reports:
             d = rep.tests["paired_difference"]
             lo, hi = d.confidence_interval(1 - alpha)

@@ -22,6 +22,11 @@ from ._schema import EvalRun, tidy
 
 SUFFIXES = (".eval", ".json")
 _WORDS = ("yes", "no", "true", "false")
+# GenerateConfig fields that change how a run is executed, not what the model answers: two
+# runs of one model may differ in them.
+OPERATIONAL = frozenset({"max_retries", "timeout", "attempt_timeout", "stream_idle_timeout",
+                         "max_connections", "adaptive_connections", "cache", "batch",
+                         "extra_headers", "cache_prompt", "fallback_models"})
 
 
 def is_inspect(path: Path) -> bool:
@@ -83,9 +88,10 @@ def read_inspect(path: Path, *, cluster_by: str | None = None):
         raise InvalidInputError(f"{path}: no sample of the Inspect log has a score.")
     n = len(cols["metric"])
     cols.update(task=[spec.task] * n, model=[spec.model] * n, prompt=[None] * n)
+    generate = {k: v for k, v in spec.model_generate_config.model_dump(exclude_none=True).items()
+                if k not in OPERATIONAL}
     settings = {"model_args": {k: v for k, v in spec.model_args.items() if v is not None},
-                "model_base_url": spec.model_base_url,
-                **spec.model_generate_config.model_dump(exclude_none=True)}
+                "model_base_url": spec.model_base_url, **generate}
     prompt = {"task_args": spec.task_args, "solver": spec.solver,
               "solver_args": spec.solver_args}
     rows, unusable = tidy(cols, str(path))
