@@ -278,3 +278,28 @@ def test_helm_perturbed_instances_are_left_out(tmp_path):
     assert len(p.examples) == 30
     gpt2 = p.models.index("openai/gpt2")
     assert p.scores[:, gpt2].mean() == pytest.approx(20 / 30)
+
+
+def test_fast_and_plain_json_paths_read_the_same_rows(tmp_path):
+    # A text-valued metric on the first line sends the file from pyarrow's typed reader to
+    # the line-by-line JSON reader; the rows of the numeric metrics must not change.
+    folder = _copy(tmp_path)
+
+    def change(lines):
+        lines[0]["metrics"] = lines[0]["metrics"] + ["verdict"]
+        lines[0]["verdict"] = "looks right"
+        return lines
+
+    _edit_samples(folder, "EleutherAI__pythia-160m", "mini_arc", change)
+    fast, plain = read_eval_logs(LM_EVAL).scores, read_eval_logs(folder).scores
+    assert next(r for r in read_eval_logs(folder).runs
+                if r.task == "mini_arc" and r.model == A).unusable == {
+        "verdict,none": "'looks right'"}
+
+    def rows(df):
+        df = df.astype({c: str for c in ("task", "model", "metric", "example", "content",
+                                         "prompt")})
+        return sorted(map(tuple, df[["task", "model", "metric", "example", "epoch", "score",
+                                     "content", "prompt"]].to_numpy().tolist()))
+
+    assert rows(fast) == rows(plain) and len(fast) == 2 * (80 + 40)
