@@ -211,3 +211,13 @@ def test_tasks_with_metrics_of_opposite_directions_are_not_pooled():
     assert res.across_tasks is None and res.hierarchical is None
     assert any("different directions" in n for n in res.notes)
     assert [r[0].higher_is_better for r in res.per_task.values()] == [True, False]
+
+
+def test_inspect_logs_without_inspect_ai_name_the_extra():
+    try:
+        import inspect_ai  # noqa: F401
+    except ImportError:
+        res = runner.invoke(app, ["compare-evals", str(DATA / "inspect")])
+        assert res.exit_code == 1 and "pip install 'outperform[inspect]'" in res.output
+    else:
+        pytest.skip("inspect_ai is installed")
