@@ -96,7 +96,8 @@ def print_eval_comparison(result, console: Console) -> None:
                 if d.pvalue < alpha else 0
             diffs.add_row(escape(task), f"{escape(a)} vs {escape(b)}", f"{d.estimate:+.4f}",
                           f"[{lo:+.4f}, {hi:+.4f}]", f"{d.details['standard_error']:.4f}",
-                          f"{d.details['unpaired_standard_error']:.4f}", f"{d.pvalue:.3g}",
+                          f"{d.details['unpaired_standard_error']:.4f}",
+                          "< 1e-300" if d.pvalue == 0 else f"{d.pvalue:.3g}",
                           escape({1: a, -1: b}.get(side, "neither")))
     console.print(scores)
     console.print(diffs)

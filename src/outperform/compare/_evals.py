@@ -188,7 +188,7 @@ def _pair_report(p: PairedTask, i, j, hib, alpha, threshold, rope, control) -> C
                 tests["mcnemar"].method, a, b, decision=tests["mcnemar"].pvalue < alpha,
                 values=(x.mean(), y.mean()), quantity=p.metric, higher_is_better=True,
                 spec=".4g", evidence=f"{a} right and {b} wrong on {c.n10} items, the reverse "
-                                     f"on {c.n01}; p = {tests['mcnemar'].pvalue:.3g}"))
+                                     f"on {c.n01}; {_p(tests['mcnemar'].pvalue)}"))
             lo_r, hi_r = bm.rope
             words.append(conclusion(bm.method, a, b, decision=bm.decision,
                                     evidence=f"{probability_summary(a, b, bm, '.3g')}; ROPE on "
@@ -238,7 +238,12 @@ def _difference_words(p, diff, a, b, x, y, hib, alpha) -> str:
         diff.method, a, b, decision=diff.pvalue < alpha, values=(x.mean(), y.mean()),
         quantity=p.metric, higher_is_better=hib, spec=".4g",
         evidence=f"{a} − {b} = {diff.estimate:+.4g}, {1 - alpha:.0%} CI [{lo:+.4g}, {hi:+.4g}], "
-                 f"SE {se:.3g} over {n} items{where}; p = {diff.pvalue:.3g}")
+                 f"SE {se:.3g} over {n} items{where}; {_p(diff.pvalue)}")
+
+
+def _p(pvalue: float) -> str:
+    # A p-value below the smallest double prints as 0, which reads as "certain".
+    return "p < 1e-300" if pvalue == 0 else f"p = {pvalue:.3g}"
 
 
 def _units(x, y, clusters):
