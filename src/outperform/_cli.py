@@ -41,6 +41,7 @@ EXTRAS = {
     "numpyro": ("numpyro", "bayes"),
     "jax": ("jax", "bayes"),
     "jaxlib": ("jax", "bayes"),
+    "inspect_ai": ("inspect_ai", "inspect"),
 }
 
 err = Console(stderr=True)

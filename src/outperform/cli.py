@@ -9,7 +9,7 @@ The exceptions are turned into messages once, for every command, by :class:`._cl
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 from rich.console import Console
@@ -17,6 +17,7 @@ from rich.console import Console
 from . import __version__
 from ._cli import Group, err
 from ._runs_cli import aggregate_cmd
+from ._evals_cli import compare_evals_cmd
 from ._cli_support import (FIGURE_SUFFIXES, SCHEDULER_HELP, Format, _backend, _direction,
                            _emit, _exit_on_bad_input, _output_file, _plot)
 from ._validation import InvalidInputError, OutperformError
@@ -228,8 +229,11 @@ def benchmark(
 
 @app.command()
 def report(
-    file: Path = typer.Argument(..., help="Results table (any layout `compare` reads: per-example "
-                                "predictions with y_true, folds on one task, or many data sets)."),
+    files: List[Path] = typer.Argument(..., metavar="FILE...", help="Results table (any layout "
+                                       "`compare` reads: per-example predictions with y_true, "
+                                       "folds on one task, or many data sets), or evaluation "
+                                       "logs / folders of runs as `compare-evals` reads them "
+                                       "(one report per task)."),
     out: Path = typer.Option(Path("outperform-report"), help="Folder for the report files."),
     formats: str = typer.Option("html,md,tex,json", help="Comma-separated: html, md, tex, "
                                 "json, txt (the diagrams are written as PDF and SVG)."),
@@ -251,9 +255,14 @@ def report(
     loss: str = typer.Option("zero-one", help="Q1 loss: zero-one, log, squared, absolute, given."),
     encoding: Optional[str] = typer.Option(None, help="Encoding of a text file that is not "
                                            "UTF-8, e.g. cp1252 (spreadsheet exports)."),
+    cluster_by: Optional[str] = typer.Option(None, "--cluster-by", help="Evaluation logs: "
+                                             "field grouping the items (cluster-robust SEs)."),
+    intersect: bool = typer.Option(False, "--intersect", help="Evaluation logs: compare on the "
+                                   "items all models share."),
 ) -> None:
     """Write a publishable report (HTML, Markdown, LaTeX, JSON) with its figures."""
     from .compare import compare
+    from .data._evals._read import is_eval_log
     from .report import FORMATS, write_report
 
     direction = _direction(lower_is_better, higher_is_better)
@@ -267,6 +276,14 @@ def report(
     if out.exists() and not out.is_dir():
         raise InvalidInputError(f"--out {str(out)!r} is an existing file; give a folder for the "
                                 "report files (it is created if missing).")
+    if len(files) > 1 or is_eval_log(files[0]):
+        from ._evals_cli import write_eval_reports
+
+        write_eval_reports(files, out, chosen, metric=metric, cluster_by=cluster_by,
+                           intersect=intersect, control=control, alpha=alpha,
+                           higher_is_better=direction)
+        return
+    file = files[0]
     result = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
                      control=control, rope=rope, bayesian=bayesian, y_true=y_true, loss=loss,
                      encoding=encoding, progress=True)
@@ -342,6 +359,7 @@ def demo(out: Path = typer.Option(Path("outperform-demo"), help="Folder for the 
 from ._plan_cli import plan_app  # noqa: E402  (the command group needs ``app`` defined)
 
 app.command("aggregate")(aggregate_cmd)
+app.command("compare-evals")(compare_evals_cmd)
 app.add_typer(plan_app, name="plan")
 
 

@@ -84,6 +84,9 @@ TEST_NOTES = {
     "cochran_q": "independent test examples; equal error rates of k predictors (Cochran 1950).",
     "mcnemar_holm": "each pair by McNemar's test, Holm's correction (Williams 2026 §5.6).",
     "paired_t_holm": "each pair by the paired t-test, Holm's correction (Williams 2026 §5.6).",
+    "paired_difference": "the same items for both models, independent items (or independent "
+                         "clusters with a cluster-robust standard error); normal approximation "
+                         "of the mean difference (Miller 2024 §2.2, §4.1).",
 }
 
 _UNITS = {"Q1": "test examples", "Q2": "folds", "Q3": "data sets"}

@@ -25,6 +25,8 @@ from ._noninferiority import noninferiority_test, tango_score_test
 from ._multipletests import adjust_pvalues
 from ._poisson_binomial import PoissonBinomial, poisson_binomial_pmf, poisson_multinomial_pmf
 from ._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
+from ._paired_difference import paired_difference
+from ._proportion import proportion_confint
 from ._letters import compact_letters
 from ._quade import quade, quade_posthoc
 from ._ranks import average_ranks, rank_scores
@@ -57,6 +59,7 @@ __all__ = [
     "shaffer_multipliers", "quade_posthoc", "compact_letters", "tost",
     "rom_adjust", "clustered_mean",
     "noninferiority_test", "tango_score_test",
+    "proportion_confint", "paired_difference",
 ]
 
 

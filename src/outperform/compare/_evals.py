@@ -1,0 +1,304 @@
+"""Language models compared from their evaluation logs (Williams 2026 Q1 per task, Q3 over
+tasks), items paired across models and clustered items handled (Miller 2024).
+
+Per task and pair of models (A, B):
+- the paired difference of mean scores A − B with its standard error: cluster-robust when
+  items are grouped (``cluster_by``), else sd(d)/sqrt(n) (Miller 2024, "Adding error bars to
+  evals", §2.2 eq. 4 and §4.1: pairing removes the variance the models share), and the
+  normal-approximation confidence interval and p-value; the unpaired standard error
+  sqrt(SE_A² + SE_B²) is kept beside it, as the comparison that ignores the pairing;
+- binary scores (0/1 on every item): McNemar's exact test and the Bayesian McNemar test with
+  the ROPE of Williams eq. 7; Wilson and Jeffreys intervals of each model's accuracy;
+- real scores (graded, averaged over epochs): the paired t-test and the Bayesian t-test
+  (Williams eq. 6); with clusters, on the cluster means (Williams §6.1).
+Over tasks: the Q3 analysis with tasks as data sets (:func:`compare_many_tasks`) and, for
+binary scores of two models, the hierarchical McNemar model (Williams §5.5,
+:func:`compare_counts`).
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from .._validation import (InvalidInputError, OutperformError, check_probability,
+                           check_threshold)
+from ..bayes._mcnemar import bayesian_mcnemar
+from ..bayes._ttest import bayesian_ttest
+from ..data._evals._pairing import PairedTask, pair_items
+from ..data._evals._read import read_eval_logs
+from ..data._evals._schema import EvalLogs
+from ..data._results_table import ScoreMatrix
+from ..data._schema import metric_direction
+from ..results import ComparisonReport
+from ..results._evals import EvalComparison
+from ..stats._mcnemar import discordance_counts, mcnemar
+from ..stats._paired_difference import paired_difference
+from ..stats._proportion import proportion_confint
+from ..stats._ttest import paired_ttest
+from ._hierarchical import compare_counts
+from ._q3 import compare_many_tasks
+from ._words import conclusion, constant_difference, probability_summary
+
+# Metrics of the harnesses where lower is better (lm-eval's perplexities, bits per byte).
+LOWER_IS_BETTER = ("perplexity", "word_perplexity", "byte_perplexity", "bits_per_byte")
+
+
+def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect: bool = False,
+                  format: str = "auto", models=None, control: str | None = None,
+                  higher_is_better: bool | None = None, alpha: float = 0.05,
+                  threshold: float = 0.95, rope=None) -> EvalComparison:
+    """Compare language models from their per-sample evaluation logs, paired by item.
+
+    Parameters
+    ----------
+    logs : path, sequence of paths, DataFrame or EvalLogs
+        Anything :func:`outperform.data.read_eval_logs` reads (lm-eval samples, Inspect logs,
+        HELM run folders, long tables), or its result.
+    metric : str or mapping of str to str, optional
+        Metric to compare (default: each task's first reported one), see
+        :func:`outperform.data.pair_items`.
+    cluster_by : str, optional
+        Field grouping the items (passage, conversation): standard errors become
+        cluster-robust and the t-tests run on cluster means.
+    intersect : bool
+        Compare on the items (and tasks) all models share instead of refusing when some are
+        missing.
+    format : {"auto", "lm-eval", "inspect", "helm", "csv"}
+    models : sequence of str, optional
+        Models to compare (default all). With more than two, all pairs, or each against
+        ``control``; the tasks x models mean scores (``EvalComparison.score_matrix``) are the
+        input of a leaderboard (rank sets, tiers).
+    control : str, optional
+    higher_is_better : bool, optional
+        Direction of the metric; default from its name (perplexities and bits per byte are
+        lower-is-better, unknown names are taken as scores with a warning).
+    alpha, threshold : float
+        Significance level; Bayesian decision threshold.
+    rope : float, optional
+        Half-width of the ROPE: on φ for binary scores (default Williams eq. 7), in score units
+        for real scores (default 0.1 sd of the differences).
+
+    Returns
+    -------
+    EvalComparison
+        ``per_task[task]``: one Q1 :class:`ComparisonReport` per pair, its
+        ``tests["paired_difference"]`` the difference A − B of mean scores (positive favours
+        A when higher is better) with ``confidence_interval()``; ``across_tasks`` (Q3) and
+        ``hierarchical`` (binary scores, two models) when there are several tasks.
+
+    Raises
+    ------
+    InvalidInputError, TooFewError
+        From reading and pairing (missing items, differing content, duplicated ids,
+        non-numeric scores, one model name with two settings), unknown control.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [(m, i, float(s)) for m, scores in (("big", [1] * 9 + [0]),
+    ...                                           ("small", [1] * 6 + [0] * 4))
+    ...         for i, s in enumerate(scores)]
+    >>> table = pd.DataFrame(rows, columns=["model", "item", "score"]).assign(task="qa")
+    >>> res = compare_evals(table)
+    >>> pd_ = res.per_task["qa"][0].tests["paired_difference"]
+    >>> round(pd_.estimate, 2), [round(v, 4) for v in pd_.confidence_interval(0.95)]
+    (0.3, [0.0006, 0.5994])
+    >>> res.per_task["qa"][0].tests["mcnemar"].pvalue       # 3 discordant items, all for big
+    0.25
+    """
+    check_probability(alpha, "alpha")
+    check_threshold(threshold)
+    if not isinstance(logs, EvalLogs):
+        logs = read_eval_logs(logs, format=format, cluster_by=cluster_by)
+    paired = pair_items(logs, metric=metric, intersect=intersect, models=models)
+    names = next(iter(paired.values())).models
+    if control is not None and control not in names:
+        raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
+    pairs = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
+             if control else list(combinations(range(len(names)), 2)))
+    warnings = list(logs.warnings)
+    per_task, directions = {}, {}
+    for task, p in paired.items():
+        directions[task], note = _direction(p.metric, higher_is_better)
+        warnings += list(p.warnings) + ([note] if note else [])
+        per_task[task] = tuple(_pair_report(p, i, j, directions[task], alpha, threshold, rope,
+                                            control) for i, j in pairs)
+    hib = next(iter(directions.values()))
+    matrix = ScoreMatrix(np.array([p.scores.mean(axis=0) for p in paired.values()]),
+                         tuple(paired), names, _metric_label(paired), hib,
+                         "mean over the paired items")
+    if len(set(directions.values())) > 1:
+        across, hierarchical = None, None
+        notes = ["no analysis across tasks: their metrics point in different directions "
+                 f"({', '.join(f'{t}: {paired[t].metric}' for t in paired)}); compare the "
+                 "tasks of one direction, or choose one metric per task (metric=)."]
+    else:
+        across, hierarchical, notes = _across(paired, matrix, names, alpha, threshold, control)
+    if len(names) > 2:
+        # Hook for the leaderboard (rank sets, tiers; issue 16 §3): it takes these inputs.
+        notes.append(f"{len(names)} models: a leaderboard (rank sets, tiers) ranks them from "
+                     "EvalComparison.score_matrix (tasks x models) or the per-item scores of "
+                     "outperform.data.pair_items.")
+    return EvalComparison(models=names, tasks=tuple(paired), metrics={t: p.metric for t, p in
+                                                                      paired.items()},
+                          higher_is_better=hib, per_task=per_task, across_tasks=across,
+                          hierarchical=hierarchical, score_matrix=matrix,
+                          pairing={t: _pairing_summary(p) for t, p in paired.items()},
+                          provenance=tuple(r.to_dict() for r in logs.runs),
+                          warnings=tuple(dict.fromkeys(warnings)), notes=tuple(notes))
+
+
+def _direction(metric: str, given: bool | None) -> tuple[bool, str | None]:
+    if given is not None:
+        return bool(given), None
+    base = metric.split(",")[0].split("/")[-1]
+    if base in LOWER_IS_BETTER:
+        return False, None
+    found = metric_direction(base)
+    if found is None:
+        return True, None if base in ("score", "acc", "acc_norm", "match", "includes",
+                                      "exact_match", "quasi_exact_match", "f1") \
+            else (f"metric {metric!r}: taken as higher-is-better (a score); pass "
+                  "higher_is_better=False (--lower-is-better) if it is a loss.")
+    return found, None
+
+
+def _metric_label(paired) -> str:
+    found = sorted({p.metric for p in paired.values()})
+    return found[0] if len(found) == 1 else " / ".join(found)
+
+
+def _pair_report(p: PairedTask, i, j, hib, alpha, threshold, rope, control) -> ComparisonReport:
+    a, b = p.models[i], p.models[j]
+    x, y = p.scores[:, i], p.scores[:, j]
+    sign = 1.0 if hib else -1.0
+    diff = paired_difference(x, y, p.clusters)
+    tests = {"paired_difference": diff}
+    words = [_difference_words(p, diff, a, b, x, y, hib, alpha)]
+    warnings = []
+    if p.binary and p.clusters is None and hib:
+        c = discordance_counts(x.astype(bool), y.astype(bool))
+        if c.n01 + c.n10 > 0:
+            tests["mcnemar"] = mcnemar(c.n01, c.n10, method="exact")
+            tests["bayesian_mcnemar"] = bm = bayesian_mcnemar(c.n01, c.n10, rope=rope,
+                                                              threshold=threshold)
+            words.append(conclusion(
+                tests["mcnemar"].method, a, b, decision=tests["mcnemar"].pvalue < alpha,
+                values=(x.mean(), y.mean()), quantity=p.metric, higher_is_better=True,
+                spec=".4g", evidence=f"{a} right and {b} wrong on {c.n10} items, the reverse "
+                                     f"on {c.n01}; {_p(tests['mcnemar'].pvalue)}"))
+            lo_r, hi_r = bm.rope
+            words.append(conclusion(bm.method, a, b, decision=bm.decision,
+                                    evidence=f"{probability_summary(a, b, bm, '.3g')}; ROPE on "
+                                             f"φ [{lo_r:.3g}, {hi_r:.3g}]"))
+        else:
+            warnings.append(f"{a} and {b} are right and wrong on the same items: McNemar's "
+                            "test has no discordant item to weigh.")
+    else:
+        if p.binary and p.clusters is not None:
+            warnings.append("binary scores in clusters: McNemar's test assumes independent "
+                            "items, so the t-tests run on the cluster means instead.")
+        ua, ub, unit = _units(x, y, p.clusters)
+        try:
+            tests["paired_t"] = paired_ttest(sign * ua, sign * ub)
+            tests["bayesian_t"] = bt = bayesian_ttest(sign * ua, sign * ub, rope=rope,
+                                                      threshold=threshold)
+            words.append(conclusion(bt.method + f" on {unit}", a, b, decision=bt.decision,
+                                    evidence=probability_summary(a, b, bt, ".3g")))
+        except OutperformError as exc:
+            warnings.append(f"t-tests on {unit} not run: {exc}")
+    summary = tuple(sorted((_model_row(p, k) for k in (i, j)),
+                           key=lambda r: -sign * r["mean_score"]))
+    return ComparisonReport(
+        question="Q1", metric=p.metric, higher_is_better=hib, models=(a, b), n_tasks=1,
+        alpha=alpha, summary=summary, tests=tests, recommended="paired_difference",
+        rationale="the same items scored for both models: the paired difference of means with "
+                  "its standard error (cluster-robust for grouped items; Miller 2024), McNemar "
+                  "and Bayesian McNemar for 0/1 scores, t-tests for graded scores (Williams "
+                  "2026 §5.1–5.4).",
+        conclusions=tuple(words), warnings=tuple(warnings), control=control,
+        details={"task": p.task, "n_items": int(len(p.examples)),
+                 "n_clusters": None if p.clusters is None else int(len(set(p.clusters)))})
+
+
+def _difference_words(p, diff, a, b, x, y, hib, alpha) -> str:
+    """The sentence of the paired difference: better model, by how much, the paired CI."""
+    se, n = diff.details["standard_error"], diff.details["n_items"]
+    clusters = diff.details["n_clusters"] if p.clusters is not None else None
+    if se == 0:   # the same difference on every item (cluster): no spread, no p-value
+        return constant_difference(diff.method, a, b, difference=diff.estimate,
+                                   higher_is_better=hib, quantity=p.metric,
+                                   n=clusters or n, units="clusters" if clusters else "items")
+    lo, hi = diff.confidence_interval(1 - alpha)
+    where = (f" in {clusters} clusters, design effect {diff.details['design_effect']:.2f}"
+             if clusters else "")
+    return conclusion(
+        diff.method, a, b, decision=diff.pvalue < alpha, values=(x.mean(), y.mean()),
+        quantity=p.metric, higher_is_better=hib, spec=".4g",
+        evidence=f"{a} − {b} = {diff.estimate:+.4g}, {1 - alpha:.0%} CI [{lo:+.4g}, {hi:+.4g}], "
+                 f"SE {se:.3g} over {n} items{where}; {_p(diff.pvalue)}")
+
+
+def _p(pvalue: float) -> str:
+    # A p-value below the smallest double prints as 0, which reads as "certain".
+    return "p < 1e-300" if pvalue == 0 else f"p = {pvalue:.3g}"
+
+
+def _units(x, y, clusters):
+    if clusters is None:
+        return x, y, "items"
+    codes, uniques = pd.factorize(clusters)
+    counts = np.bincount(codes)
+    return (np.bincount(codes, x) / counts, np.bincount(codes, y) / counts,
+            f"{len(uniques)} cluster means")
+
+
+def _model_row(p: PairedTask, k: int) -> dict:
+    s = p.scores[:, k]
+    row = {"model": p.models[k], "mean_score": float(s.mean()), "n_items": int(s.size),
+           "epochs": int(p.epochs[k])}
+    if p.epochs[k] > 1:
+        row["within_item_variance"] = float(p.within_variance[k])
+    if p.binary:
+        n, hits = int(s.size), int(s.sum())
+        for method in ("wilson", "jeffreys"):
+            lo, hi = proportion_confint(hits, n, method=method)
+            row[f"{method}_low"], row[f"{method}_high"] = float(lo), float(hi)
+    return row
+
+
+def _pairing_summary(p: PairedTask) -> dict:
+    return {"metric": p.metric, "n_items": int(len(p.examples)),
+            "n_clusters": None if p.clusters is None else int(len(set(p.clusters))),
+            "epochs": dict(zip(p.models, p.epochs.tolist())),
+            "within_item_variance": {m: (None if np.isnan(v) else float(v))
+                                     for m, v in zip(p.models, p.within_variance)},
+            "dropped": {m: {"count": len(ids), "first": list(map(str, ids[:5]))}
+                        for m, ids in p.dropped.items()}}
+
+
+def _across(paired, matrix, names, alpha, threshold, control):
+    """Q3 over tasks and the hierarchical McNemar; why not, when they cannot run."""
+    notes, across, hierarchical = [], None, None
+    if len(paired) < 2:
+        return None, None, ["one task: no analysis across tasks."]
+    try:
+        across = compare_many_tasks(matrix, alpha=alpha, control=control)
+    except OutperformError as exc:
+        notes.append(f"Q3 across tasks not run: {exc}")
+    if len(names) == 2 and matrix.higher_is_better and all(p.binary for p in paired.values()):
+        rows = []
+        for task, p in paired.items():
+            c = discordance_counts(p.scores[:, 0].astype(bool), p.scores[:, 1].astype(bool))
+            rows.append({"task": task, "n01": c.n01, "n10": c.n10})
+        try:
+            hierarchical = compare_counts(pd.DataFrame(rows), names=tuple(names), alpha=alpha,
+                                          threshold=threshold)
+        except OutperformError as exc:
+            notes.append(f"hierarchical McNemar not run: {exc}")
+    else:
+        notes.append("hierarchical McNemar over tasks: only for two models with 0/1 scores "
+                     "on every task.")
+    return across, hierarchical, notes
