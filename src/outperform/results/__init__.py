@@ -4,12 +4,13 @@ from ._clustered import ClusteredMean
 from ._frequentist import FrequentistResult
 from ._intervals import BinomialInterval, LocationInterval, PointInterval
 from ._pairwise import PairwiseResult
+from ._rank_sets import RankSets
 from ._runs import (IntervalEstimate, PerformanceProfile, RunsComparison,
                     VarianceComponents)
 from ._report import SCHEMA_VERSION, ComparisonReport
 
 __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonReport", "DECISIONS", "FrequentistResult",
            "LocationInterval", "PointInterval",
-           "PairwiseResult", "SCHEMA_VERSION",
+           "PairwiseResult", "RankSets", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
            "VarianceComponents"]

@@ -26,6 +26,8 @@ from ._poisson_binomial import PoissonBinomial, poisson_binomial_pmf, poisson_mu
 from ._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
 from ._letters import compact_letters
 from ._quade import quade, quade_posthoc
+from ._rank_sets import rank_sets
+from ._pairwise_ttest import pairwise_ttest
 from ._ranks import average_ranks, rank_scores
 from ._runs import aggregate_runs, performance_profile, probability_of_improvement
 from ._risk_bounds import beta_risk_bound, langford_test_set_bound
@@ -55,6 +57,7 @@ __all__ = [
     "BERGMANN_MAX_K", "bergmann_hommel_adjust", "li_adjust", "shaffer_adjust",
     "shaffer_multipliers", "quade_posthoc", "compact_letters", "tost",
     "rom_adjust", "clustered_mean",
+    "rank_sets", "pairwise_ttest",
 ]
 
 

@@ -1,0 +1,368 @@
+"""Confidence sets for ranks: Mogstad, Romano, Shaikh & Wilhelm (2024), by paired bootstrap.
+
+Input is an n x k matrix of scores: n items (test examples, or tasks of a per-task table)
+scored for each of k models. The rank of a model is decided by its mean score; a confidence
+set for the ranks follows from simultaneous confidence statements about the k (k - 1) ordered
+differences of means (Mogstad et al. 2024, Review of Economic Studies 91(1): 476-518, §3):
+model j is *significantly better* than model m when the studentised difference
+t_jm = (mean_j - mean_m) / se_jm exceeds a bootstrap critical value, and the rank set of j is
+``[1 + #{m significantly better than j}, k - #{m significantly worse than j}]``.
+
+The bootstrap resamples items (or whole clusters of items) jointly for all models, so the
+pairing is kept: each resample is a vector of weights over the resampled units, and the
+resampled means of all models are one matrix product (weights x unit sums of the centred
+scores), batch by batch. The maximum over pairs of the studentised bootstrap differences is
+taken over blocks of pairs with a running maximum, so memory is bounded by
+k x n_resamples floats plus one batch of weights. The procedure is the one of the R package
+csranks (``csranks``, ``csdiffmeans``: one-sided hypotheses for all ordered pairs, max-t
+critical value, Romano–Wolf step-down), with a nonparametric paired bootstrap in place of
+its parametric (normal) one.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import rankdata
+
+from .._names import model_names
+from .._parallel import progress_bar
+from .._validation import (InvalidInputError, TooFewError, check_choice, check_probability,
+                           check_random_state)
+from ..results._rank_sets import RankSets
+from ._clustered import clustered_mean
+
+__all__ = ["rank_sets"]
+
+WEIGHTS = ("multinomial", "poisson")
+#: Weights drawn per batch (x 4 bytes for float32): the batch's matrix product streams the
+#: unit sums once, so batches must be large enough to amortise that, small enough for memory.
+_BATCH_WEIGHTS = 1 << 23
+#: Bytes of one block of studentised differences (rows of pairs x resamples): L2-sized.
+_BLOCK_BYTES = 1 << 20
+#: Squared standard errors of a difference below this fraction of the two variances are
+#: rounding noise of v_j + v_m - 2 c_jm: the two models' scores differ by a constant.
+_ZERO_VARIANCE = 1e-10
+
+
+def _as_scores(scores) -> np.ndarray:
+    x = np.asarray(scores)
+    if x.ndim != 2:
+        raise InvalidInputError(f"scores must be a 2-D items x models matrix, got shape {x.shape}.")
+    if x.dtype.kind not in "biuf":
+        raise InvalidInputError(f"scores must be numeric, got dtype {x.dtype}.")
+    n, k = x.shape
+    if k < 2:
+        raise TooFewError(f"scores has {k} model(s) (columns); ranking needs at least 2.")
+    if n < 2:
+        raise TooFewError(f"scores has {n} item(s) (rows); a bootstrap needs at least 2.")
+    x = x.astype(float, copy=False)
+    if not np.isfinite(x).all():
+        raise InvalidInputError("scores contain NaN or infinite values; every model needs a "
+                                "score on every item.")
+    return x
+
+
+def cluster_codes(clusters, n: int) -> tuple[np.ndarray, int]:
+    """Codes 0..G-1 of the cluster labels, numbered in order of first appearance.
+
+    So singleton clusters listed in item order get the codes 0..n-1, and resampling them
+    draws the same weights as resampling the items.
+    """
+    labels = np.asarray(clusters)
+    if labels.shape != (n,):
+        raise InvalidInputError(f"clusters must have one label per item ({n}), got shape "
+                                f"{labels.shape}.")
+    _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
+    relabel = np.empty(first.size, dtype=np.int64)
+    relabel[np.argsort(first, kind="stable")] = np.arange(first.size)
+    return relabel[inverse.ravel()], int(first.size)
+
+
+def _unit_sums(x: np.ndarray, mean: np.ndarray, clusters):
+    """Residual sums per resampled unit (G x k), unit sizes (G,), and G."""
+    u = x - mean
+    if clusters is None:
+        return u, np.ones(x.shape[0]), x.shape[0]
+    codes, g = cluster_codes(clusters, x.shape[0])
+    order = np.argsort(codes, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(codes[order]) != 0])
+    # One reduceat over the items sorted by cluster: all clusters' sums of all columns.
+    sums = np.add.reduceat(u[order], starts, axis=0)
+    return sums, np.bincount(codes, minlength=g).astype(float), g
+
+
+def difference_standard_errors(y: np.ndarray, clusters=None):
+    """Means, all paired differences of means and their (cluster-robust) standard errors.
+
+    Parameters
+    ----------
+    y : ndarray, shape (n, k)
+        Finite scores.
+    clusters : array_like, shape (n,), optional
+
+    Returns
+    -------
+    mean : (k,); diff : (k, k), ``mean[j] - mean[m]``; se : (k, k), standard error of
+    ``diff`` (0 where the two columns differ by a constant); and the resampling units
+    ``(sums, sizes, G)`` of :func:`_unit_sums`.
+
+    Raises
+    ------
+    TooFewError
+        Fewer than 2 clusters.
+
+    Notes
+    -----
+    Var(d_jm) = c sum_g (U_gj - U_gm)^2 / n^2, U the residual sums of the G clusters (every
+    item its own cluster without ``clusters``) and c = G / (G - 1): the variance of
+    :func:`outperform.stats.clustered_mean` applied to the column y_j - y_m (Miller 2024,
+    eq. 4 with statsmodels' small-sample factor), for all pairs from one Gram matrix.
+    """
+    n = y.shape[0]
+    mean = y.mean(axis=0)
+    sums, sizes, g = _unit_sums(y, mean, clusters)
+    if g < 2:
+        raise TooFewError("all items are in one cluster: at least 2 clusters are needed.")
+    gram = sums.T @ sums * (g / (g - 1) / n ** 2)
+    v = np.diag(gram)
+    var = v[:, None] + v[None, :] - 2 * gram
+    var[var <= _ZERO_VARIANCE * (v[:, None] + v[None, :])] = 0.0
+    return mean, mean[:, None] - mean[None, :], np.sqrt(var), (sums, sizes, g)
+
+
+def _draw_weights(rng, kind: str, b: int, g: int) -> np.ndarray:
+    """b resampling weight vectors over g units, float32 (b, g)."""
+    if kind == "poisson":
+        return rng.poisson(1.0, size=(b, g)).astype(np.float32)
+    idx = rng.integers(0, g, size=(b, g))
+    out = np.empty((b, g), dtype=np.float32)
+    rows = max(1, (1 << 20) // g)  # counts of a few rows at a time stay in cache
+    for s in range(0, b, rows):
+        r = min(rows, b - s)
+        flat = (idx[s:s + r] + (np.arange(r) * g)[:, None]).ravel()
+        out[s:s + r] = np.bincount(flat, minlength=r * g).reshape(r, g)
+    return out
+
+
+def _bootstrap_deviations(sums, sizes, n_resamples, kind, rng, advance) -> np.ndarray:
+    """Resampled mean minus sample mean of every model: float32 array (k, n_resamples)."""
+    g, k = sums.shape
+    s32, n32 = sums.astype(np.float32), sizes.astype(np.float32)
+    batch = int(np.clip(_BATCH_WEIGHTS // g, 1, n_resamples))
+    out = np.empty((n_resamples, k), dtype=np.float32)
+    for start in range(0, n_resamples, batch):
+        w = _draw_weights(rng, kind, min(batch, n_resamples - start), g)
+        den = w @ n32
+        # A Poisson resample may draw no unit at all (probability e^-G): it carries no
+        # information, and its deviation is taken as 0.
+        den[den == 0] = np.inf
+        np.divide(w @ s32, den[:, None], out=out[start:start + len(w)])
+        advance(len(w))
+    return np.ascontiguousarray(out.T)
+
+
+def _pair_factors(inv: np.ndarray, up: np.ndarray, down: np.ndarray):
+    """Factors (P, Q) so that max(D P, D Q) is the largest active statistic of a pair.
+
+    ``up[j, m]``: the ordered pair (j, m) is still tested, statistic +D_jm / se_jm;
+    ``down[j, m]``: (m, j) is, statistic -D_jm / se_jm. At least one of them is true.
+    """
+    return np.where(up, inv, -inv), np.where(down, -inv, inv)
+
+
+def _max_statistics(dev, inv, sim, marg):
+    """Bootstrap maxima of the active studentised differences, over blocks of pairs.
+
+    ``dev``: (k, B) deviations; ``sim``: (up, down) masks of the simultaneous family or None;
+    ``marg``: (up, down) masks per family (row = the family's model) or None. Returns the
+    maximum over the simultaneous family (B,) and over each marginal family (k, B).
+    """
+    k, b = dev.shape
+    top = np.full(b, -np.inf, dtype=np.float32)
+    fam = np.full((k, b), -np.inf, dtype=np.float32)
+    sp = sq = mp = mq = mpt = mqt = None
+    if sim is not None:
+        sp, sq = (a.astype(np.float32) for a in _pair_factors(inv, *sim))
+    if marg is not None:
+        mp, mq = (a.astype(np.float32) for a in _pair_factors(inv, *marg))
+        mpt, mqt = np.ascontiguousarray(-mp.T), np.ascontiguousarray(-mq.T)
+    cols = int(np.clip(_BLOCK_BYTES // (4 * k), 64, b))
+    for c0 in range(0, b, cols):
+        c = slice(c0, c0 + cols)
+        for j in range(k - 1):  # row j: the pairs (j, m > j), all resamples of the block
+            d = dev[j, c] - dev[j + 1:, c]
+            if sim is not None:
+                t = np.maximum(d * sp[j, j + 1:, None], d * sq[j, j + 1:, None])
+                np.maximum(top[c], t.max(axis=0), out=top[c])
+            if marg is not None:
+                t = np.maximum(d * mp[j, j + 1:, None], d * mq[j, j + 1:, None])
+                np.maximum(fam[j, c], t.max(axis=0), out=fam[j, c])
+                # Family m > j sees the pair from the other side: D_mj = -D_jm.
+                t = np.maximum(d * mpt[j + 1:, j, None], d * mqt[j + 1:, j, None])
+                np.maximum(fam[j + 1:, c], t, out=fam[j + 1:, c])
+    return top, fam
+
+
+def _stepdown(tstat, dev, inv, alpha, stepdown, advance):
+    """Rejections of the simultaneous and the k marginal families (Romano–Wolf step-down).
+
+    Returns ``reject`` (k, k): j significantly better than m, simultaneous; ``up``, ``down``
+    (k, k): in the family of model j, j better than m / m better than j; the critical value.
+    """
+    k = tstat.shape[0]
+    off = ~np.eye(k, dtype=bool)
+    reject = np.zeros((k, k), dtype=bool)
+    up = np.zeros((k, k), dtype=bool)
+    down = np.zeros((k, k), dtype=bool)
+    sim_open, marg_open, crit = True, True, np.nan
+    while sim_open or marg_open:
+        top, fam = _max_statistics(
+            dev, inv, (off & ~reject, off & ~reject.T) if sim_open else None,
+            (off & ~up, off & ~down) if marg_open else None)
+        advance(1)
+        if sim_open:
+            crit = float(np.quantile(top, 1 - alpha))
+            new = off & (tstat > crit) & ~reject
+            reject |= new
+            sim_open = stepdown and new.any()
+        if marg_open:
+            c = np.quantile(fam, 1 - alpha, axis=1)[:, None]
+            new_up, new_down = off & (tstat > c) & ~up, off & (-tstat > c) & ~down
+            up |= new_up
+            down |= new_down
+            marg_open = stepdown and (new_up.any() or new_down.any())
+    return reject, up, down, crit
+
+
+def _percentile_ranks(y_mean, dev, alpha, scale):
+    """Percentile bootstrap interval of each model's rank (rank 1 = best) over the resamples.
+
+    Resampled means closer than 1e-4 of the smallest standard error are ties (float32
+    rounding of means that are equal, e.g. two models right on as many resampled items).
+    """
+    theta = np.round((y_mean[:, None] + dev) / scale)
+    ranks = rankdata(-theta, method="min", axis=0)
+    return np.quantile(ranks, [alpha / 2, 1 - alpha / 2], axis=1,
+                       method="inverted_cdf").T.astype(int)
+
+
+def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = True,
+              alpha: float = 0.05, n_resamples: int = 1000, weights: str = "multinomial",
+              stepdown: bool = True, unit: str = "item", random_state=None,
+              progress: bool = False) -> RankSets:
+    """Simultaneous and marginal confidence sets for the ranks of k models.
+
+    Parameters
+    ----------
+    scores : array_like, shape (n_items, n_models)
+        Score of each model (column) on each item (row): 0/1 correctness, a per-item metric,
+        or one score per task of a per-task table. Paired: row i of every model is the same
+        item. No NaN.
+    clusters : array_like, shape (n_items,), optional
+        Cluster label of each item (passage, conversation, problem): whole clusters are
+        resampled and the standard errors are cluster-robust. None: items are independent.
+    names : sequence of str, optional
+        Model names (default ``model 0``, ...).
+    higher_is_better : bool
+        Direction of the score; rank 1 is the best mean in this direction.
+    alpha : float
+        1 - confidence level of the sets.
+    n_resamples : int
+        Bootstrap resamples (>= 100; the simultaneous critical value is a (1 - alpha)-quantile
+        of a maximum, so a few thousand for alpha = 0.05 give it to two digits).
+    weights : {"multinomial", "poisson"}
+        Resampling weights: multinomial counts (the ordinary bootstrap, n units drawn with
+        replacement) or independent Poisson(1) counts (Hanley & MacGibbon 2006).
+    stepdown : bool
+        Apply the Romano–Wolf step-down (default, as csranks): rejected pairs leave the
+        family and the critical value is recomputed until no new pair is rejected. False:
+        one step (max-|t| over all pairs, over pairs involving j for j's marginal set).
+    unit : {"item", "task"}
+        Name of what a row is, for the printed result (``"cluster"`` is implied by
+        ``clusters``).
+    random_state : None, int, SeedSequence or Generator
+    progress : bool
+        Show the shared progress bar (stderr, terminal only).
+
+    Returns
+    -------
+    RankSets
+        Estimates, standard errors, the simultaneous, marginal and percentile rank sets and
+        the simultaneous pairwise decisions (``better``).
+
+    Raises
+    ------
+    InvalidInputError
+        Not a 2-D numeric matrix, NaN, bad clusters, alpha, weights or n_resamples.
+    TooFewError
+        Fewer than 2 models, items or clusters.
+
+    Notes
+    -----
+    With y = scores (negated when lower is better), d_jm = ybar_j - ybar_m and se_jm the
+    standard error of d_jm (cluster-robust: Var = G/(G-1) sum_g (U_gj - U_gm)^2 / n^2 with U
+    the residual sums of cluster g; plain: the same with every item its own cluster), each
+    bootstrap resample b gives D*_jm = d*_jm - d_jm and T*_jm = D*_jm / se_jm. The
+    simultaneous family holds the ordered pairs (j, m), j != m, with the one-sided
+    statistic T_jm; its critical value c is the (1 - alpha)-quantile over b of
+    max_(j,m) T*_jm (at the first step: max_{j<m} |T*_jm|, the max-|t| statistic), and
+    (j, m) is rejected (j better than m) when d_jm / se_jm > c. With step-down, rejected
+    ordered pairs leave the family and c is recomputed (Mogstad et al. 2024, Algorithm 3.1
+    and Remark 3.6; Romano & Wolf 2005). Rank sets: lower = 1 + #{m: m better than j},
+    upper = k - #{m: j better than m}. Marginal set of j: the same with the family of the
+    2 (k - 1) ordered pairs involving j. Two models whose scores differ by a constant on
+    every item have se = 0: the difference is certain (significant unless 0).
+    The percentile interval ranks the models within each resample and takes the alpha/2 and
+    1 - alpha/2 quantiles of each model's ranks (as leaderboards based on Chatbot Arena's
+    notebook do); it has no coverage guarantee (Hall & Miller 2009) and is shown for
+    comparison. Bootstrap means are computed in float32 from centred unit sums (error
+    ~1e-7 of the standard errors).
+
+    Examples
+    --------
+    Four models on 2,000 items; the first two have the same true mean:
+
+    >>> rng = np.random.default_rng(1)
+    >>> scores = rng.normal([0.0, 0.0, 0.3, 0.6], 1.0, size=(2000, 4))
+    >>> res = rank_sets(scores, names=["a", "b", "c", "d"], random_state=0)
+    >>> res.simultaneous.tolist()
+    [[3, 4], [3, 4], [2, 2], [1, 1]]
+    >>> res.top_k(1), res.tiers().tolist()
+    (('d',), [3, 3, 2, 1])
+    """
+    check_probability(alpha, "alpha")
+    check_choice(weights, "weights", WEIGHTS)
+    check_choice(unit, "unit", ("item", "task"))
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) \
+            or n_resamples < 100:
+        raise InvalidInputError(f"n_resamples must be an int >= 100, got {n_resamples!r}.")
+    rng = check_random_state(random_state)
+    x = _as_scores(scores)
+    n, k = x.shape
+    labels = model_names(names, k)
+    y = x if higher_is_better else -x
+    y_mean, diff, se, (sums, sizes, g) = difference_standard_errors(y, clusters)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = np.where(se > 0, 1.0 / se, 0.0)
+        tstat = np.where(se > 0, diff * inv, np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
+    np.fill_diagonal(tstat, 0.0)
+    with progress_bar(n_resamples + 2, progress, "rank confidence sets") as advance:
+        dev = _bootstrap_deviations(sums, sizes, int(n_resamples), weights, rng, advance)
+        reject, up, down, crit = _stepdown(tstat, dev, inv, alpha, stepdown, advance)
+    clustered = clustered_mean(x, clusters)
+    scale = 1e-4 * max(float(np.min(clustered.standard_error, initial=np.inf,
+                                     where=clustered.standard_error > 0)), 1e-300)
+    if not np.isfinite(scale):
+        scale = 1e-12
+    mean = x.mean(axis=0)
+    rank = 1 + (y_mean[None, :] > y_mean[:, None]).sum(axis=1)
+    deff = clustered.design_effect if clusters is not None else np.ones(k)
+    return RankSets(
+        names=labels, estimate=mean, standard_error=clustered.standard_error,
+        design_effect=deff, rank=rank,
+        simultaneous=np.column_stack([1 + reject.sum(axis=0), k - reject.sum(axis=1)]),
+        marginal=np.column_stack([1 + down.sum(axis=1), k - up.sum(axis=1)]),
+        percentile=_percentile_ranks(y_mean, dev, alpha, scale), better=reject,
+        critical_value=crit, alpha=float(alpha), n_resamples=int(n_resamples), n_items=n,
+        n_clusters=None if clusters is None else g,
+        unit="cluster" if clusters is not None else unit, weights=weights,
+        stepdown=bool(stepdown), higher_is_better=bool(higher_is_better))
