@@ -3,6 +3,7 @@ from ._bayesian import DECISIONS, BayesianResult
 from ._clustered import ClusteredMean
 from ._frequentist import FrequentistResult
 from ._intervals import BinomialInterval, LocationInterval, PointInterval
+from ._leaderboard import Leaderboard
 from ._pairwise import PairwiseResult
 from ._rank_sets import RankSets
 from ._runs import (IntervalEstimate, PerformanceProfile, RunsComparison,
@@ -11,6 +12,6 @@ from ._report import SCHEMA_VERSION, ComparisonReport
 
 __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonReport", "DECISIONS", "FrequentistResult",
            "LocationInterval", "PointInterval",
-           "PairwiseResult", "RankSets", "SCHEMA_VERSION",
+           "Leaderboard", "PairwiseResult", "RankSets", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
            "VarianceComponents"]
