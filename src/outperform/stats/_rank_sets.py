@@ -161,75 +161,124 @@ def _bootstrap_deviations(sums, sizes, n_resamples, kind, rng, advance) -> np.nd
 
 
 def _pair_factors(inv: np.ndarray, up: np.ndarray, down: np.ndarray):
-    """Factors (P, Q) so that max(D P, D Q) is the largest active statistic of a pair.
+    """Factors (P, Q), float32, so that max(D P, D Q) is the largest tested statistic of a pair.
 
     ``up[j, m]``: the ordered pair (j, m) is still tested, statistic +D_jm / se_jm;
-    ``down[j, m]``: (m, j) is, statistic -D_jm / se_jm. At least one of them is true.
+    ``down[j, m]``: (m, j) is, statistic -D_jm / se_jm. At least one of the two is true (a
+    pair is rejected in one direction at most, as the critical value is positive).
     """
-    return np.where(up, inv, -inv), np.where(down, -inv, inv)
+    return (np.where(up, inv, -inv).astype(np.float32),
+            np.where(down, -inv, inv).astype(np.float32))
 
 
-def _max_statistics(dev, inv, sim, marg):
-    """Bootstrap maxima of the active studentised differences, over blocks of pairs.
+def _columns(k: int, b: int) -> int:
+    """Resamples per block, so that a block of k rows of differences stays in cache."""
+    return int(np.clip(_BLOCK_BYTES // (4 * k), 64, max(b, 64)))
 
-    ``dev``: (k, B) deviations; ``sim``: (up, down) masks of the simultaneous family or None;
-    ``marg``: (up, down) masks per family (row = the family's model) or None. Returns the
-    maximum over the simultaneous family (B,) and over each marginal family (k, B).
+
+def _first_pass(dev: np.ndarray, inv32: np.ndarray) -> np.ndarray:
+    """max over m of |T*_jm| for every model j and resample: (k, B), one sweep over pairs.
+
+    Before any rejection every family is two-sided, so the marginal family of j has the
+    maximum of row j, and the simultaneous family the maximum over all rows.
     """
     k, b = dev.shape
-    top = np.full(b, -np.inf, dtype=np.float32)
-    fam = np.full((k, b), -np.inf, dtype=np.float32)
-    sp = sq = mp = mq = mpt = mqt = None
-    if sim is not None:
-        sp, sq = (a.astype(np.float32) for a in _pair_factors(inv, *sim))
-    if marg is not None:
-        mp, mq = (a.astype(np.float32) for a in _pair_factors(inv, *marg))
-        mpt, mqt = np.ascontiguousarray(-mp.T), np.ascontiguousarray(-mq.T)
-    cols = int(np.clip(_BLOCK_BYTES // (4 * k), 64, b))
+    fam = np.zeros((k, b), dtype=np.float32)
+    cols = _columns(k, b)
     for c0 in range(0, b, cols):
         c = slice(c0, c0 + cols)
-        for j in range(k - 1):  # row j: the pairs (j, m > j), all resamples of the block
+        for j in range(k - 1):  # pairs (j, m > j) of a block of resamples
+            t = np.abs(dev[j, c] - dev[j + 1:, c])
+            t *= inv32[j, j + 1:, None]
+            np.maximum(fam[j, c], t.max(axis=0), out=fam[j, c])
+            np.maximum(fam[j + 1:, c], t, out=fam[j + 1:, c])
+    return fam
+
+
+def _simultaneous_max(dev: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """max over the tested ordered pairs of T*, for each resample (column) of ``dev``."""
+    k, b = dev.shape
+    top = np.full(b, -np.inf, dtype=np.float32)
+    cols = _columns(k, b)
+    for c0 in range(0, b, cols):
+        c = slice(c0, c0 + cols)
+        for j in range(k - 1):
             d = dev[j, c] - dev[j + 1:, c]
-            if sim is not None:
-                t = np.maximum(d * sp[j, j + 1:, None], d * sq[j, j + 1:, None])
-                np.maximum(top[c], t.max(axis=0), out=top[c])
-            if marg is not None:
-                t = np.maximum(d * mp[j, j + 1:, None], d * mq[j, j + 1:, None])
-                np.maximum(fam[j, c], t.max(axis=0), out=fam[j, c])
-                # Family m > j sees the pair from the other side: D_mj = -D_jm.
-                t = np.maximum(d * mpt[j + 1:, j, None], d * mqt[j + 1:, j, None])
-                np.maximum(fam[j + 1:, c], t, out=fam[j + 1:, c])
-    return top, fam
+            t = np.maximum(d * p[j, j + 1:, None], d * q[j, j + 1:, None])
+            np.maximum(top[c], t.max(axis=0), out=top[c])
+    return top
+
+
+def _family_max(dev: np.ndarray, j: int, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """max over the tested pairs of model j's marginal family (P, Q: row j of the factors)."""
+    d = dev[j] - dev
+    return np.maximum(d * p[:, None], d * q[:, None]).max(axis=0)
+
+
+def _upper_quantile(bound: np.ndarray, exact, level: float):
+    """The ``level``-quantile (numpy's linear rule) of a statistic over the resamples.
+
+    ``bound`` (B,) bounds the statistic from above (its value on a larger family);
+    ``exact(idx)`` computes it on the resamples ``idx``. Only the resamples with the largest
+    bounds are computed: once at least as many of them reach the smallest bound left out as
+    the quantile needs order statistics, the others cannot change it. Returns the quantile
+    and the new bounds (exact where computed).
+    """
+    b = bound.size
+    need = b - int(np.floor(level * (b - 1)))  # top order statistics the quantile uses
+    take = min(b, 4 * need)
+    while True:
+        idx = np.argpartition(-bound, take - 1)[:take] if take < b else np.arange(b)
+        values = exact(idx)
+        floor = -np.inf if take == b else float(bound[idx].min())
+        if take == b or np.count_nonzero(values >= floor) >= need:
+            # Left-out resamples keep their bounds (<= floor): below the order statistics
+            # used, they leave the quantile unchanged, and they stay valid bounds.
+            new = bound.copy()
+            new[idx] = values
+            return float(np.quantile(new, level)), new
+        take = min(b, 4 * take)
 
 
 def _stepdown(tstat, dev, inv, alpha, stepdown, advance):
     """Rejections of the simultaneous and the k marginal families (Romano–Wolf step-down).
 
-    Returns ``reject`` (k, k): j significantly better than m, simultaneous; ``up``, ``down``
-    (k, k): in the family of model j, j better than m / m better than j; the critical value.
+    Returns ``reject`` (k, k): j significantly better than m in the simultaneous family;
+    ``up``, ``down`` (k, k): in the marginal family of model j, j better than m / m better
+    than j; and the simultaneous critical value of the last step.
     """
     k = tstat.shape[0]
+    level = 1 - alpha
     off = ~np.eye(k, dtype=bool)
-    reject = np.zeros((k, k), dtype=bool)
-    up = np.zeros((k, k), dtype=bool)
-    down = np.zeros((k, k), dtype=bool)
-    sim_open, marg_open, crit = True, True, np.nan
-    while sim_open or marg_open:
-        top, fam = _max_statistics(
-            dev, inv, (off & ~reject, off & ~reject.T) if sim_open else None,
-            (off & ~up, off & ~down) if marg_open else None)
-        advance(1)
-        if sim_open:
-            crit = float(np.quantile(top, 1 - alpha))
+    fam = _first_pass(dev, inv.astype(np.float32))
+    advance(1)
+    top = fam.max(axis=0)
+    crit = float(np.quantile(top, level))
+    marg = np.quantile(fam, level, axis=1)[:, None]
+    reject = off & (tstat > crit)
+    up, down = off & (tstat > marg), off & (-tstat > marg)
+    open_sim = stepdown and reject.any()
+    open_fam = np.flatnonzero((up | down).any(axis=1)) if stepdown else np.array([], int)
+    while open_sim or open_fam.size:
+        if open_sim:
+            p, q = _pair_factors(inv, ~reject & off, ~reject.T & off)
+            crit, top = _upper_quantile(
+                top, lambda idx: _simultaneous_max(np.ascontiguousarray(dev[:, idx]), p, q),
+                level)
             new = off & (tstat > crit) & ~reject
             reject |= new
-            sim_open = stepdown and new.any()
-        if marg_open:
-            c = np.quantile(fam, 1 - alpha, axis=1)[:, None]
-            new_up, new_down = off & (tstat > c) & ~up, off & (-tstat > c) & ~down
-            up |= new_up
-            down |= new_down
-            marg_open = stepdown and (new_up.any() or new_down.any())
+            open_sim = new.any()
+        changed = []
+        for j in open_fam:  # families whose last step rejected something
+            p, q = _pair_factors(inv[j], ~up[j] & off[j], ~down[j] & off[j])
+            c, fam[j] = _upper_quantile(fam[j], lambda idx: _family_max(dev[:, idx], j, p, q),
+                                        level)
+            new_up, new_down = off[j] & (tstat[j] > c) & ~up[j], off[j] & (-tstat[j] > c) & ~down[j]
+            up[j] |= new_up
+            down[j] |= new_down
+            if new_up.any() or new_down.any():
+                changed.append(j)
+        open_fam = np.array(changed, dtype=int)
     return reject, up, down, crit
 
 
