@@ -24,7 +24,7 @@ def _reference(y, n_resamples, seed, alpha=0.05, stepdown=True):
     boot = []
     for b in range(n_resamples):  # Arena-style: resample, recompute, one at a time
         d = y[idx[b]].mean(axis=0) - mean
-        boot.append((d[:, None] - d[None, :]) / se)
+        boot.append((d[:, None] - d[None, :]) / se * np.sqrt(n / (n - 1)))   # plug-in se
     boot = np.array(boot)                                    # (B, k, k): T*_jm
     pairs = ~np.eye(k, dtype=bool)
 

@@ -350,7 +350,9 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
     With y = scores (negated when lower is better), d_jm = ybar_j - ybar_m and se_jm the
     standard error of d_jm (cluster-robust: Var = G/(G-1) sum_g (U_gj - U_gm)^2 / n^2 with U
     the residual sums of cluster g; plain: the same with every item its own cluster), each
-    bootstrap resample b gives D*_jm = d*_jm - d_jm and T*_jm = D*_jm / se_jm. The
+    bootstrap resample b gives D*_jm = d*_jm - d_jm and T*_jm = D*_jm / se'_jm, with
+    se' = se sqrt((G - 1) / G) the plug-in standard error that the bootstrap reproduces
+    (so T* and the observed t have the same scale in small samples, such as 14 tasks). The
     simultaneous family holds the ordered pairs (j, m), j != m, with the one-sided
     statistic T_jm; its critical value c is the (1 - alpha)-quantile over b of
     max_(j,m) T*_jm (at the first step: max_{j<m} |T*_jm|, the max-|t| statistic), and
@@ -396,7 +398,11 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
     np.fill_diagonal(tstat, 0.0)
     with progress_bar(n_resamples + 2, progress, "rank confidence sets") as advance:
         dev = _bootstrap_deviations(sums, sizes, int(n_resamples), weights, rng, advance)
-        reject, up, down, crit = _stepdown(tstat, dev, inv, alpha, stepdown, advance)
+        # The bootstrap variance of a mean is the plug-in one, (G - 1) / G times the
+        # variance in se (ddof = 1, or Miller's G / (G - 1)): studentise the resamples by
+        # the plug-in error, so that T* has the scale of the observed t (csranks' normal).
+        boot_inv = inv * np.sqrt(g / (g - 1))
+        reject, up, down, crit = _stepdown(tstat, dev, boot_inv, alpha, stepdown, advance)
     clustered = clustered_mean(x, clusters)
     scale = 1e-4 * max(float(np.min(clustered.standard_error, initial=np.inf,
                                      where=clustered.standard_error > 0)), 1e-300)
