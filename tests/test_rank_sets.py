@@ -10,11 +10,11 @@ def _reference(y, n_resamples, seed, alpha=0.05, stepdown=True):
     """Plain implementation: one resample at a time, families and step-down as in csranks.
 
     The resampling weights are drawn as the kernel draws them (one batch: the multinomial
-    counts of ``rng.integers(0, n, size=(B, n))``), then everything is float64 and loops.
+    counts of ``rng.integers(0, n, size=(B, n), dtype=np.uint32)``), then everything is float64 and loops.
     """
     n, k = y.shape
     rng = np.random.default_rng(seed)
-    idx = rng.integers(0, n, size=(n_resamples, n))
+    idx = rng.integers(0, n, size=(n_resamples, n), dtype=np.uint32)
     mean = y.mean(axis=0)
     u = y - mean
     cov = u.T @ u / (n - 1) / n
