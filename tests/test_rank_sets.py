@@ -254,3 +254,16 @@ def test_pickles():
 def test_bad_input_is_refused(kwargs, error):
     with pytest.raises(error):
         rank_sets(**kwargs)
+
+
+def test_bool_scores_equal_float_scores():
+    # 0/1 scores take the exact integer (popcount) path for the standard errors
+    x = np.random.default_rng(12).random((3000, 5)) < [0.5, 0.52, 0.55, 0.6, 0.6]
+    a = rank_sets(x, n_resamples=300, random_state=0)
+    b = rank_sets(x.astype(float) + 0.0 * np.arange(5) * 1e-300, n_resamples=300,
+                  random_state=0)
+    np.testing.assert_allclose(a.standard_error, b.standard_error, rtol=1e-12)
+    np.testing.assert_array_equal(a.simultaneous, b.simultaneous)
+    ref = pairwise_ttest(x.astype(float) + np.r_[0.0, 0.0, 0.0, 0.0, 1e-9])   # float path
+    np.testing.assert_allclose(pairwise_ttest(x).details["standard_error"],
+                               ref.details["standard_error"], rtol=1e-6)

@@ -25,10 +25,10 @@ from scipy.stats import rankdata
 
 from .._names import model_names
 from .._parallel import progress_bar
-from .._validation import (InvalidInputError, TooFewError, check_choice, check_probability,
-                           check_random_state)
+from .._validation import InvalidInputError, check_choice, check_probability, check_random_state
 from ..results._rank_sets import RankSets
 from ._clustered import clustered_mean
+from ._paired_means import as_scores, paired_means
 
 __all__ = ["rank_sets"]
 
@@ -38,95 +38,6 @@ WEIGHTS = ("multinomial", "poisson")
 _BATCH_WEIGHTS = 1 << 23
 #: Bytes of one block of studentised differences (rows of pairs x resamples): L2-sized.
 _BLOCK_BYTES = 1 << 20
-#: Squared standard errors of a difference below this fraction of the two variances are
-#: rounding noise of v_j + v_m - 2 c_jm: the two models' scores differ by a constant.
-_ZERO_VARIANCE = 1e-10
-
-
-def _as_scores(scores) -> np.ndarray:
-    x = np.asarray(scores)
-    if x.ndim != 2:
-        raise InvalidInputError(f"scores must be a 2-D items x models matrix, got shape {x.shape}.")
-    if x.dtype.kind not in "biuf":
-        raise InvalidInputError(f"scores must be numeric, got dtype {x.dtype}.")
-    n, k = x.shape
-    if k < 2:
-        raise TooFewError(f"scores has {k} model(s) (columns); ranking needs at least 2.")
-    if n < 2:
-        raise TooFewError(f"scores has {n} item(s) (rows); a bootstrap needs at least 2.")
-    x = x.astype(float, copy=False)
-    if not np.isfinite(x).all():
-        raise InvalidInputError("scores contain NaN or infinite values; every model needs a "
-                                "score on every item.")
-    return x
-
-
-def cluster_codes(clusters, n: int) -> tuple[np.ndarray, int]:
-    """Codes 0..G-1 of the cluster labels, numbered in order of first appearance.
-
-    So singleton clusters listed in item order get the codes 0..n-1, and resampling them
-    draws the same weights as resampling the items.
-    """
-    labels = np.asarray(clusters)
-    if labels.shape != (n,):
-        raise InvalidInputError(f"clusters must have one label per item ({n}), got shape "
-                                f"{labels.shape}.")
-    _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
-    relabel = np.empty(first.size, dtype=np.int64)
-    relabel[np.argsort(first, kind="stable")] = np.arange(first.size)
-    return relabel[inverse.ravel()], int(first.size)
-
-
-def _unit_sums(x: np.ndarray, mean: np.ndarray, clusters):
-    """Residual sums per resampled unit (G x k), unit sizes (G,), and G."""
-    u = x - mean
-    if clusters is None:
-        return u, np.ones(x.shape[0]), x.shape[0]
-    codes, g = cluster_codes(clusters, x.shape[0])
-    order = np.argsort(codes, kind="stable")
-    starts = np.flatnonzero(np.r_[True, np.diff(codes[order]) != 0])
-    # One reduceat over the items sorted by cluster: all clusters' sums of all columns.
-    sums = np.add.reduceat(u[order], starts, axis=0)
-    return sums, np.bincount(codes, minlength=g).astype(float), g
-
-
-def difference_standard_errors(y: np.ndarray, clusters=None):
-    """Means, all paired differences of means and their (cluster-robust) standard errors.
-
-    Parameters
-    ----------
-    y : ndarray, shape (n, k)
-        Finite scores.
-    clusters : array_like, shape (n,), optional
-
-    Returns
-    -------
-    mean : (k,); diff : (k, k), ``mean[j] - mean[m]``; se : (k, k), standard error of
-    ``diff`` (0 where the two columns differ by a constant); and the resampling units
-    ``(sums, sizes, G)`` of :func:`_unit_sums`.
-
-    Raises
-    ------
-    TooFewError
-        Fewer than 2 clusters.
-
-    Notes
-    -----
-    Var(d_jm) = c sum_g (U_gj - U_gm)^2 / n^2, U the residual sums of the G clusters (every
-    item its own cluster without ``clusters``) and c = G / (G - 1): the variance of
-    :func:`outperform.stats.clustered_mean` applied to the column y_j - y_m (Miller 2024,
-    eq. 4 with statsmodels' small-sample factor), for all pairs from one Gram matrix.
-    """
-    n = y.shape[0]
-    mean = y.mean(axis=0)
-    sums, sizes, g = _unit_sums(y, mean, clusters)
-    if g < 2:
-        raise TooFewError("all items are in one cluster: at least 2 clusters are needed.")
-    gram = sums.T @ sums * (g / (g - 1) / n ** 2)
-    v = np.diag(gram)
-    var = v[:, None] + v[None, :] - 2 * gram
-    var[var <= _ZERO_VARIANCE * (v[:, None] + v[None, :])] = 0.0
-    return mean, mean[:, None] - mean[None, :], np.sqrt(var), (sums, sizes, g)
 
 
 def _poisson_table() -> np.ndarray:
@@ -227,10 +138,13 @@ def _simultaneous_max(dev: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarr
     return top
 
 
-def _family_max(dev: np.ndarray, j: int, p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """max over the tested pairs of model j's marginal family (P, Q: row j of the factors)."""
-    d = dev[j] - dev
-    return np.maximum(d * p[:, None], d * q[:, None]).max(axis=0)
+def _family_max(rows: np.ndarray, j: int, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """max over the tested pairs of model j's marginal family, for each resample.
+
+    ``rows``: (resamples, k) deviations; ``p``, ``q``: row j of the factors.
+    """
+    d = rows[:, j:j + 1] - rows
+    return np.maximum(d * p, d * q).max(axis=1)
 
 
 def _upper_quantile(bound: np.ndarray, exact, level: float):
@@ -244,7 +158,7 @@ def _upper_quantile(bound: np.ndarray, exact, level: float):
     """
     b = bound.size
     need = b - int(np.floor(level * (b - 1)))  # top order statistics the quantile uses
-    take = min(b, 4 * need)
+    take = min(b, 2 * need)
     while True:
         idx = np.argpartition(-bound, take - 1)[:take] if take < b else np.arange(b)
         values = exact(idx)
@@ -255,7 +169,7 @@ def _upper_quantile(bound: np.ndarray, exact, level: float):
             new = bound.copy()
             new[idx] = values
             return float(np.quantile(new, level)), new
-        take = min(b, 4 * take)
+        take = min(b, 2 * take)
 
 
 def _stepdown(tstat, dev, inv, alpha, stepdown, advance):
@@ -277,6 +191,8 @@ def _stepdown(tstat, dev, inv, alpha, stepdown, advance):
     up, down = off & (tstat > marg), off & (-tstat > marg)
     open_sim = stepdown and reject.any()
     open_fam = np.flatnonzero((up | down).any(axis=1)) if stepdown else np.array([], int)
+    # Resamples as rows: a family's candidate resamples are gathered as whole rows.
+    rows = np.ascontiguousarray(dev.T) if open_fam.size else None
     while open_sim or open_fam.size:
         if open_sim:
             p, q = _pair_factors(inv, ~reject & off, ~reject.T & off)
@@ -289,7 +205,7 @@ def _stepdown(tstat, dev, inv, alpha, stepdown, advance):
         changed = []
         for j in open_fam:  # families whose last step rejected something
             p, q = _pair_factors(inv[j], ~up[j] & off[j], ~down[j] & off[j])
-            c, fam[j] = _upper_quantile(fam[j], lambda idx: _family_max(dev[:, idx], j, p, q),
+            c, fam[j] = _upper_quantile(fam[j], lambda idx: _family_max(rows[idx], j, p, q),
                                         level)
             new_up, new_down = off[j] & (tstat[j] > c) & ~up[j], off[j] & (-tstat[j] > c) & ~down[j]
             up[j] |= new_up
@@ -406,36 +322,38 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
             or n_resamples < 100:
         raise InvalidInputError(f"n_resamples must be an int >= 100, got {n_resamples!r}.")
     rng = check_random_state(random_state)
-    x = _as_scores(scores)
+    x = as_scores(scores)
     n, k = x.shape
     labels = model_names(names, k)
-    y = x if higher_is_better else -x
-    y_mean, diff, se, (sums, sizes, g) = difference_standard_errors(y, clusters)
+    pm = paired_means(x, higher_is_better=higher_is_better, clusters=clusters)
+    se, g = pm.se, pm.n_units
     with np.errstate(divide="ignore", invalid="ignore"):
         inv = np.where(se > 0, 1.0 / se, 0.0)
-        tstat = np.where(se > 0, diff * inv, np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
+        tstat = np.where(se > 0, pm.diff * inv,
+                         np.where(pm.diff == 0, 0.0, np.sign(pm.diff) * np.inf))
     np.fill_diagonal(tstat, 0.0)
-    with progress_bar(n_resamples + 2, progress, "rank confidence sets") as advance:
-        dev = _bootstrap_deviations(sums, sizes, int(n_resamples), weights, rng, advance)
+    with progress_bar(n_resamples + 1, progress, "rank confidence sets") as advance:
+        dev = _bootstrap_deviations(pm.sums, pm.sizes, int(n_resamples), weights, rng, advance)
         # The bootstrap variance of a mean is the plug-in one, (G - 1) / G times the
         # variance in se (ddof = 1, or Miller's G / (G - 1)): studentise the resamples by
         # the plug-in error, so that T* has the scale of the observed t (csranks' normal).
         boot_inv = inv * np.sqrt(g / (g - 1))
         reject, up, down, crit = _stepdown(tstat, dev, boot_inv, alpha, stepdown, advance)
-    clustered = clustered_mean(x, clusters)
-    scale = 1e-4 * max(float(np.min(clustered.standard_error, initial=np.inf,
-                                     where=clustered.standard_error > 0)), 1e-300)
-    if not np.isfinite(scale):
-        scale = 1e-12
-    mean = x.mean(axis=0)
-    rank = 1 + (y_mean[None, :] > y_mean[:, None]).sum(axis=1)
-    deff = clustered.design_effect if clusters is not None else np.ones(k)
+    if clusters is None:
+        standard_error, deff = pm.mean_se, np.ones(k)
+    else:
+        clustered = clustered_mean(x, clusters)
+        standard_error, deff = clustered.standard_error, clustered.design_effect
+    positive = standard_error[standard_error > 0]
+    scale = 1e-4 * positive.min() if positive.size else 1e-12
+    sign = 1.0 if higher_is_better else -1.0
+    rank = 1 + (pm.mean[None, :] > pm.mean[:, None]).sum(axis=1)
     return RankSets(
-        names=labels, estimate=mean, standard_error=clustered.standard_error,
+        names=labels, estimate=sign * pm.mean, standard_error=standard_error,
         design_effect=deff, rank=rank,
         simultaneous=np.column_stack([1 + reject.sum(axis=0), k - reject.sum(axis=1)]),
         marginal=np.column_stack([1 + down.sum(axis=1), k - up.sum(axis=1)]),
-        percentile=_percentile_ranks(y_mean, dev, alpha, scale), better=reject,
+        percentile=_percentile_ranks(pm.mean, dev, alpha, scale), better=reject,
         critical_value=crit, alpha=float(alpha), n_resamples=int(n_resamples), n_items=n,
         n_clusters=None if clusters is None else g,
         unit="cluster" if clusters is not None else unit, weights=weights,
