@@ -64,7 +64,7 @@ def _draw_weights(rng, kind: str, b: int, g: int) -> np.ndarray:
         return _POISSON_TABLE[u]
     idx = rng.integers(0, g, size=(b, g), dtype=np.uint32).astype(np.intp)
     out = np.empty((b, g), dtype=np.float32)
-    rows = max(1, (1 << 20) // g)  # counts of a few rows at a time stay in cache
+    rows = max(1, (1 << 18) // g)  # counts of a few rows at a time stay in cache
     for s in range(0, b, rows):
         r = min(rows, b - s)
         flat = (idx[s:s + r] + (np.arange(r) * g)[:, None]).ravel()
