@@ -142,6 +142,7 @@ def test_cli_many_models_prints_the_top(tmp_path):
     res = runner.invoke(app, ["leaderboard", str(path), "--n-resamples", "200"])
     assert res.exit_code == 0, res.output
     assert "30 more models" in res.output
+    assert "compact letters compare the 50 best-estimated models" in res.output
 
 
 def test_cli_bad_cluster_column_exits_1(tmp_path):

@@ -29,6 +29,9 @@ from ._q1 import LOSSES, per_example_losses, read_predictions
 
 __all__ = ["leaderboard"]
 
+#: Models (the best estimates) given compact letters.
+LETTERS_MAX = 50
+
 
 def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
                 higher_is_better: bool | None = None, alpha: float = 0.05,
@@ -119,9 +122,15 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
                    n_resamples=n_resamples, weights=weights, unit=unit,
                    random_state=random_state, progress=progress)
     pairwise = _pairwise(scores, clusters, names, hib, adjustment, alpha)
-    order = rs.order
+    # Piepho's insert-absorb algorithm grows steeply with k (minutes at 200 models): the
+    # letters are given among the best LETTERS_MAX models, where a reader looks for them.
+    order = rs.order[:LETTERS_MAX]
     letters = compact_letters(pairwise.reject[np.ix_(order, order)],
                               [names[j] for j in order])
+    if len(names) > LETTERS_MAX:
+        letters.update({names[j]: "" for j in rs.order[LETTERS_MAX:]})
+        notes.append(f"compact letters compare the {LETTERS_MAX} best-estimated models "
+                     "among themselves; the tiers and rank sets cover all of them.")
     if clusters is not None:
         deff = float(np.median(rs.design_effect))
         notes.append(f"{rs.n_clusters} clusters resampled whole; the cluster-robust standard "

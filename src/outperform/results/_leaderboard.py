@@ -22,7 +22,9 @@ class Leaderboard:
         ``pairwise.adjustment``.
     letters : dict of str -> str
         Compact letter display of ``pairwise.reject`` (Piepho 2004), letters given from the
-        best model down: models sharing a letter are not significantly different.
+        best model down: models sharing a letter are not significantly different. With more
+        than 50 models, only the 50 best-estimated get letters (among themselves); the
+        others have "".
     metric : str
         What the score is (e.g. ``"accuracy"``, ``"auc"``).
     source : str
