@@ -123,6 +123,8 @@ def test_cli_text_json_markdown(tmp_path):
     res = runner.invoke(app, ["leaderboard", str(path), "--n-resamples", "200"])
     assert res.exit_code == 0, res.output
     assert "simultaneous" in res.output and "cluster-robust" in res.output
+    res = runner.invoke(app, ["leaderboard", str(path), "--n-resamples", "200", "--top-k", "3"])
+    assert "may be among the best 3 (simultaneous 95%): " in res.output
     res = runner.invoke(app, ["leaderboard", str(path), "--format", "json", "--top", "2"])
     data = json.loads(res.output)
     assert [m["model"] for m in data["models"]][:2] in (["A", "B"], ["B", "A"])

@@ -200,6 +200,8 @@ def _stepdown(tstat, dev, inv, alpha, stepdown, advance):
             crit, top = _upper_quantile(
                 top, lambda idx: _simultaneous_max(np.ascontiguousarray(dev[:, idx]), p, q),
                 level)
+            # Never below 0 (it is far above in practice): no pair is rejected both ways.
+            crit = max(crit, 0.0)
             new = off & (tstat > crit) & ~reject
             reject |= new
             open_sim = new.any()
@@ -208,6 +210,7 @@ def _stepdown(tstat, dev, inv, alpha, stepdown, advance):
             p, q = _pair_factors(inv[j], ~up[j] & off[j], ~down[j] & off[j])
             c, fam[j] = _upper_quantile(fam[j], lambda idx: _family_max(rows[idx], j, p, q),
                                         level)
+            c = max(c, 0.0)
             new_up, new_down = off[j] & (tstat[j] > c) & ~up[j], off[j] & (-tstat[j] > c) & ~down[j]
             up[j] |= new_up
             down[j] |= new_down
