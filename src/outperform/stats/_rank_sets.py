@@ -28,6 +28,7 @@ from .._parallel import progress_bar
 from .._validation import InvalidInputError, check_choice, check_probability, check_random_state
 from ..results._rank_sets import RankSets
 from ._clustered import clustered_mean
+from ._chunked_means import chunked_deviations, chunked_paired_means, is_dask
 from ._paired_means import as_scores, paired_means
 
 __all__ = ["rank_sets"]
@@ -88,6 +89,17 @@ def _bootstrap_deviations(sums, sizes, n_resamples, kind, rng, advance) -> np.nd
         np.divide(w @ s32, den[:, None], out=out[start:start + len(w)])
         advance(len(w))
     return np.ascontiguousarray(out.T)
+
+
+def _check_dask(clusters, weights) -> None:
+    if clusters is not None:
+        raise InvalidInputError("clusters are not supported with a Dask array of scores: "
+                                "give a numpy array, or the cluster means as the items.")
+    if weights != "poisson":
+        raise InvalidInputError(
+            "a Dask array of scores is resampled chunk by chunk, which needs independent "
+            "weights: pass weights='poisson' (the multinomial bootstrap needs all items at "
+            "once).")
 
 
 def _pair_factors(inv: np.ndarray, up: np.ndarray, down: np.ndarray):
@@ -240,10 +252,11 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
 
     Parameters
     ----------
-    scores : array_like, shape (n_items, n_models)
+    scores : array_like or dask.array.Array, shape (n_items, n_models)
         Score of each model (column) on each item (row): 0/1 correctness, a per-item metric,
         or one score per task of a per-task table. Paired: row i of every model is the same
-        item. No NaN.
+        item. No NaN. A Dask array (a table beyond memory) is read chunk of rows by chunk,
+        twice, with ``weights="poisson"`` and without clusters.
     clusters : array_like, shape (n_items,), optional
         Cluster label of each item (passage, conversation, problem): whole clusters are
         resampled and the standard errors are cluster-robust. None: items are independent.
@@ -326,10 +339,16 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
             or n_resamples < 100:
         raise InvalidInputError(f"n_resamples must be an int >= 100, got {n_resamples!r}.")
     rng = check_random_state(random_state)
-    x = as_scores(scores)
-    n, k = x.shape
+    chunked = is_dask(scores)
+    if chunked:
+        _check_dask(clusters, weights)
+        x = scores
+        pm = chunked_paired_means(x, higher_is_better=higher_is_better)
+    else:
+        x = as_scores(scores)
+        pm = paired_means(x, higher_is_better=higher_is_better, clusters=clusters)
+    n, k = (int(s) for s in x.shape)
     labels = model_names(names, k)
-    pm = paired_means(x, higher_is_better=higher_is_better, clusters=clusters)
     se, g = pm.se, pm.n_units
     with np.errstate(divide="ignore", invalid="ignore"):
         inv = np.where(se > 0, 1.0 / se, 0.0)
@@ -337,13 +356,19 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
                          np.where(pm.diff == 0, 0.0, np.sign(pm.diff) * np.inf))
     np.fill_diagonal(tstat, 0.0)
     with progress_bar(n_resamples + 1, progress, "rank confidence sets") as advance:
-        dev = _bootstrap_deviations(pm.sums, pm.sizes, int(n_resamples), weights, rng, advance)
+        if chunked:
+            dev = chunked_deviations(x, pm.mean, higher_is_better=higher_is_better,
+                                     n_resamples=int(n_resamples), rng=rng,
+                                     table=_POISSON_TABLE, advance=advance)
+        else:
+            dev = _bootstrap_deviations(pm.sums, pm.sizes, int(n_resamples), weights, rng,
+                                        advance)
         # The bootstrap variance of a mean is the plug-in one, (G - 1) / G times the
         # variance in se (ddof = 1, or Miller's G / (G - 1)): studentise the resamples by
         # the plug-in error, so that T* has the scale of the observed t (csranks' normal).
         boot_inv = inv * np.sqrt(g / (g - 1))
         reject, up, down, crit = _stepdown(tstat, dev, boot_inv, alpha, stepdown, advance)
-    if clusters is None:
+    if clusters is None:   # (and a Dask array)
         standard_error, deff = pm.mean_se, np.ones(k)
     else:
         clustered = clustered_mean(x, clusters)
