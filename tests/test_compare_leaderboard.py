@@ -105,6 +105,19 @@ def test_bad_per_item_tables_are_refused(mutate, message):
         leaderboard(mutate(_items(n=50)), n_resamples=100)
 
 
+def test_predictions_with_a_log_loss_rank_by_the_loss():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 500)
+    probs = pd.DataFrame({"y_true": y, "sharp": np.clip(y * 0.8 + 0.1 + rng.normal(0, 0.05, 500),
+                                                        0.01, 0.99),
+                          "vague": np.clip(y * 0.2 + 0.4 + rng.normal(0, 0.05, 500), 0.01, 0.99)})
+    board = leaderboard(probs, loss="log", n_resamples=200)
+    assert board.metric == "log loss" and not board.rank_sets.higher_is_better
+    assert board.rank_sets.top_k(1) == ("sharp",)
+    with pytest.raises(InvalidInputError, match="long table"):
+        leaderboard(probs, loss="given")
+
+
 def test_cluster_on_a_per_task_table_is_refused():
     with pytest.raises(InvalidInputError, match="tasks are resampled"):
         leaderboard(load_demsar_table6().frame, cluster="task")

@@ -63,8 +63,9 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         Bootstrap settings of :func:`outperform.stats.rank_sets` (seeded with 0 by
         default, so a leaderboard is reproducible).
     y_true, loss :
-        For predictions: the column of true labels and the per-example loss
-        (``"zero-one"`` gives accuracy; others are losses, lower is better).
+        For predictions: the column of true labels and the per-example loss,
+        ``"zero-one"`` (gives accuracy), ``"log"``, ``"squared"`` or ``"absolute"`` (losses,
+        lower is better).
     adjustment : str
         Multiplicity adjustment of the pairwise tests (default Holm).
     encoding : str, optional
@@ -156,8 +157,11 @@ def _cluster_column(df: pd.DataFrame, cluster: str | None) -> str | None:
 
 
 def _from_predictions(df, y_true, loss, cluster):
-    if loss not in LOSSES:
-        raise InvalidInputError(f"loss must be one of {LOSSES}, got {loss!r}.")
+    losses_ok = tuple(x for x in LOSSES if x != "given")
+    if loss not in losses_ok:
+        raise InvalidInputError(
+            f"loss must be one of {losses_ok} for predictions, got {loss!r}; per-item losses "
+            "already computed go in a long table (model, example, loss).")
     col = _cluster_column(df, cluster)
     y, preds, groups = read_predictions(df, y_true=y_true, group=col)
     names = tuple(preds)
