@@ -180,3 +180,11 @@ def test_cli_battles_are_handed_to_the_battles_module(tmp_path, monkeypatch):
     assert calls[0][0] == path
     assert calls[0][1] == dict(alpha=0.05, n_resamples=500, random_state=3, anchor="x",
                                fmt="text")
+
+
+def test_a_numeric_cluster_column_is_not_a_metric():
+    from outperform.data import read_results
+
+    df = pd.DataFrame({"task": ["t"] * 4, "model": ["a", "a", "b", "b"], "example": [0, 1, 0, 1],
+                       "cluster": [7, 7, 7, 7], "score": [1.0, 0.0, 1.0, 1.0]})
+    assert list(read_results(df).metrics) == ["score"]
