@@ -3,7 +3,8 @@
 Input is an n x k matrix of scores: n items (test examples, or tasks of a per-task table)
 scored for each of k models. The rank of a model is decided by its mean score; a confidence
 set for the ranks follows from simultaneous confidence statements about the k (k - 1) ordered
-differences of means (Mogstad et al. 2024, Review of Economic Studies 91(1): 476-518, §3):
+differences of means (Mogstad, Romano, Shaikh & Wilhelm 2024, "Inference for ranks", Review
+of Economic Studies, doi:10.1093/restud/rdad006):
 model j is *significantly better* than model m when the studentised difference
 t_jm = (mean_j - mean_m) / se_jm exceeds a bootstrap critical value, and the rank set of j is
 ``[1 + #{m significantly better than j}, k - #{m significantly worse than j}]``.
@@ -271,8 +272,8 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
         of a maximum, so a few thousand for alpha = 0.05 give it to two digits).
     weights : {"multinomial", "poisson"}
         Resampling weights: multinomial counts (the ordinary bootstrap, n units drawn with
-        replacement) or independent Poisson(1) counts (Hanley & MacGibbon 2006; Chamandy
-        et al. 2012), drawn from a 2^16-entry quantile table (about three times faster).
+        replacement) or independent Poisson(1) counts (the Poisson bootstrap), drawn from a
+        2^16-entry quantile table (about twice as fast; needed for Dask arrays).
     stepdown : bool
         Apply the Romano–Wolf step-down (default, as csranks): rejected pairs leave the
         family and the critical value is recomputed until no new pair is rejected. False:
@@ -309,14 +310,14 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
     statistic T_jm; its critical value c is the (1 - alpha)-quantile over b of
     max_(j,m) T*_jm (at the first step: max_{j<m} |T*_jm|, the max-|t| statistic), and
     (j, m) is rejected (j better than m) when d_jm / se_jm > c. With step-down, rejected
-    ordered pairs leave the family and c is recomputed (Mogstad et al. 2024, Algorithm 3.1
-    and Remark 3.6; Romano & Wolf 2005). Rank sets: lower = 1 + #{m: m better than j},
+    ordered pairs leave the family and c is recomputed (the stepwise procedure of Mogstad
+    et al. 2024, as csranks' ``stepdown=TRUE``; Romano & Wolf 2005). Rank sets: lower = 1 + #{m: m better than j},
     upper = k - #{m: j better than m}. Marginal set of j: the same with the family of the
     2 (k - 1) ordered pairs involving j. Two models whose scores differ by a constant on
     every item have se = 0: the difference is certain (significant unless 0).
     The percentile interval ranks the models within each resample and takes the alpha/2 and
     1 - alpha/2 quantiles of each model's ranks (as leaderboards based on Chatbot Arena's
-    notebook do); it has no coverage guarantee (Hall & Miller 2009) and is shown for
+    notebook do); it has no coverage guarantee and is shown for
     comparison. Bootstrap means are computed in float32 from centred unit sums (error
     ~1e-7 of the standard errors).
 
