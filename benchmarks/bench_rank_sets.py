@@ -5,10 +5,10 @@ call) for 200 models x 10,000 items x 10,000 paired resamples in under 5 s, and 
 models x 100,000 0/1 items (1,000 resamples, the default) in under 60 s.
 
 Ours: ``outperform.stats.rank_sets`` (the user-facing kernel; ``compare.leaderboard`` adds
-reading and the pairwise tests). Reference: the loop of Chatbot Arena's notebook
-(``get_bootstrap_result``: resample the battles/items with replacement, recompute every
-model's score, one resample at a time, then rank each resample and take percentiles), written
-with numpy for items: it gives only the percentile intervals, no simultaneous sets. It is
+reading and the pairwise tests). Reference: the bootstrap loop of leaderboard notebooks such
+as Chatbot Arena's (resample the battles/items with replacement, recompute every model's
+score, one resample at a time, then rank each resample and take percentiles), written with
+numpy for items: it gives only the percentile intervals, no simultaneous sets. It is
 timed on ``--peer-resamples`` resamples and extrapolated to all of them (it is linear in
 them). Rounds alternate ours and the reference; the best time of the rounds is printed.
 

@@ -316,9 +316,8 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
     2 (k - 1) ordered pairs involving j. Two models whose scores differ by a constant on
     every item have se = 0: the difference is certain (significant unless 0).
     The percentile interval ranks the models within each resample and takes the alpha/2 and
-    1 - alpha/2 quantiles of each model's ranks (as leaderboards based on Chatbot Arena's
-    notebook do); it has no coverage guarantee and is shown for
-    comparison. Bootstrap means are computed in float32 from centred unit sums (error
+    1 - alpha/2 quantiles of each model's ranks (the bootstrap loop of leaderboard notebooks
+    such as Chatbot Arena's); it has no coverage guarantee and is shown for comparison. Bootstrap means are computed in float32 from centred unit sums (error
     ~1e-7 of the standard errors).
 
     Examples
