@@ -360,6 +360,9 @@ from ._plan_cli import plan_app  # noqa: E402  (the command group needs ``app`` 
 
 app.command("aggregate")(aggregate_cmd)
 app.command("compare-evals")(compare_evals_cmd)
+from ._leaderboard_cli import leaderboard_cmd  # noqa: E402
+
+app.command("leaderboard")(leaderboard_cmd)
 app.add_typer(plan_app, name="plan")
 
 

@@ -11,6 +11,7 @@ from ._api import compare, infer_question
 from ._evals import compare_evals
 from ._guards import FALSE_DECISION_BOUND, MIN_DATA_SETS_TABLE, min_data_sets
 from ._hierarchical import compare_counts
+from ._leaderboard import leaderboard
 from ._q1 import compare_predictions
 from ._q2 import compare_one_task
 from ._q3 import compare_many_tasks
@@ -19,7 +20,7 @@ from ._variance import variance_components
 
 __all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_counts",
            "compare_many_tasks", "compare_one_task", "compare_runs", "compare_predictions",
-           "infer_question",
+           "infer_question", "leaderboard",
            "min_data_sets", "variance_components",
            "compare_evals"]
 

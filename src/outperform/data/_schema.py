@@ -2,16 +2,20 @@
 
 Long table, one row per measurement: ``task``, ``model``, optional ``run``, ``fold``,
 ``example``, one or more metric columns (default name ``score``), optional ``n_train``,
-``n_test``.
+``n_test``, and optional ``cluster`` (the group of an item: passage, conversation; never a
+metric).
 """
 from __future__ import annotations
 
 TASK, MODEL, RUN, FOLD, EXAMPLE = "task", "model", "run", "fold", "example"
 N_TRAIN, N_TEST = "n_train", "n_test"
+#: Optional label of the group an item belongs to (a passage, a conversation, the problem of
+#: a sub-question): leaderboards resample whole clusters and use cluster-robust errors.
+CLUSTER = "cluster"
 KEYS = (TASK, MODEL, RUN, FOLD, EXAMPLE)
 SIZES = (N_TRAIN, N_TEST)
 # Bookkeeping columns written by the experiment runner; never treated as metrics.
-NON_METRIC = set(KEYS) | set(SIZES) | {"fit_time", "score_time", "random_state", "seed", "design"}
+NON_METRIC = set(KEYS) | set(SIZES) | {CLUSTER, "fit_time", "score_time", "random_state", "seed", "design"}
 
 ALIASES = {
     "dataset": TASK, "data_set": TASK, "data set": TASK, "problem": TASK, "benchmark": TASK,
@@ -26,7 +30,7 @@ _LOWER_IS_BETTER = {
     "runtime", "fit_time", "regret", "rank",
 }
 _HIGHER_IS_BETTER = {
-    "score", "accuracy", "acc", "balanced_accuracy", "auc", "auroc", "roc_auc", "ap",
+    "score", "accuracy", "acc", "correct", "balanced_accuracy", "auc", "auroc", "roc_auc", "ap",
     "average_precision", "f1", "f1_macro", "f1_micro", "precision", "recall", "bleu",
     "rouge", "r2", "kappa", "mcc", "likelihood", "log_likelihood", "map", "ndcg",
 }

@@ -4,13 +4,16 @@ from ._clustered import ClusteredMean
 from ._evals import EvalComparison
 from ._frequentist import FrequentistResult
 from ._intervals import BinomialInterval, LocationInterval, PointInterval
+from ._leaderboard import Leaderboard
 from ._pairwise import PairwiseResult
+from ._rank_coverage import RankSetCoverage
+from ._rank_sets import RankSets
 from ._runs import (IntervalEstimate, PerformanceProfile, RunsComparison,
                     VarianceComponents)
 from ._report import SCHEMA_VERSION, ComparisonReport
 
 __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonReport", "DECISIONS", "FrequentistResult",
            "LocationInterval", "PointInterval",
-           "PairwiseResult", "SCHEMA_VERSION",
+           "Leaderboard", "PairwiseResult", "RankSetCoverage", "RankSets", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
            "VarianceComponents", "EvalComparison"]

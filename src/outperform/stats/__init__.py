@@ -29,6 +29,8 @@ from ._paired_difference import paired_difference
 from ._proportion import proportion_confint
 from ._letters import compact_letters
 from ._quade import quade, quade_posthoc
+from ._rank_sets import rank_sets
+from ._pairwise_ttest import pairwise_ttest
 from ._ranks import average_ranks, rank_scores
 from ._runs import aggregate_runs, performance_profile, probability_of_improvement
 from ._risk_bounds import beta_risk_bound, langford_test_set_bound
@@ -60,6 +62,7 @@ __all__ = [
     "rom_adjust", "clustered_mean",
     "noninferiority_test", "tango_score_test",
     "proportion_confint", "paired_difference",
+    "rank_sets", "pairwise_ttest",
 ]
 
 

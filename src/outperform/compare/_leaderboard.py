@@ -1,0 +1,256 @@
+"""Leaderboards: many models ranked with rank confidence sets, tiers and paired tests.
+
+Reads three inputs into one items x models score matrix (DESIGN.md, "Leaderboards"):
+per-item scores in the tidy schema (``model``, ``example``, a score column, optional
+``cluster``), per-example predictions (``y_true`` and one column per model, as
+:func:`outperform.compare.compare_predictions` reads them), or one score per (task, model)
+(the Q3 table, long or wide, optional runs/folds averaged), where tasks are the resampled
+unit. Then :func:`outperform.stats.rank_sets` gives the rank sets and tiers, and the paired
+tests of all pairs give the compact letter display.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .._validation import InvalidInputError, check_probability
+from ..data._files import read_table
+from ..data._io import _normalise_columns, read_results
+from ..data._results_table import ResultsTable
+from ..data._schema import CLUSTER, EXAMPLE, MODEL, NON_METRIC, TASK, metric_direction
+from ..results._leaderboard import Leaderboard
+from ..stats._leaderboard import pairwise_mcnemar
+from ..stats._letters import compact_letters
+from ..stats._pairwise_ttest import pairwise_ttest
+from ..stats._rank_sets import rank_sets
+from ._q1 import LOSSES, per_example_losses, read_predictions
+
+__all__ = ["leaderboard"]
+
+#: Models (the best estimates) given compact letters.
+LETTERS_MAX = 50
+
+
+def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
+                higher_is_better: bool | None = None, alpha: float = 0.05,
+                n_resamples: int = 1000, weights: str = "multinomial", random_state=0,
+                y_true: str = "y_true", loss: str = "zero-one", adjustment: str = "holm",
+                encoding: str | None = None, progress: bool = False) -> Leaderboard:
+    """Rank many models with simultaneous rank confidence sets, tiers and letters.
+
+    Parameters
+    ----------
+    data : str, Path, DataFrame or ResultsTable
+        One of: (a) per-item scores, long: columns ``model``, ``example`` and a score column
+        (``score``, ``correct``, ``accuracy``, ... or ``metric=``), optional ``cluster`` (and
+        a single ``task``); (b) per-example predictions: ``y_true`` and one prediction column
+        per model (see :func:`outperform.compare.compare_predictions`); (c) one score per
+        (task, model), long or wide, as :func:`outperform.data.read_results` reads it (runs
+        and folds of a cell averaged): the tasks are then the resampled unit.
+    cluster : str, optional
+        Column of cluster labels of the items (passages, conversations, problems): clusters
+        are resampled whole and standard errors are cluster-robust (Miller 2024). Default: a
+        column named ``cluster`` if there is one. A cluster must hold whole items: an
+        example in two clusters is refused.
+    metric, higher_is_better : optional
+        The score column of a long table, and its direction when the name does not tell
+        (unknown names are taken as higher-is-better, with a note).
+    alpha : float
+        1 - confidence level of the rank sets; level of the pairwise tests.
+    n_resamples, weights, random_state, progress :
+        Bootstrap settings of :func:`outperform.stats.rank_sets` (seeded with 0 by
+        default, so a leaderboard is reproducible).
+    y_true, loss :
+        For predictions: the column of true labels and the per-example loss,
+        ``"zero-one"`` (gives accuracy), ``"log"``, ``"squared"`` or ``"absolute"`` (losses,
+        lower is better).
+    adjustment : str
+        Multiplicity adjustment of the pairwise tests (default Holm).
+    encoding : str, optional
+        Encoding of a text file that is not UTF-8.
+
+    Returns
+    -------
+    Leaderboard
+
+    Raises
+    ------
+    InvalidInputError
+        Unreadable input, missing columns or cells, an example with several scores of one
+        model or in several clusters, NaN scores.
+    TooFewError
+        Fewer than 2 models, items or clusters.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> acc = {"A": 0.9, "B": 0.9, "C": 0.8}
+    >>> rows = [{"model": m, "example": i, "correct": int(rng.random() < p)}
+    ...         for m, p in acc.items() for i in range(600)]
+    >>> board = leaderboard(pd.DataFrame(rows))
+    >>> print(board.to_frame()[["model", "rank", "simultaneous_low", "simultaneous_high",
+    ...                   "tier", "letters"]].to_string(index=False))
+    model  rank  simultaneous_low  simultaneous_high  tier letters
+        B     1                 1                  2     1       a
+        A     2                 1                  2     1       a
+        C     3                 3                  3     2       b
+    """
+    check_probability(alpha, "alpha")
+    notes: list[str] = []
+    df = data if isinstance(data, (pd.DataFrame, ResultsTable)) else _read(data, encoding)
+    if isinstance(df, ResultsTable):
+        scores, names, metric, hib = _from_tasks(df, metric, higher_is_better, notes)
+        clusters, source, unit = None, "per-task scores", "task"
+    elif y_true in df.columns:
+        scores, names, clusters, metric, hib = _from_predictions(df, y_true, loss, cluster)
+        source, unit = "per-example predictions", "item"
+    else:
+        df = _normalise_columns(df)
+        if MODEL in df.columns and EXAMPLE in df.columns:
+            scores, names, clusters, metric, hib = _from_items(df, metric, higher_is_better,
+                                                               cluster, notes)
+            source, unit = "per-item scores", "item"
+        else:
+            scores, names, metric, hib = _from_tasks(df, metric, higher_is_better, notes)
+            clusters, source, unit = None, "per-task scores", "task"
+            if cluster is not None:
+                raise InvalidInputError(
+                    f"cluster={cluster!r} applies to per-item scores (an 'example' column), "
+                    "but this is a table of one score per task: the tasks are resampled.")
+    rs = rank_sets(scores, clusters=clusters, names=names, higher_is_better=hib, alpha=alpha,
+                   n_resamples=n_resamples, weights=weights, unit=unit,
+                   random_state=random_state, progress=progress)
+    pairwise = _pairwise(scores, clusters, names, hib, adjustment, alpha)
+    # Piepho's insert-absorb algorithm grows steeply with k (minutes at 200 models): the
+    # letters are given among the best LETTERS_MAX models, where a reader looks for them.
+    order = rs.order[:LETTERS_MAX]
+    letters = compact_letters(pairwise.reject[np.ix_(order, order)],
+                              [names[j] for j in order])
+    if len(names) > LETTERS_MAX:
+        letters.update({names[j]: "" for j in rs.order[LETTERS_MAX:]})
+        notes.append(f"compact letters compare the {LETTERS_MAX} best-estimated models "
+                     "among themselves; the tiers and rank sets cover all of them.")
+    if clusters is not None:
+        deff = float(np.median(rs.design_effect))
+        notes.append(f"{rs.n_clusters} clusters resampled whole; the cluster-robust standard "
+                     f"errors are {np.sqrt(deff):.2f} times those that treat the items as "
+                     f"independent (design effect {deff:.2f}, median over models).")
+    return Leaderboard(rank_sets=rs, pairwise=pairwise, letters=letters, metric=metric,
+                       source=source, notes=tuple(notes))
+
+
+def _read(path, encoding) -> pd.DataFrame:
+    if not isinstance(path, (str, Path)):
+        raise InvalidInputError("data must be a file path or a pandas DataFrame, got "
+                                f"{type(path).__name__}.")
+    return read_table(path, encoding=encoding)
+
+
+def _cluster_column(df: pd.DataFrame, cluster: str | None) -> str | None:
+    if cluster is None:
+        return CLUSTER if CLUSTER in df.columns else None
+    if cluster not in df.columns:
+        raise InvalidInputError(f"no cluster column {cluster!r}; columns are {list(df.columns)}.")
+    return cluster
+
+
+def _from_predictions(df, y_true, loss, cluster):
+    losses_ok = tuple(x for x in LOSSES if x != "given")
+    if loss not in losses_ok:
+        raise InvalidInputError(
+            f"loss must be one of {losses_ok} for predictions, got {loss!r}; per-item losses "
+            "already computed go in a long table (model, example, loss).")
+    col = _cluster_column(df, cluster)
+    y, preds, groups = read_predictions(df, y_true=y_true, group=col)
+    names = tuple(preds)
+    losses = np.column_stack([per_example_losses(y, p, loss) for p in preds.values()])
+    if loss == "zero-one":
+        return 1.0 - losses, names, groups, "accuracy", True
+    return losses, names, groups, f"{loss} loss", False
+
+
+def _score_column(df, metric, keys) -> str:
+    if metric is not None:
+        if metric not in df.columns:
+            raise InvalidInputError(f"no score column {metric!r}; columns are {list(df.columns)}.")
+        return metric
+    candidates = [c for c in df.columns if c not in keys and c not in NON_METRIC
+                  and pd.api.types.is_numeric_dtype(df[c])]
+    if "score" in candidates:
+        return "score"
+    if len(candidates) != 1:
+        raise InvalidInputError(
+            f"cannot tell the score column among {candidates or list(df.columns)}: name it "
+            "with metric= (--metric).")
+    return candidates[0]
+
+
+def _direction(metric, higher_is_better, notes) -> bool:
+    if higher_is_better is not None:
+        return bool(higher_is_better)
+    known = metric_direction(metric)
+    if known is None:
+        notes.append(f"the direction of {metric!r} is not known from its name: higher is "
+                     "taken as better (say otherwise with higher_is_better=False).")
+        return True
+    return known
+
+
+def _from_items(df, metric, higher_is_better, cluster, notes):
+    col = _cluster_column(df, cluster)
+    if TASK in df.columns and df[TASK].nunique() > 1:
+        raise InvalidInputError(
+            f"the per-item table holds {df[TASK].nunique()} tasks: rank the models on one "
+            "task at a time, or give one score per (task, model) to rank over tasks.")
+    metric = _score_column(df, metric, {MODEL, EXAMPLE, TASK, col})
+    values = pd.to_numeric(df[metric], errors="coerce")
+    if values.isna().any():
+        row = int(np.flatnonzero(values.isna().to_numpy())[0])
+        raise InvalidInputError(f"score column {metric!r} has a missing or non-numeric value "
+                                f"in row {row}: every model needs a score on every example.")
+    if df.duplicated([MODEL, EXAMPLE]).any():
+        first = df.loc[df.duplicated([MODEL, EXAMPLE]), [MODEL, EXAMPLE]].iloc[0].tolist()
+        raise InvalidInputError(f"model {first[0]!r} has several rows for example {first[1]!r}: "
+                                "give one score per (model, example).")
+    examples, example_names = pd.factorize(df[EXAMPLE])
+    names = tuple(pd.unique(df[MODEL].astype(str)))
+    codes = pd.Categorical(df[MODEL].astype(str), categories=list(names)).codes
+    wide = np.full((len(example_names), len(names)), np.nan)
+    wide[examples, codes] = values.to_numpy(dtype=float)
+    if np.isnan(wide).any():
+        i, j = np.argwhere(np.isnan(wide))[0]
+        raise InvalidInputError(
+            f"{int(np.isnan(wide).sum())} (example, model) scores are missing, e.g. model "
+            f"{names[j]!r} on example {example_names[i]!r}: the comparison is paired, every "
+            "model needs a score on every example.")
+    clusters = None
+    if col is not None:
+        per_example = df.groupby(examples)[col].nunique(dropna=False)
+        if (per_example > 1).any():
+            bad = example_names[int(per_example.index[np.argmax(per_example.to_numpy() > 1)])]
+            raise InvalidInputError(f"example {bad!r} is in several clusters of column "
+                                    f"{col!r}: a cluster must hold whole examples.")
+        clusters = df[col].to_numpy()[np.unique(examples, return_index=True)[1]]
+    return wide, names, clusters, metric, _direction(metric, higher_is_better, notes)
+
+
+def _from_tasks(df, metric, higher_is_better, notes):
+    table = read_results(df, metric=metric, higher_is_better=higher_is_better)
+    sm = table.score_matrix(metric)
+    if sm.aggregation != "one value per cell":
+        notes.append(f"per-task scores: {sm.aggregation}.")
+    if sm.metric in table.direction_assumed:
+        notes.append(f"the direction of {sm.metric!r} is not known from its name: higher is "
+                     "taken as better (say otherwise with higher_is_better=False).")
+    return sm.values, sm.models, sm.metric, sm.higher_is_better
+
+
+def _pairwise(scores, clusters, names, hib, adjustment, alpha):
+    binary = np.isin(scores, (0.0, 1.0)).all()
+    if binary and clusters is None:
+        correct = ((scores == 1.0) if hib else (scores == 0.0)).T
+        return pairwise_mcnemar(correct, names=names, adjustment=adjustment, alpha=alpha)
+    return pairwise_ttest(scores, clusters=clusters, names=names, higher_is_better=hib,
+                          adjustment=adjustment, alpha=alpha)

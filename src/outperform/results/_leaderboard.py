@@ -1,0 +1,105 @@
+"""A leaderboard with honest uncertainty: rank sets, tiers and pairwise tests (values only)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ._pairwise import PairwiseResult
+from ._rank_sets import RankSets
+
+
+@dataclass(frozen=True, eq=False)
+class Leaderboard:
+    """Models ranked by their mean score, with rank confidence sets and tiers.
+
+    Attributes
+    ----------
+    rank_sets : RankSets
+        Estimates, standard errors, simultaneous / marginal / percentile rank sets and the
+        tiers read off the simultaneous procedure (:meth:`RankSets.tiers`).
+    pairwise : PairwiseResult
+        The paired test of every pair (exact McNemar for 0/1 scores of independent items,
+        else the paired t-test with cluster-robust standard errors), adjusted by
+        ``pairwise.adjustment``.
+    letters : dict of str -> str
+        Compact letter display of ``pairwise.reject`` (Piepho 2004), letters given from the
+        best model down: models sharing a letter are not significantly different. With more
+        than 50 models, only the 50 best-estimated get letters (among themselves); the
+        others have "".
+    metric : str
+        What the score is (e.g. ``"accuracy"``, ``"auc"``).
+    source : str
+        The input read: ``"per-item scores"``, ``"per-example predictions"`` or
+        ``"per-task scores"``.
+    notes : tuple of str
+        How the input was read and what to keep in mind (clusters, design effects).
+    """
+
+    rank_sets: RankSets
+    pairwise: PairwiseResult
+    letters: dict
+    metric: str
+    source: str
+    notes: tuple = field(default=())
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.rank_sets.names
+
+    def top_k(self, k: int, kind: str = "simultaneous") -> tuple[str, ...]:
+        """Models that may be among the top ``k`` (see :meth:`RankSets.top_k`)."""
+        return self.rank_sets.top_k(k, kind)
+
+    def to_frame(self):
+        """One row per model, best first: :meth:`RankSets.to_frame` plus ``letters``."""
+        frame = self.rank_sets.to_frame()
+        frame["letters"] = [self.letters[m] for m in frame["model"]]
+        return frame
+
+    def to_dict(self) -> dict:
+        out = self.rank_sets.to_dict()
+        for row in out["models"]:
+            row["letters"] = self.letters[row["model"]]
+        out.update(metric=self.metric, source=self.source, notes=list(self.notes),
+                   pairwise_method=self.pairwise.method,
+                   pairwise_adjustment=self.pairwise.adjustment)
+        return out
+
+    def format(self, top: int | None = None, top_k: int = 1) -> str:
+        """The table as text, the ``top`` best-estimated models only if given, and the
+        models that may be among the best ``top_k`` (simultaneous sets)."""
+        rs = self.rank_sets
+        level = f"{100 * rs.confidence_level:g}%"
+        low, high = rs.score_interval()
+        tiers = rs.tiers()
+        order = rs.order if top is None else rs.order[:top]
+        width = max(max(len(rs.names[j]) for j in order), 5) + 2
+        unit = {"cluster": f"{rs.n_clusters} clusters of {rs.n_items} items",
+                "item": f"{rs.n_items} items", "task": f"{rs.n_items} tasks"}[rs.unit]
+        lines = [f"leaderboard of {len(rs.names)} models by mean {self.metric} "
+                 f"({'higher' if rs.higher_is_better else 'lower'} is better), {unit}",
+                 f"rank sets at {level}: {rs.n_resamples} {rs.weights} bootstrap resamples "
+                 f"of the {rs.unit}s, pairing kept; score ± {level} interval"
+                 + (" (cluster-robust)" if rs.n_clusters is not None else ""),
+                 "model".ljust(width) + f"{'rank':>5}{'simultaneous':>14}{'marginal':>11}"
+                 f"{'tier':>6}{'letters':>9}  score"]
+        for j in order:
+            s, m = rs.simultaneous[j], rs.marginal[j]
+            lines.append(
+                rs.names[j].ljust(width) + f"{rs.rank[j]:>5}{f'[{s[0]}, {s[1]}]':>14}"
+                f"{f'[{m[0]}, {m[1]}]':>11}{tiers[j]:>6}{self.letters[rs.names[j]]:>9}  "
+                f"{rs.estimate[j]:.4g} ± {(high[j] - low[j]) / 2:.2g}")
+        if top is not None and top < len(rs.names):
+            lines.append(f"... {len(rs.names) - top} more models (all of them: --top 0)")
+        top_k = min(max(int(top_k), 1), len(rs.names))
+        best = rs.top_k(top_k)
+        shown = ", ".join(best[:20]) + (f" and {len(best) - 20} more" if len(best) > 20 else "")
+        what = "the best" if top_k == 1 else f"among the best {top_k}"
+        lines.append(f"may be {what} (simultaneous {level}): {shown}")
+        lines.append(f"tiers: {tiers.max()} (a model joins a tier unless the tier's leader is "
+                     "significantly better); letters: " + self.pairwise.method
+                     + f", {self.pairwise.adjustment}-adjusted")
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.format(top=None if len(self.names) <= 50 else 30)
