@@ -9,7 +9,7 @@ The exceptions are turned into messages once, for every command, by :class:`._cl
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 from rich.console import Console
@@ -63,8 +63,10 @@ def compare_cmd(
                                           help="The metric is a score (higher is better): "
                                           "confirms the direction of a metric name outperform "
                                           "does not know."),
-    posthoc: str = typer.Option("auto", help="auto, nemenyi, holm, hochberg, hommel, "
-                                "bonferroni-dunn or wilcoxon-holm."),
+    posthoc: List[str] = typer.Option(["auto"], help="auto, nemenyi, holm, hochberg, hommel, "
+                                      "bonferroni-dunn or wilcoxon-holm; give it twice to run "
+                                      "two on one ranking, e.g. --posthoc nemenyi --posthoc holm "
+                                      "--control X."),
     rope: Optional[float] = typer.Option(None, help="Half-width of the region of practical "
                                          "equivalence, in metric units (Bayesian tests)."),
     rho: Optional[float] = typer.Option(None, help="One task with folds: correlation of fold "
@@ -96,7 +98,8 @@ def compare_cmd(
     if plot is not None:
         _output_file(plot, "--plot", FIGURE_SUFFIXES)
     report = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
-                     control=control, posthoc=posthoc, rope=rope, rho=rho, threshold=threshold,
+                     control=control, posthoc=posthoc[0] if len(posthoc) == 1 else tuple(posthoc),
+                     rope=rope, rho=rho, threshold=threshold,
                      bayesian=bayesian, prior_strength=prior, hierarchical=hierarchical,
                      encoding=encoding, progress=True)
     _emit(report, fmt)
