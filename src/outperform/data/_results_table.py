@@ -155,6 +155,9 @@ class ResultsTable:
         if aggregate not in ("mean", "median"):
             raise InvalidInputError(f"aggregate must be 'mean' or 'median', got {aggregate!r}.")
         metric = self.default_metric(metric)
+        one = self._one_value_per_cell(metric)
+        if one is not None:
+            return one
         wide = self.frame.pivot_table(index=TASK, columns=MODEL, values=metric, aggfunc=aggregate,
                                       sort=False, observed=True, dropna=False)
         wide = wide.reindex(index=list(self.tasks), columns=list(self.models))
@@ -162,6 +165,27 @@ class ResultsTable:
         rule = "one value per cell" if n == 1 else f"{aggregate} of {n} measurements per cell"
         return ScoreMatrix(wide.to_numpy(dtype=float), self.tasks, self.models, metric,
                            self.metrics[metric], rule)
+
+    def _one_value_per_cell(self, metric: str) -> ScoreMatrix | None:
+        """The score matrix of a table with one row per cell, placed by the category codes.
+
+        The mean or median of one value is that value, so this is what the pivot gives, in
+        O(rows) (a wide table read in is such a table). None when a cell has several rows.
+        """
+        task, model = self.frame[TASK], self.frame[MODEL]
+        t, m = task.cat.codes.to_numpy(np.int64), model.cat.codes.to_numpy(np.int64)
+        n_models = len(model.cat.categories)
+        cells = t * n_models + m
+        size = len(task.cat.categories) * n_models
+        if len(cells) and np.bincount(cells, minlength=size).max() > 1:
+            return None
+        grid = np.full(size, np.nan)
+        grid[cells] = self.frame[metric].to_numpy(dtype=float)
+        # Rows and columns in order of first appearance, as ``tasks`` and ``models``.
+        rows, cols = pd.unique(t), pd.unique(m)
+        grid = grid.reshape(-1, n_models)[np.ix_(rows, cols)]
+        return ScoreMatrix(grid, tuple(task.cat.categories[rows]),
+                           tuple(model.cat.categories[cols]), metric, self.metrics[metric])
 
     def paired_replicates(self, task: str, metric: str | None = None) -> dict[str, np.ndarray]:
         """Per-model arrays of one task's measurements, aligned on (run, fold, example).
