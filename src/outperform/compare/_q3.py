@@ -117,9 +117,10 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
     ranks = ranked.average
     order = np.argsort(ranks, kind="stable")
     wins = np.sum(ranked.ranks == 1, axis=0)
+    medians = np.median(values, axis=0)   # each column's, as np.median(values[:, i])
     summary = tuple(
         {"model": names[i], "average_rank": float(ranks[i]),
-         "mean_score": float(values[:, i].mean()), "median_score": float(np.median(values[:, i])),
+         "mean_score": float(values[:, i].mean()), "median_score": float(medians[i]),
          "wins": int(wins[i])}
         for i in order)
     warnings = _warnings(scores, ranked)

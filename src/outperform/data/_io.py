@@ -9,7 +9,7 @@ import pandas as pd
 
 from .._validation import InvalidInputError
 from ._files import COMMA_NUMBER, NA_STRINGS, read_table
-from ._results_table import ResultsTable
+from ._results_table import ResultsTable, ScoreMatrix
 from ._schema import ALIASES, KEYS, MODEL, NON_METRIC, TASK, metric_direction
 
 
@@ -52,8 +52,10 @@ def _wide_to_long(df: pd.DataFrame, metric: str) -> pd.DataFrame:
     return long.rename(columns={"\0model": MODEL, "\0value": metric})
 
 
-def _valid_wide(df: pd.DataFrame, metric: str, allow_missing: bool) -> pd.DataFrame | None:
-    """The long table ``_validated(_wide_to_long(df))`` would give, built from the numbers.
+def _valid_wide(df: pd.DataFrame, metric: str, allow_missing: bool
+                ) -> tuple[pd.DataFrame, np.ndarray, tuple, tuple] | None:
+    """The long table ``_validated(_wide_to_long(df))`` would give, built from the numbers,
+    with the (N, k) scores and the task and model names.
 
     For a wide table that passes every check as it is (numeric model columns, distinct
     non-empty names, no infinite value, NaN only if allowed): the (task, model) columns are
@@ -77,16 +79,17 @@ def _valid_wide(df: pd.DataFrame, metric: str, allow_missing: bool) -> pd.DataFr
         text = names.cat.categories
         if len(text) < len(names) or (text.str.strip() == "").any():
             return None    # repeated or empty names: the general path says which
-    x = values.to_numpy(dtype=float)
+    x = np.ascontiguousarray(values.to_numpy(dtype=float))   # row-major, as the pivot's
     if np.isinf(x).any() or (not allow_missing and np.isnan(x).any()):
         return None
     n, k = x.shape
-    return pd.DataFrame({
+    frame = pd.DataFrame({
         TASK: pd.Categorical.from_codes(np.tile(tasks.cat.codes.to_numpy(), k),
                                         dtype=tasks.dtype),
         MODEL: pd.Categorical.from_codes(np.repeat(models.cat.codes.to_numpy(), n),
                                          dtype=models.dtype),
         metric: x.T.ravel()})
+    return frame, x, tuple(tasks.tolist()), tuple(models.tolist())
 
 
 def read_results(source, *, metric: str | None = None, higher_is_better: bool | None = None,
@@ -172,9 +175,13 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     if not is_long:
         fast = _valid_wide(df, metric or "score", missing == "allow")
         if fast is not None:
-            metrics_dir, assumed = _directions([metric or "score"], metric, higher_is_better,
-                                               directions, unnamed)
-            return ResultsTable(fast, metrics_dir, assumed)
+            frame, x, tasks, models = fast
+            name = metric or "score"
+            metrics_dir, assumed = _directions([name], metric, higher_is_better, directions,
+                                               unnamed)
+            table = ResultsTable(frame, metrics_dir, assumed)
+            table._keep_wide(ScoreMatrix(x, tasks, models, name, metrics_dir[name]))
+            return table
         df = _wide_to_long(df, metric or "score")
     if TASK not in df.columns:
         if MODEL not in df.columns:

@@ -79,11 +79,26 @@ class ResultsTable:
 
     @property
     def tasks(self) -> tuple[str, ...]:
-        return tuple(pd.unique(self.frame[TASK]))
+        wide = self._read_wide()
+        return wide.tasks if wide is not None else tuple(pd.unique(self.frame[TASK]))
 
     @property
     def models(self) -> tuple[str, ...]:
-        return tuple(pd.unique(self.frame[MODEL]))
+        wide = self._read_wide()
+        return wide.models if wide is not None else tuple(pd.unique(self.frame[MODEL]))
+
+    def _keep_wide(self, scores: ScoreMatrix) -> None:
+        """Keep the score matrix a wide table was read from (``read_results``), for this frame.
+
+        ``score_matrix()``, ``tasks`` and ``models`` then need no pass over the long frame.
+        It is tied to the frame object: a table made with another frame (e.g. by
+        ``dataclasses.replace``) does not have it.
+        """
+        object.__setattr__(self, "_wide", (self.frame, scores))
+
+    def _read_wide(self) -> ScoreMatrix | None:
+        kept = self.__dict__.get("_wide")
+        return kept[1] if kept is not None and kept[0] is self.frame else None
 
     @property
     def replicate_columns(self) -> tuple[str, ...]:
@@ -155,6 +170,9 @@ class ResultsTable:
         if aggregate not in ("mean", "median"):
             raise InvalidInputError(f"aggregate must be 'mean' or 'median', got {aggregate!r}.")
         metric = self.default_metric(metric)
+        wide = self._read_wide()
+        if wide is not None and wide.metric == metric:   # mean or median of one value
+            return wide
         one = self._one_value_per_cell(metric)
         if one is not None:
             return one
