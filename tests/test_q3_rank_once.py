@@ -14,6 +14,7 @@ from outperform import InvalidInputError
 from outperform.cli import app
 from outperform.compare import compare
 from outperform.data import load_demsar_table6, read_results
+from outperform.report import render_html
 from outperform.stats import (average_ranks, bonferroni_dunn, compact_letters, friedman,
                               iman_davenport, nemenyi, rank_posthoc)
 from outperform.stats._ranks import ranked_scores
@@ -121,6 +122,9 @@ def test_nemenyi_and_holm_in_one_call_equal_the_single_calls():
     assert set(nem.conclusions) | set(holm.conclusions) == set(both.conclusions)
     assert both.details["posthoc"] == ("nemenyi", "holm")
     assert "Nemenyi test on all pairs" in both.rationale and "Holm" in both.rationale
+    page = render_html(both)
+    assert "Holm: C4.5+m+cf is significantly better than C4.5" in page
+    assert "C4.5+m+cf is significantly better than C4.5" in page.split("Nemenyi (CD", 1)[1]
 
 
 @pytest.mark.parametrize("posthoc, message", [
