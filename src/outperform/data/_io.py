@@ -64,7 +64,8 @@ def _valid_wide(df: pd.DataFrame, metric: str, allow_missing: bool
     of cells. None for any other table: the general path then reads it and raises the same
     errors as always.
     """
-    if metric in NON_METRIC:
+    if (metric in NON_METRIC or isinstance(df.columns, pd.MultiIndex)
+            or isinstance(df.index, pd.MultiIndex)):
         return None
     df = _with_task_column(df)
     values = df.drop(columns=TASK)
