@@ -64,12 +64,13 @@ def compare_cmd(
                                           help="The metric is a score (higher is better): "
                                           "confirms the direction of a metric name outperform "
                                           "does not know."),
-    posthoc: str = typer.Option("auto", help="Post-hoc test after Friedman: auto (chosen and "
-                                "explained in the report); nemenyi; holm, hochberg, hommel, "
-                                "shaffer, bergmann (Bergmann–Hommel, up to 10 models) on the "
-                                "Friedman z-tests; conover, quade; wilcoxon-holm; durbin "
-                                "(missing cells); with --control: bonferroni-dunn, li, rom; "
-                                "none."),
+    posthoc: List[str] = typer.Option(["auto"], help="Post-hoc test after Friedman: auto (chosen and "
+                                      "explained in the report); nemenyi; holm, hochberg, hommel, "
+                                      "shaffer, bergmann (Bergmann–Hommel, up to 10 models) on the "
+                                      "Friedman z-tests; conover, quade; wilcoxon-holm; durbin "
+                                      "(missing cells); with --control: bonferroni-dunn, li, rom; "
+                                      "none. Give it twice to run two on one ranking, e.g. "
+                                      "--posthoc nemenyi --posthoc holm --control X."),
     rope: Optional[float] = typer.Option(None, help="Half-width of the region of practical "
                                          "equivalence, in metric units (Bayesian tests)."),
     rho: Optional[float] = typer.Option(None, help="One task with folds: correlation of fold "
@@ -101,7 +102,8 @@ def compare_cmd(
     if plot is not None:
         _output_file(plot, "--plot", FIGURE_SUFFIXES)
     report = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
-                     control=control, posthoc=posthoc, rope=rope, rho=rho, threshold=threshold,
+                     control=control, posthoc=posthoc[0] if len(posthoc) == 1 else tuple(posthoc),
+                     rope=rope, rho=rho, threshold=threshold,
                      bayesian=bayesian, prior_strength=prior, hierarchical=hierarchical,
                      encoding=encoding, progress=True)
     _emit(report, fmt)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import inspect
 from dataclasses import replace
 from pathlib import Path
+from typing import Sequence
 
 import pandas as pd
 
@@ -37,7 +38,7 @@ def infer_question(table: ResultsTable) -> str:
 
 def compare(data, *, question: str = "auto", metric: str | None = None,
             higher_is_better: bool | None = None, alpha: float = 0.05,
-            control: str | None = None, posthoc: str = "auto",
+            control: str | None = None, posthoc: str | Sequence[str] = "auto",
             aggregate: str = "mean", rope: float | None = None, rho: float | None = None,
             threshold: float = 0.95, bayesian: bool = False,
             prior_strength: float | None = None, random_state=0, y_true: str = "y_true",
@@ -65,8 +66,11 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         Significance level.
     control : str, optional
         A model to compare with every other one (e.g. the baseline).
-    posthoc : str
-        Post-hoc procedure for k >= 3 (see :func:`outperform.compare._q3.compare_many_tasks`).
+    posthoc : str or sequence of str
+        Post-hoc procedure for k >= 3 (see :func:`outperform.compare._q3.compare_many_tasks`),
+        or several run on one ranking: ``posthoc=("nemenyi", "holm"), control="X"`` reports
+        Nemenyi on all pairs and Holm and Bonferroni–Dunn against X, in
+        ``report.posthoc["nemenyi"]``, ``["holm"]`` and ``["bonferroni-dunn"]``.
     aggregate : {"mean", "median"}
         Rule that reduces the folds/runs of a (task, model) cell to one score for Q3.
     rope : float, optional

@@ -10,6 +10,8 @@ Decision logic (Demšar 2006 §3 and §5):
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
 from .._validation import InvalidInputError, TooFewError, check_probability
@@ -22,7 +24,7 @@ from ..stats._letters import compact_letters
 from ..stats._logical import BERGMANN_MAX_K
 from ..stats._quade import quade_posthoc
 from ..stats._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
-from ..stats._ranks import average_ranks, rank_scores
+from ..stats._ranks import RankedScores, ranked_scores
 from ..stats._sign import sign_test
 from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
@@ -40,7 +42,7 @@ BYTES_PER_CELL = 80
 
 
 def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str | None = None,
-                       posthoc: str = "auto") -> ComparisonReport:
+                       posthoc: str | Sequence[str] = "auto") -> ComparisonReport:
     """Frequentist comparison of k algorithms over N data sets (Williams Q3; Demšar 2006).
 
     Parameters
@@ -66,6 +68,10 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         ``scores.values``) the analysis is that of
         :func:`outperform.compare._q3_incomplete.compare_incomplete` (Skillings–Mack or
         Durbin; ``"auto"`` is Wilcoxon–Holm on each pair's common data sets).
+        A sequence of procedures runs them all on one ranking, e.g. ``("nemenyi", "holm")``
+        with a control: Nemenyi on all pairs, Holm (and Bonferroni–Dunn) against the
+        control, each in ``report.posthoc`` under its name, the procedures that compare
+        with a control using it and the others comparing all pairs (complete tables only).
 
     Returns
     -------
@@ -81,39 +87,61 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         says what to do instead).
     """
     check_probability(alpha, "alpha")
-    if posthoc not in POSTHOC:
-        raise InvalidInputError(f"posthoc must be one of {POSTHOC}, got {posthoc!r}.")
+    procedures = _procedures(posthoc)
     names = scores.models
     if control is not None and control not in names:
         raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
     values, hib = scores.values, scores.higher_is_better
     n, k = values.shape
-    if posthoc == "none" and control is not None:
+    if procedures == ["none"] and control is not None:
         raise InvalidInputError("posthoc='none' (--posthoc none) runs no comparison with the "
                                 "control: drop control= (--control), or choose a post-hoc "
                                 "procedure such as 'holm'.")
     if np.isnan(values).any():
         from ._q3_incomplete import compare_incomplete   # it builds on this module
-        if k > 2 and posthoc != "none":
+        if len(procedures) > 1:
+            raise InvalidInputError(
+                f"posthoc={tuple(procedures)!r}: on a table with missing cells choose one "
+                "post-hoc procedure at a time (several run together on complete tables).")
+        if k > 2 and procedures != ["none"]:
             _check_posthoc_memory(k)
-        return compare_incomplete(scores, alpha=alpha, control=control, posthoc=posthoc)
-    if k > 2 and posthoc != "none":
+        return compare_incomplete(scores, alpha=alpha, control=control,
+                                  posthoc=procedures[0])
+    if k > 2 and procedures != ["none"]:
         _check_posthoc_memory(k)
     if n < 2:
         raise TooFewError(f"{n} data set: comparisons over data sets need at least 2 (Demšar "
                           "recommends at least 10 for the Friedman test).")
-    ranks = average_ranks(values, higher_is_better=hib)
+    # Ranked once: every rank statistic, post-hoc test and warning below shares it.
+    ranked = ranked_scores(values, higher_is_better=hib)
+    ranks = ranked.average
     order = np.argsort(ranks, kind="stable")
-    wins = np.sum(rank_scores(values, higher_is_better=hib) == 1, axis=0)
+    wins = np.sum(ranked.ranks == 1, axis=0)
+    medians = np.median(values, axis=0)   # each column's, as np.median(values[:, i])
     summary = tuple(
         {"model": names[i], "average_rank": float(ranks[i]),
-         "mean_score": float(values[:, i].mean()), "median_score": float(np.median(values[:, i])),
+         "mean_score": float(values[:, i].mean()), "median_score": float(medians[i]),
          "wins": int(wins[i])}
         for i in order)
-    warnings = _warnings(scores)
+    warnings = _warnings(scores, ranked)
     if k == 2:
         return _two_models(scores, ranks, summary, alpha, warnings)
-    return _many_models(scores, ranks, summary, alpha, control, posthoc, warnings)
+    return _many_models(scores, ranked, summary, alpha, control, procedures, warnings)
+
+
+def _procedures(posthoc) -> list[str]:
+    """``posthoc`` as a list of procedures: one name, or several (not "auto"/"none")."""
+    if isinstance(posthoc, str):
+        if posthoc not in POSTHOC:
+            raise InvalidInputError(f"posthoc must be one of {POSTHOC}, got {posthoc!r}.")
+        return [posthoc]
+    several = list(posthoc) if isinstance(posthoc, (list, tuple)) else None
+    if (not several or any(not isinstance(p, str) or p not in POSTHOC[1:-1] for p in several)
+            or len(set(several)) < len(several)):
+        raise InvalidInputError(
+            f"posthoc must be one of {POSTHOC}, or a sequence of distinct procedures other "
+            f"than 'auto' and 'none' (e.g. ('nemenyi', 'holm')), got {posthoc!r}.")
+    return several
 
 
 def _check_posthoc_memory(k: int) -> None:
@@ -131,11 +159,10 @@ def _check_posthoc_memory(k: int) -> None:
             "(--posthoc none).")
 
 
-def _warnings(scores: ScoreMatrix) -> list[str]:
+def _warnings(scores: ScoreMatrix, ranked: RankedScores) -> list[str]:
     out = unit_mismatch(dict(zip(scores.models, scores.values.T)))
     n, k = scores.values.shape
-    r = rank_scores(scores.values, higher_is_better=scores.higher_is_better)
-    tied = np.mean([len(np.unique(row)) < k for row in r]) if k > 1 else 0.0
+    tied = np.mean(ranked.tied_rows) if k > 1 else 0.0
     if tied > MANY_TIES:
         out.append(f"{tied:.0%} of the data sets have tied scores: rank tests lose power with ties; "
                    "do not round scores before testing (Demšar 2006 §3.1.3).")
@@ -189,41 +216,21 @@ def _two_models(scores, ranks, summary, alpha, warnings) -> ComparisonReport:
         details={"aggregation": scores.aggregation})
 
 
-def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> ComparisonReport:
+def _many_models(scores, ranked, summary, alpha, control, procedures, warnings
+                 ) -> ComparisonReport:
     values, hib, names = scores.values, scores.higher_is_better, scores.models
+    ranks = ranked.average
     tests = {
-        "iman_davenport": iman_davenport(values, higher_is_better=hib),
-        "friedman": friedman(values, higher_is_better=hib),
-        "friedman_tie_corrected": friedman(values, higher_is_better=hib, tie_correction=True),
+        "iman_davenport": iman_davenport(ranked, higher_is_better=hib),
+        "friedman": friedman(ranked, higher_is_better=hib),
+        "friedman_tie_corrected": friedman(ranked, higher_is_better=hib, tie_correction=True),
     }
     omnibus = tests["iman_davenport"]
-    if posthoc == "auto":
-        posthoc = "holm" if control is not None else "nemenyi"
+    if procedures == ["auto"]:
+        procedures = ["holm" if control is not None else "nemenyi"]
     post: dict[str, PairwiseResult] = {}
-    if posthoc == "none":
-        pass
-    elif posthoc == "nemenyi":
-        post["nemenyi"] = nemenyi(values, alpha=alpha, higher_is_better=hib, names=names)
-    elif posthoc == "wilcoxon-holm":
-        post["wilcoxon-holm"] = pairwise_wilcoxon(values, adjustment="holm", alpha=alpha,
-                                                  higher_is_better=hib, names=names)
-    elif posthoc in ("durbin", "conover", "quade"):
-        if control is not None:
-            raise InvalidInputError(f"posthoc={posthoc!r} compares all pairs: drop control=.")
-        test = quade_posthoc if posthoc == "quade" else durbin_posthoc
-        post[posthoc] = test(values, adjustment="holm", alpha=alpha, higher_is_better=hib,
-                             names=names)
-    elif posthoc == "bonferroni-dunn" or control is not None:
-        if control is None:
-            raise InvalidInputError(f"posthoc={posthoc!r} compares with a control: pass control=.")
-        if posthoc != "bonferroni-dunn":
-            post[posthoc] = rank_posthoc(values, control=control, adjustment=posthoc, alpha=alpha,
-                                         higher_is_better=hib, names=names)
-        post["bonferroni-dunn"] = bonferroni_dunn(values, control=control, alpha=alpha,
-                                                  higher_is_better=hib, names=names)
-    else:
-        post[posthoc] = rank_posthoc(values, control=None, adjustment=posthoc, alpha=alpha,
-                                     higher_is_better=hib, names=names)
+    for posthoc in procedures:
+        _run_posthoc(post, posthoc, values, ranked, alpha, control, names)
     warnings += [res.details["fallback"] for res in post.values() if "fallback" in res.details]
     groups = {}
     for key, res in post.items():
@@ -242,10 +249,46 @@ def _many_models(scores, ranks, summary, alpha, control, posthoc, warnings) -> C
         recommended="iman_davenport",
         rationale="k >= 3 algorithms over data sets: the Friedman test (Iman–Davenport F, less "
                   "conservative than chi-square) followed by "
-                  + _posthoc_phrase(posthoc, control, len(names)) + " (Demšar 2006 §3.2.2).",
+                  + "; and ".join(_posthoc_phrase(p, control, len(names)) for p in procedures)
+                  + " (Demšar 2006 §3.2.2).",
         posthoc=post, groups=groups, conclusions=tuple(conclusions), warnings=tuple(warnings),
-        control=control, details={"aggregation": scores.aggregation, "posthoc": posthoc,
-                                   **letters})
+        control=control, details={"aggregation": scores.aggregation,
+                                   "posthoc": procedures[0] if len(procedures) == 1
+                                   else tuple(procedures), **letters})
+
+
+def _run_posthoc(post: dict, posthoc: str, values, ranked, alpha, control, names) -> None:
+    """Add the results of one post-hoc procedure to ``post`` (the rank tests use ``ranked``).
+
+    With a control, a procedure that compares with one (Holm, Hochberg, ...) is followed by
+    the Bonferroni–Dunn test, whose single critical difference the diagram draws.
+    """
+    hib = ranked.higher_is_better
+    if posthoc == "none":
+        pass
+    elif posthoc == "nemenyi":
+        post["nemenyi"] = nemenyi(ranked, alpha=alpha, higher_is_better=hib, names=names)
+    elif posthoc == "wilcoxon-holm":
+        post["wilcoxon-holm"] = pairwise_wilcoxon(values, adjustment="holm", alpha=alpha,
+                                                  higher_is_better=hib, names=names)
+    elif posthoc in ("durbin", "conover", "quade"):
+        if control is not None:
+            raise InvalidInputError(f"posthoc={posthoc!r} compares all pairs: drop control=.")
+        test = quade_posthoc if posthoc == "quade" else durbin_posthoc
+        post[posthoc] = test(values, adjustment="holm", alpha=alpha, higher_is_better=hib,
+                             names=names)
+    elif posthoc == "bonferroni-dunn" or control is not None:
+        if control is None:
+            raise InvalidInputError(f"posthoc={posthoc!r} compares with a control: pass control=.")
+        if posthoc != "bonferroni-dunn":
+            post[posthoc] = rank_posthoc(ranked, control=control, adjustment=posthoc,
+                                         alpha=alpha, higher_is_better=hib, names=names)
+        if "bonferroni-dunn" not in post:
+            post["bonferroni-dunn"] = bonferroni_dunn(ranked, control=control, alpha=alpha,
+                                                      higher_is_better=hib, names=names)
+    else:
+        post[posthoc] = rank_posthoc(ranked, control=None, adjustment=posthoc, alpha=alpha,
+                                     higher_is_better=hib, names=names)
 
 
 def _posthoc_phrase(posthoc: str, control, k: int) -> str:

@@ -9,7 +9,7 @@ import pandas as pd
 
 from .._validation import InvalidInputError
 from ._files import COMMA_NUMBER, NA_STRINGS, read_table
-from ._results_table import ResultsTable
+from ._results_table import ResultsTable, ScoreMatrix
 from ._schema import ALIASES, KEYS, MODEL, NON_METRIC, TASK, metric_direction
 
 
@@ -30,7 +30,8 @@ def _normalise_columns(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def _wide_to_long(df: pd.DataFrame, metric: str) -> pd.DataFrame:
+def _with_task_column(df: pd.DataFrame) -> pd.DataFrame:
+    """A wide table with its data-set names in a ``task`` column (first column or index)."""
     if TASK not in df.columns:
         first = df.columns[0]
         if pd.api.types.is_numeric_dtype(df[first]) and not isinstance(df.index, pd.RangeIndex):
@@ -40,10 +41,56 @@ def _wide_to_long(df: pd.DataFrame, metric: str) -> pd.DataFrame:
             df[TASK] = "task " + df[TASK].astype(str)
         else:
             df = df.rename(columns={first: TASK})
+    return df
+
+
+def _wide_to_long(df: pd.DataFrame, metric: str) -> pd.DataFrame:
+    df = _with_task_column(df)
     value_cols = [c for c in df.columns if c != TASK]
     # Placeholder names: a model may be called "model", "score" or the metric itself.
     long = df.melt(id_vars=[TASK], value_vars=value_cols, var_name="\0model", value_name="\0value")
     return long.rename(columns={"\0model": MODEL, "\0value": metric})
+
+
+def _valid_wide(df: pd.DataFrame, metric: str, allow_missing: bool
+                ) -> tuple[pd.DataFrame, np.ndarray, tuple, tuple] | None:
+    """The long table ``_validated(_wide_to_long(df))`` would give, built from the numbers,
+    with the (N, k) scores and the task and model names.
+
+    For a wide table that passes every check as it is (numeric model columns, distinct
+    non-empty names, no infinite value, NaN only if allowed): the (task, model) columns are
+    category codes tiled and repeated, the values the columns laid end to end, as the melt
+    lays them; this skips the melt and the checks of a long table, which matter at millions
+    of cells. None for any other table: the general path then reads it and raises the same
+    errors as always.
+    """
+    if (metric in NON_METRIC or isinstance(df.columns, pd.MultiIndex)
+            or isinstance(df.index, pd.MultiIndex)):
+        return None
+    df = _with_task_column(df)
+    values = df.drop(columns=TASK)
+    if values.shape[1] < 2 or not all(isinstance(t, np.dtype) and t.kind in "iuf"
+                                      for t in values.dtypes):
+        return None
+    task, model = df[TASK], pd.Series(values.columns, dtype=object)
+    if isinstance(task.dtype, pd.CategoricalDtype) or task.isna().any() or model.isna().any():
+        return None
+    tasks, models = task.astype(str).astype("category"), model.astype(str).astype("category")
+    for names in (tasks, models):
+        text = names.cat.categories
+        if len(text) < len(names) or (text.str.strip() == "").any():
+            return None    # repeated or empty names: the general path says which
+    x = np.ascontiguousarray(values.to_numpy(dtype=float))   # row-major, as the pivot's
+    if np.isinf(x).any() or (not allow_missing and np.isnan(x).any()):
+        return None
+    n, k = x.shape
+    frame = pd.DataFrame({
+        TASK: pd.Categorical.from_codes(np.tile(tasks.cat.codes.to_numpy(), k),
+                                        dtype=tasks.dtype),
+        MODEL: pd.Categorical.from_codes(np.repeat(models.cat.codes.to_numpy(), n),
+                                         dtype=models.dtype),
+        metric: x.T.ravel()})
+    return frame, x, tuple(tasks.tolist()), tuple(models.tolist())
 
 
 def read_results(source, *, metric: str | None = None, higher_is_better: bool | None = None,
@@ -127,6 +174,15 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     # A wide table's values have no name: "score" is ours, and says nothing of the direction.
     unnamed = "score" if not is_long and metric is None else None
     if not is_long:
+        fast = _valid_wide(df, metric or "score", missing == "allow")
+        if fast is not None:
+            frame, x, tasks, models = fast
+            name = metric or "score"
+            metrics_dir, assumed = _directions([name], metric, higher_is_better, directions,
+                                               unnamed)
+            table = ResultsTable(frame, metrics_dir, assumed)
+            table._keep_wide(ScoreMatrix(x, tasks, models, name, metrics_dir[name]))
+            return table
         df = _wide_to_long(df, metric or "score")
     if TASK not in df.columns:
         if MODEL not in df.columns:

@@ -79,11 +79,26 @@ class ResultsTable:
 
     @property
     def tasks(self) -> tuple[str, ...]:
-        return tuple(pd.unique(self.frame[TASK]))
+        wide = self._read_wide()
+        return wide.tasks if wide is not None else tuple(pd.unique(self.frame[TASK]))
 
     @property
     def models(self) -> tuple[str, ...]:
-        return tuple(pd.unique(self.frame[MODEL]))
+        wide = self._read_wide()
+        return wide.models if wide is not None else tuple(pd.unique(self.frame[MODEL]))
+
+    def _keep_wide(self, scores: ScoreMatrix) -> None:
+        """Keep the score matrix a wide table was read from (``read_results``), for this frame.
+
+        ``score_matrix()``, ``tasks`` and ``models`` then need no pass over the long frame.
+        It is tied to the frame object: a table made with another frame (e.g. by
+        ``dataclasses.replace``) does not have it.
+        """
+        object.__setattr__(self, "_wide", (self.frame, scores))
+
+    def _read_wide(self) -> ScoreMatrix | None:
+        kept = self.__dict__.get("_wide")
+        return kept[1] if kept is not None and kept[0] is self.frame else None
 
     @property
     def replicate_columns(self) -> tuple[str, ...]:
@@ -155,6 +170,12 @@ class ResultsTable:
         if aggregate not in ("mean", "median"):
             raise InvalidInputError(f"aggregate must be 'mean' or 'median', got {aggregate!r}.")
         metric = self.default_metric(metric)
+        wide = self._read_wide()
+        if wide is not None and wide.metric == metric:   # mean or median of one value
+            return wide
+        one = self._one_value_per_cell(metric)
+        if one is not None:
+            return one
         wide = self.frame.pivot_table(index=TASK, columns=MODEL, values=metric, aggfunc=aggregate,
                                       sort=False, observed=True, dropna=False)
         wide = wide.reindex(index=list(self.tasks), columns=list(self.models))
@@ -162,6 +183,27 @@ class ResultsTable:
         rule = "one value per cell" if n == 1 else f"{aggregate} of {n} measurements per cell"
         return ScoreMatrix(wide.to_numpy(dtype=float), self.tasks, self.models, metric,
                            self.metrics[metric], rule)
+
+    def _one_value_per_cell(self, metric: str) -> ScoreMatrix | None:
+        """The score matrix of a table with one row per cell, placed by the category codes.
+
+        The mean or median of one value is that value, so this is what the pivot gives, in
+        O(rows) (a wide table read in is such a table). None when a cell has several rows.
+        """
+        task, model = self.frame[TASK], self.frame[MODEL]
+        t, m = task.cat.codes.to_numpy(np.int64), model.cat.codes.to_numpy(np.int64)
+        n_models = len(model.cat.categories)
+        cells = t * n_models + m
+        size = len(task.cat.categories) * n_models
+        if len(cells) and np.bincount(cells, minlength=size).max() > 1:
+            return None
+        grid = np.full(size, np.nan)
+        grid[cells] = self.frame[metric].to_numpy(dtype=float)
+        # Rows and columns in order of first appearance, as ``tasks`` and ``models``.
+        rows, cols = pd.unique(t), pd.unique(m)
+        grid = grid.reshape(-1, n_models)[np.ix_(rows, cols)]
+        return ScoreMatrix(grid, tuple(task.cat.categories[rows]),
+                           tuple(model.cat.categories[cols]), metric, self.metrics[metric])
 
     def paired_replicates(self, task: str, metric: str | None = None) -> dict[str, np.ndarray]:
         """Per-model arrays of one task's measurements, aligned on (run, fold, example).

@@ -13,9 +13,9 @@ import numpy as np
 from scipy.special import gammaln
 from scipy.stats import chi2, f as f_dist
 
-from .._validation import DegenerateDataError, as_score_matrix
+from .._validation import DegenerateDataError
 from ..results import FrequentistResult
-from ._ranks import rank_scores
+from ._ranks import ranked_scores
 
 
 def _identical_rankings_pvalue(ranks: np.ndarray) -> float:
@@ -33,16 +33,16 @@ def _identical_rankings_pvalue(ranks: np.ndarray) -> float:
 
 
 def _friedman_core(scores, higher_is_better: bool, tie_correction: bool) -> dict:
-    arr = as_score_matrix(scores)
-    ranks = rank_scores(arr, higher_is_better=higher_is_better)
+    ranked = ranked_scores(scores, higher_is_better=higher_is_better, min_tasks=2)
+    ranks = ranked.ranks
     n, k = ranks.shape
-    centred = ranks - (k + 1) / 2.0
-    within = np.sum(centred ** 2)
+    # sum of (r - (k + 1)/2)^2 over the matrix, exact in any order (multiples of 1/4)
+    within = np.sum(ranked.row_spread)
     if within == 0:
         raise DegenerateDataError(
             "every data set ties all models (all scores equal within each row): the ranks "
             "carry no information, so Friedman's test is undefined.")
-    avg = ranks.mean(axis=0)
+    avg = ranked.average
     # Demšar's chi2_F: 12N / (k(k+1)) [sum_j R_j^2 - k(k+1)^2 / 4].
     stat = 12.0 * n / (k * (k + 1)) * (np.sum(avg ** 2) - k * (k + 1) ** 2 / 4.0)
     if tie_correction:
@@ -83,6 +83,8 @@ def friedman(scores, *, higher_is_better: bool = True,
     ----------
     scores : array_like, shape (N, k)
         One score per (data set, model): rows are data sets, columns are models.
+        Also a ``RankedScores`` from :func:`~outperform.stats._ranks.ranked_scores` (the
+        ranks computed once for several tests; same ``higher_is_better``).
     higher_is_better : bool, default True
         False for losses or error rates. Only the reported average ranks depend on it.
     tie_correction : bool, default False
@@ -149,6 +151,8 @@ def iman_davenport(scores, *, higher_is_better: bool = True,
     ----------
     scores : array_like, shape (N, k)
         Rows are data sets, columns are models.
+        Also a ``RankedScores`` from :func:`~outperform.stats._ranks.ranked_scores` (the
+        ranks computed once for several tests; same ``higher_is_better``).
     higher_is_better : bool, default True
         False for losses or error rates. Only the reported average ranks depend on it.
     tie_correction : bool, default False

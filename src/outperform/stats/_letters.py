@@ -19,18 +19,39 @@ from .._validation import InvalidInputError
 LETTERS = tuple(string.ascii_lowercase + string.ascii_uppercase + ".")  # as multcompView
 
 
-def _absorb(mat: np.ndarray) -> np.ndarray:
-    """Drop columns contained in another, first pair (i < j) first, as multcompLetters."""
-    while mat.shape[1] > 1:
-        # outside[j, i]: rows where column j is TRUE and column i is not.
-        outside = mat.T.astype(np.int64) @ (~mat).astype(np.int64)
-        j_in_i, i_in_j = outside == 0, outside.T == 0
-        hit = np.triu(j_in_i.T | i_in_j.T, 1)   # [i, j]: j within i, or i within j
-        if not hit.any():
-            break
-        i, j = np.argwhere(hit)[0]
-        mat = np.delete(mat, j if j_in_i[j, i] else i, axis=1)
-    return mat
+def _insert_absorb(r: np.ndarray) -> np.ndarray:
+    """Piepho's insert-and-absorb over the rejected pairs of ``r``: the (k, c) letter columns.
+
+    Columns are bitsets (Python ints, bit m = model m), in multcompLetters' order. Each
+    rejected pair (i, j) splits every column holding both into the column without j (in
+    place) and a copy without i (appended); then a column contained in another is absorbed,
+    first pair (i < j) first, as multcompLetters does. That removes exactly the columns
+    strictly within another and, of equal columns, all but the first; and as the columns
+    were absorbed before the split, only the columns it made can be removed: they alone are
+    checked, against every column.
+    """
+    k = r.shape[0]
+    cols = [(1 << k) - 1]
+    for i, j in np.argwhere(np.triu(r, 1)).tolist():
+        bit_i, bit_j = 1 << i, 1 << j
+        both = bit_i | bit_j
+        hit = [c for c, col in enumerate(cols) if col & both == both]
+        if not hit:
+            continue
+        start = len(cols)
+        cols += [cols[c] ^ bit_i for c in hit]
+        for c in hit:
+            cols[c] ^= bit_j
+        drop = set()
+        for c in hit + list(range(start, len(cols))):
+            x = cols[c]
+            # the columns holding column c: itself, and any other one absorbs it
+            within = [d for d, y in enumerate(cols) if x | y == y]
+            if len(within) > 1 and any(d < c or cols[d] != x for d in within if d != c):
+                drop.add(c)
+        if drop:
+            cols = [col for c, col in enumerate(cols) if c not in drop]
+    return np.array([[col >> m & 1 for col in cols] for m in range(k)], dtype=bool)
 
 
 def _sort_columns(b: np.ndarray) -> np.ndarray:
@@ -96,14 +117,6 @@ def compact_letters(reject, names: Sequence[str] | None = None) -> dict[str, str
         raise InvalidInputError("reject must be symmetric: reject[i, j] == reject[j, i].")
     k = r.shape[0]
     labels = model_names(names, k)
-    mat = np.ones((k, 1), dtype=bool)
-    for i, j in zip(*np.nonzero(np.triu(r, 1))):
-        both = mat[i] & mat[j]
-        if both.any():
-            copy = mat[:, both].copy()
-            copy[i] = False
-            mat[j, both] = False
-            mat = _absorb(np.column_stack([mat, copy]))
-    mat = _sort_columns(mat)
+    mat = _sort_columns(_insert_absorb(r))
     ltrs = _letters(mat.shape[1])
     return {labels[m]: "".join(ltrs[c] for c in np.flatnonzero(mat[m])) for m in range(k)}

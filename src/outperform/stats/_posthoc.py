@@ -24,8 +24,7 @@ from ._critical_values import (bonferroni_dunn_q, critical_difference, nemenyi_q
 from ._logical import (BERGMANN_MAX_K, bergmann_hommel_adjust, li_adjust, rom_adjust,
                        shaffer_adjust)
 from ._multipletests import ADJUSTMENTS, adjust_pvalues
-from ._ranks import average_ranks
-from ._ranks import paired_tie_tolerance
+from ._ranks import average_ranks, paired_tie_tolerance, ranked_scores
 from ._wilcoxon import ZERO_METHODS, signed_rank_test
 
 #: Adjustments of the rank z tests: those of adjust_pvalues, plus the procedures that use
@@ -75,9 +74,9 @@ def _symmetric_bool(k: int, rows, cols, values) -> np.ndarray:
 
 
 def _rank_z(scores, higher_is_better: bool):
-    x = as_score_matrix(scores)
-    n, k = x.shape
-    ranks = average_ranks(x, higher_is_better=higher_is_better)
+    ranked = ranked_scores(scores, higher_is_better=higher_is_better, min_tasks=2)
+    n, k = ranked.ranks.shape
+    ranks = ranked.average.copy()   # the result owns its array
     se = rank_standard_error(k, n)
     # z[i, j] = (R_j - R_i) / SE: positive when row model i has the better (lower) rank.
     z = (ranks[None, :] - ranks[:, None]) / se
@@ -92,6 +91,8 @@ def nemenyi(scores, *, alpha: float = 0.05, higher_is_better: bool = True,
     ----------
     scores : array_like, shape (N, k)
         One score per (data set, model): rows are data sets, columns are models.
+        Also a ``RankedScores`` from :func:`~outperform.stats._ranks.ranked_scores` (the
+        ranks computed once for several tests; same ``higher_is_better``).
     alpha : float, default 0.05
         Family-wise significance level.
     higher_is_better : bool, default True
@@ -180,6 +181,8 @@ def bonferroni_dunn(scores, *, control, alpha: float = 0.05, higher_is_better: b
     ----------
     scores : array_like, shape (N, k)
         Rows are data sets, columns are models.
+        Also a ``RankedScores`` from :func:`~outperform.stats._ranks.ranked_scores` (the
+        ranks computed once for several tests; same ``higher_is_better``).
     control : str or int
         The control model, by name (in ``names``) or by column index.
     alpha : float, default 0.05
@@ -246,6 +249,8 @@ def rank_posthoc(scores, *, control=None, adjustment: str = "holm", alpha: float
     ----------
     scores : array_like, shape (N, k)
         Rows are data sets, columns are models.
+        Also a ``RankedScores`` from :func:`~outperform.stats._ranks.ranked_scores` (the
+        ranks computed once for several tests; same ``higher_is_better``).
     control : str or int, optional
         Compare every model with this one (k - 1 hypotheses); by default all pairs
         (k(k-1)/2 hypotheses).

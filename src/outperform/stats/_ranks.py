@@ -6,12 +6,13 @@ up to rounding, and the default tolerance of near-ties in paired differences.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from numbers import Real
 
 import numpy as np
 from scipy.stats import rankdata
 
-from .._validation import InvalidInputError, as_score_matrix
+from .._validation import InvalidInputError, TooFewError, as_score_matrix
 
 #: Default tolerance of near-ties in paired differences, relative to the magnitude of the
 #: scores, see :func:`paired_tie_tolerance`.
@@ -85,6 +86,83 @@ def average_ranks(scores, *, higher_is_better: bool = True) -> np.ndarray:
     array([1.5 , 1.75, 2.75])
     """
     return rank_scores(scores, higher_is_better=higher_is_better).mean(axis=0)
+
+
+@dataclass(frozen=True)
+class RankedScores:
+    """The ranks of an (N, k) score matrix, computed once and shared by the rank tests.
+
+    Build it with :func:`ranked_scores`. The Friedman and Iman–Davenport tests, the Nemenyi,
+    Bonferroni–Dunn and rank z post-hoc tests accept it in place of ``scores`` (with the same
+    ``higher_is_better``), so that a pipeline ranks the matrix once instead of once per test.
+
+    Attributes
+    ----------
+    ranks : ndarray, shape (N, k)
+        ``rank_scores(scores, higher_is_better=higher_is_better)``: 1 = best, midranks.
+    average : ndarray, shape (k,)
+        Average rank of each model, ``ranks.mean(axis=0)`` (Demšar's R_j).
+    row_spread : ndarray, shape (N,)
+        Per data set, sum_j (r_ij - (k + 1)/2)^2 = (k^3 - k)/12 - sum_g (t_g^3 - t_g)/12 over
+        its groups of t_g tied models: the tie structure Friedman's tie correction uses.
+        The ranks are multiples of 1/2, so these sums are exact in floating point in any
+        order; a data set has ties exactly when its value is below (k^3 - k)/12.
+    higher_is_better : bool
+    """
+
+    ranks: np.ndarray
+    average: np.ndarray
+    row_spread: np.ndarray
+    higher_is_better: bool
+
+    @property
+    def tied_rows(self) -> np.ndarray:
+        """Boolean (N,): the data sets on which some models tie."""
+        k = self.ranks.shape[1]
+        return self.row_spread < (k ** 3 - k) / 12.0
+
+
+def ranked_scores(scores, *, higher_is_better: bool = True, min_tasks: int = 1
+                  ) -> RankedScores:
+    """Rank ``scores`` once for several rank tests; a :class:`RankedScores` passes through.
+
+    Parameters
+    ----------
+    scores : array_like, shape (N, k), or RankedScores
+    higher_is_better : bool, default True
+    min_tasks : int
+        Fewest data sets (rows) accepted.
+
+    Raises
+    ------
+    InvalidInputError
+        As :func:`rank_scores`; a ``RankedScores`` ranked in the other direction.
+    TooFewError
+        Fewer than ``min_tasks`` data sets or 2 models.
+
+    Examples
+    --------
+    >>> r = ranked_scores([[0.90, 0.80, 0.80], [0.70, 0.75, 0.60]])
+    >>> r.average, r.tied_rows
+    (array([1.5 , 1.75, 2.75]), array([ True, False]))
+    """
+    if isinstance(scores, RankedScores):
+        if scores.higher_is_better != higher_is_better:
+            raise InvalidInputError(
+                f"these ranks were computed with higher_is_better={scores.higher_is_better}, "
+                f"but higher_is_better={higher_is_better} was asked for: rank the scores "
+                "again in that direction.")
+        n = scores.ranks.shape[0]
+        if n < min_tasks:   # the message of as_score_matrix
+            raise TooFewError(f"scores has {n} data set(s) (rows); this procedure needs at "
+                              f"least {min_tasks}.")
+        return scores
+    arr = as_score_matrix(scores, min_tasks=min_tasks)
+    ranks = rankdata(-arr if higher_is_better else arr, axis=1)   # as rank_scores
+    k = ranks.shape[1]
+    return RankedScores(ranks=ranks, average=ranks.mean(axis=0),
+                        row_spread=np.sum((ranks - (k + 1) / 2.0) ** 2, axis=1),
+                        higher_is_better=higher_is_better)
 
 
 def rank_with_tolerance(values, *, atol=0.0, keep=None) -> np.ndarray:
