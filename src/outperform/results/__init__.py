@@ -4,6 +4,7 @@ from ._clustered import ClusteredMean
 from ._frequentist import FrequentistResult
 from ._intervals import BinomialInterval, LocationInterval, PointInterval
 from ._pairwise import PairwiseResult
+from ._ratings import BradleyTerryResult
 from ._runs import (IntervalEstimate, PerformanceProfile, RunsComparison,
                     VarianceComponents)
 from ._report import SCHEMA_VERSION, ComparisonReport
@@ -12,4 +13,5 @@ __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonRep
            "LocationInterval", "PointInterval",
            "PairwiseResult", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
-           "VarianceComponents"]
+           "VarianceComponents",
+           "BradleyTerryResult"]

@@ -8,6 +8,7 @@ from ._anova import repeated_measures_anova
 from ._cliques import groups_from_critical_difference, nonsignificant_groups
 from ._correlated_ttest import corrected_resampled_ttest, correlation_heuristic, naive_kfold_ttest
 from ._bootstrap import paired_bootstrap
+from ._bradley_terry import bradley_terry
 from ._clustered import clustered_mean
 from ._critical_values import bonferroni_dunn_q, critical_difference, nemenyi_q
 from ._delong import auc_covariance, delong_test
@@ -55,6 +56,7 @@ __all__ = [
     "BERGMANN_MAX_K", "bergmann_hommel_adjust", "li_adjust", "shaffer_adjust",
     "shaffer_multipliers", "quade_posthoc", "compact_letters", "tost",
     "rom_adjust", "clustered_mean",
+    "bradley_terry",
 ]
 
 
