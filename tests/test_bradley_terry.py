@@ -271,3 +271,20 @@ def test_reader_accepts_arena_spelling_and_refuses_bad_rows():
             read_battles(pd.DataFrame({**base, **change}))
     with pytest.raises(InvalidInputError, match="no column 'winner'"):
         read_battles(pd.DataFrame({"model_a": ["x"], "model_b": ["y"]}))
+
+
+def test_ratings_plot_sorted_best_first_with_intervals():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from outperform.plot import plot_bradley_terry
+
+    res = bt_table(_random_battles(seed=3, m=6, n=800), anchor="model2")
+    ax = plot_bradley_terry(res, top=4)
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    best = [res.models[i] for i in np.argsort(-res.ratings)[:4]]
+    assert labels == [m + (" (anchor)" if m == "model2" else "") for m in best]
+    assert ax.get_ylim()[0] > ax.get_ylim()[1]     # best on top
+    with pytest.raises(InvalidInputError):
+        plot_bradley_terry(res, top=0)

@@ -13,7 +13,7 @@ import pandas as pd
 from .._validation import InvalidInputError, TooFewError
 from ._files import read_table
 
-__all__ = ["read_battles", "BATTLE_COLUMNS", "WINNERS"]
+__all__ = ["read_battles"]
 
 BATTLE_COLUMNS = ("model_a", "model_b", "winner")
 #: accepted spellings of the winner (after stripping and lower-casing) -> a, b or tie
