@@ -4,7 +4,7 @@ from ._clustered import ClusteredMean
 from ._frequentist import FrequentistResult
 from ._intervals import BinomialInterval, LocationInterval, PointInterval
 from ._pairwise import PairwiseResult
-from ._ratings import BradleyTerryResult
+from ._ratings import BradleyTerryResult, PlackettLuceResult
 from ._runs import (IntervalEstimate, PerformanceProfile, RunsComparison,
                     VarianceComponents)
 from ._report import SCHEMA_VERSION, ComparisonReport
@@ -14,4 +14,4 @@ __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonRep
            "PairwiseResult", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
            "VarianceComponents",
-           "BradleyTerryResult"]
+           "BradleyTerryResult", "PlackettLuceResult"]

@@ -160,3 +160,92 @@ class BradleyTerryResult:
                          "estimate and were left out.")
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+
+@dataclass(frozen=True, eq=False)
+class PlackettLuceResult:
+    """Posterior of the Plackett–Luce weights of m algorithms ranked on n tasks.
+
+    Attributes
+    ----------
+    models : tuple of str
+    weights : ndarray, shape (n_draws, m)
+        Posterior draws of the weights w (a point of the simplex): w_k is the probability
+        that algorithm k ranks first on a new task.
+    p_best : ndarray, shape (m,)
+        E[w_k]: the posterior predictive probability that k is the best on a new task
+        (scmamp's ``expected.win.prob``).
+    p_highest_weight : ndarray, shape (m,)
+        P(w_k is the largest weight): the posterior probability that k is the model most
+        likely to win.
+    expected_rank : ndarray, shape (m,)
+        Posterior mean of k's rank in the most probable ranking (weights sorted; scmamp's
+        ``expected.mode.rank``), 1 = best.
+    expected_task_rank : ndarray, shape (m,)
+        Posterior predictive expected rank of k on a new task, 1 + sum_j w_j / (w_j + w_k).
+    weight_low, weight_high : ndarray, shape (m,)
+        Central 95% credible interval of each weight.
+    prior : ndarray, shape (m,)
+        Dirichlet concentration of the prior of w.
+    n_tasks, n_tied_tasks : int
+        Tasks ranked, and those whose ties were broken at random (as scmamp does).
+    rhat_max, ess_min : float
+        Convergence diagnostics of the weights; ``divergent`` transitions.
+    """
+
+    models: tuple
+    weights: np.ndarray = field(repr=False)
+    p_best: np.ndarray
+    p_highest_weight: np.ndarray
+    expected_rank: np.ndarray
+    expected_task_rank: np.ndarray
+    weight_low: np.ndarray
+    weight_high: np.ndarray
+    prior: np.ndarray
+    n_tasks: int
+    n_tied_tasks: int
+    higher_is_better: bool
+    rhat_max: float
+    ess_min: float
+    divergent: int
+
+    @property
+    def order(self) -> np.ndarray:
+        """Indices of the models by p_best, best first."""
+        return np.argsort(-self.p_best, kind="stable")
+
+    def to_frame(self):
+        """One row per model, best first."""
+        import pandas as pd
+
+        o = self.order
+        return pd.DataFrame({
+            "model": [self.models[i] for i in o], "p_best": self.p_best[o],
+            "p_highest_weight": self.p_highest_weight[o],
+            "expected_rank": self.expected_rank[o],
+            "expected_task_rank": self.expected_task_rank[o],
+            "weight_low": self.weight_low[o], "weight_high": self.weight_high[o]})
+
+    def to_dict(self) -> dict:
+        return jsonable({
+            "method": "Bayesian Plackett-Luce (Calvo et al. 2018)", "n_tasks": self.n_tasks,
+            "n_tied_tasks": self.n_tied_tasks, "higher_is_better": self.higher_is_better,
+            "prior": self.prior, "rhat_max": self.rhat_max, "ess_min": self.ess_min,
+            "divergent": self.divergent,
+            "models": self.to_frame().to_dict(orient="records")})
+
+    def __str__(self) -> str:
+        width = max(5, max(len(m) for m in self.models)) + 2
+        lines = [f"Bayesian Plackett-Luce over {self.n_tasks} task rankings of "
+                 f"{len(self.models)} models (Calvo et al. 2018); "
+                 f"{'higher' if self.higher_is_better else 'lower'} scores rank first", "",
+                 "model".ljust(width) + f"{'P(best)':>9}{'P(top weight)':>15}"
+                 f"{'E[rank]':>9}{'E[task rank]':>14}{'95% interval of w':>22}"]
+        for i in self.order:
+            lines.append(self.models[i].ljust(width) + f"{self.p_best[i]:>9.3f}"
+                         f"{self.p_highest_weight[i]:>15.3f}{self.expected_rank[i]:>9.2f}"
+                         f"{self.expected_task_rank[i]:>14.2f}"
+                         f"{f'[{self.weight_low[i]:.3f}, {self.weight_high[i]:.3f}]':>22}")
+        if self.n_tied_tasks:
+            lines.append(f"note: ties on {self.n_tied_tasks} tasks were broken at random.")
+        return "\n".join(lines)
