@@ -288,3 +288,37 @@ def test_ratings_plot_sorted_best_first_with_intervals():
     assert ax.get_ylim()[0] > ax.get_ylim()[1]     # best on top
     with pytest.raises(InvalidInputError):
         plot_bradley_terry(res, top=0)
+
+
+def _arena_mle_elo(df, scale=400, base=10, init_rating=1000):
+    """Chatbot Arena's compute_mle_elo (FastChat elo_analysis.py / the Arena notebook):
+    every battle twice, a tie a win of model_a in the first copy and of model_b in the
+    second, sklearn LogisticRegression(fit_intercept=False, penalty=None, tol=1e-6); here
+    C=np.inf, sklearn 1.8's spelling of no penalty, and a tighter tol."""
+    from sklearn.linear_model import LogisticRegression
+
+    models = pd.Series(np.arange(len(np.unique(np.r_[df["model_a"], df["model_b"]]))),
+                       index=np.unique(np.r_[df["model_a"], df["model_b"]]))
+    df = pd.concat([df, df])
+    p, n = len(models), len(df)
+    x = np.zeros([n, p])
+    x[np.arange(n), models[df["model_a"]]] = +np.log(base)
+    x[np.arange(n), models[df["model_b"]]] = -np.log(base)
+    y = np.zeros(n)
+    y[(df["winner"] == "a").to_numpy()] = 1.0
+    tie = (df["winner"] == "tie").to_numpy().copy()
+    tie[n // 2:] = False
+    y[tie] = 1.0
+    lr = LogisticRegression(fit_intercept=False, C=np.inf, tol=1e-10, max_iter=10_000)
+    lr.fit(x, y)
+    return scale * lr.coef_[0] + init_rating
+
+
+def test_half_ties_reproduce_chatbot_arena_ratings():
+    pytest.importorskip("sklearn")
+    df = _random_battles(seed=12, m=5, n=600, tie_rate=0.2)
+    arena = _arena_mle_elo(df)
+    res = bt_table(df, ties="half")
+    # Arena's ratings have an arbitrary level (no reference): compare the centred ones
+    np.testing.assert_allclose(res.ratings - res.ratings.mean(), arena - arena.mean(),
+                               atol=1e-3)
