@@ -322,3 +322,33 @@ def test_half_ties_reproduce_chatbot_arena_ratings():
     # Arena's ratings have an arbitrary level (no reference): compare the centred ones
     np.testing.assert_allclose(res.ratings - res.ratings.mean(), arena - arena.mean(),
                                atol=1e-3)
+
+
+def test_davidson_balanced_ranking_is_the_two_one_zero_score():
+    # Davidson (1970, and his 1969 report AD0695468): in a balanced experiment (every pair
+    # compared equally often) the MLE ranks the models as the score 2 per win, 1 per tie.
+    rng = np.random.default_rng(7)
+    lam = np.array([0.6, 0.3, 0.0, -0.2, -0.5])
+    rows = []
+    for i in range(5):
+        for j in range(i + 1, 5):
+            d = np.array([np.exp(lam[i]), np.exp(lam[j]), 0.8 * np.exp((lam[i] + lam[j]) / 2)])
+            for w in rng.choice(["a", "b", "tie"], size=30, p=d / d.sum()):
+                rows.append((f"m{i}", f"m{j}", w))
+    df = pd.DataFrame(rows, columns=["model_a", "model_b", "winner"])
+    res = bt_table(df)
+    score = 2 * res.wins + res.ties_count
+    assert len(np.unique(score)) == 5
+    np.testing.assert_array_equal(np.argsort(-res.abilities), np.argsort(-score))
+    # the likelihood equations of lambda_i hold at the fit: 2 W_i + T_i equals its expectation
+    # sum_j n_ij (2 P(i wins) + P(tie)) (the score of lambda_i is half their difference)
+    p = {}
+    for i in range(5):
+        for j in range(5):
+            if i != j:
+                e = np.exp([res.abilities[i], res.abilities[j],
+                            np.log(res.tie_parameter) + (res.abilities[i] + res.abilities[j]) / 2])
+                p[i, j] = e / e.sum()
+    fitted = [sum(30 * (2 * p[i, j][0] + p[i, j][2]) for j in range(5) if j != i)
+              for i in range(5)]
+    np.testing.assert_allclose(score, fitted, rtol=1e-8)
