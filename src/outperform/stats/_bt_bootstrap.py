@@ -24,6 +24,9 @@ from .._parallel import progress_bar
 from .._validation import InvalidInputError, check_random_state
 from ._bt_likelihood import PairTotals
 
+#: largest batch x pairs x outcomes array of one batch of resamples (5e6 floats, 40 MB)
+MAX_CELLS = 5_000_000
+
 
 def _identifiable(pt: PairTotals, totals: np.ndarray) -> np.ndarray:
     """Whether each resample's "beat or tied" graph is strongly connected, shape (B,)."""
@@ -77,6 +80,8 @@ def bootstrap_abilities(pt: PairTotals, contrib, counts: np.ndarray, theta: np.n
     n_total = int(counts.sum())
     share = counts / n_total
     k = pt.totals.shape[1]
+    # memory: a few arrays of batch x pairs x outcomes floats; keep each under ~40 MB
+    batch_size = int(min(batch_size, max(1, MAX_CELLS // pt.totals.size)))
     out, failed = [], 0
     sizes = [min(batch_size, n_resamples - s) for s in range(0, n_resamples, batch_size)]
     with progress_bar(n_resamples, progress, "Bradley-Terry bootstrap") as advance:
