@@ -106,7 +106,7 @@ def test_model_and_sandwich_covariance_match_statsmodels_logit():
     np.testing.assert_allclose(res.robust_covariance[1:, 1:], robust.cov_params(), atol=1e-7)
 
 
-def _davidson_statsmodels(df, models):
+def _davidson_statsmodels(df, models, cov_type="nonrobust"):
     """Davidson (1970) fitted by statsmodels' GenericLikelihoodModel (numerical Hessian)."""
     from statsmodels.base.model import GenericLikelihoodModel
 
@@ -126,7 +126,7 @@ def _davidson_statsmodels(df, models):
 
     model = Davidson(np.zeros(len(df)), x)
     return model.fit(start_params=np.zeros(x.shape[1] + 1), method="bfgs", maxiter=5000,
-                     gtol=1e-10, disp=0)
+                     gtol=1e-10, disp=0, cov_type=cov_type)
 
 
 @pytest.mark.filterwarnings("ignore:df_:UserWarning")
@@ -141,6 +141,9 @@ def test_davidson_matches_statsmodels_generic_likelihood():
     # statsmodels' standard errors come from a numerical Hessian
     np.testing.assert_allclose(res.standard_error[1:], fit.bse[:-1], rtol=1e-4)
     assert res.tie_parameter_se == pytest.approx(res.tie_parameter * fit.bse[-1], rel=1e-4)
+    # the sandwich: GenericLikelihoodModel.fit(..., cov_type="HC0") (numerical scores)
+    robust = _davidson_statsmodels(df, list(res.models), cov_type="HC0")
+    np.testing.assert_allclose(res.robust_standard_error[1:], robust.bse[:-1], rtol=1e-5)
 
 
 @pytest.mark.filterwarnings("ignore:df_:UserWarning")
