@@ -221,7 +221,9 @@ def test_bootstrap_batched_fit_equals_one_fit_per_resample():
     rng = np.random.default_rng(0)
     draws = rng.multinomial(300, counts / 300, size=4).astype(float)
     totals = np.asarray((contrib.T @ draws.T).T).reshape(4, -1, 3)
-    batched = _fit_batch(pt, totals, theta)
+    free = np.arange(1, pt.n_params)
+    whiten = np.linalg.cholesky(np.linalg.inv(pt.information(theta)[np.ix_(free, free)]))
+    batched = _fit_batch(pt, totals, theta, whiten)
     for b in range(4):
         single = fit_abilities(PairTotals(pt.pairs, totals[b], 5), True)
         np.testing.assert_allclose(batched[b], single, atol=1e-6)

@@ -146,7 +146,7 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davids
         percentile intervals from ``n_resamples`` bootstrap resamples of the battles.
     n_resamples, batch_size : int
         Bootstrap resamples, and how many are fitted at once (lowered automatically so that
-        a batch's arrays of resamples x pairs x outcomes stay under 5e6 floats).
+        a batch's arrays of resamples x pairs x outcomes stay under 2.5e6 floats).
     random_state : None, int or numpy Generator
         Seed of the bootstrap.
     progress : bool

@@ -8,7 +8,8 @@ contributions), with no loop over battles or resamples.
 The B maximum likelihood problems are independent, so maximising the sum of their
 log-likelihoods over the stacked parameters (B x P) solves each one; that sum is maximised
 by ``scipy.optimize.minimize(method="Newton-CG")`` with the batched gradient and
-Hessian-vector product (the Hessian is block diagonal), started at the full-data estimate.
+Hessian-vector product (the Hessian is block diagonal), started at the full-data estimate
+and preconditioned by the full data's inverse information (a change of variables).
 
 A resample in which some group of models never loses to the others has no finite estimate
 (Ford 1957); such resamples are found by one strongly-connected-components call on the
@@ -24,8 +25,9 @@ from .._parallel import progress_bar
 from .._validation import InvalidInputError, check_random_state
 from ._bt_likelihood import PairTotals
 
-#: largest batch x pairs x outcomes array of one batch of resamples (5e6 floats, 40 MB)
-MAX_CELLS = 5_000_000
+#: largest batch x pairs x outcomes array of one batch of resamples (2.5e6 floats, 20 MB);
+#: larger batches were slower on 200 models (the stacked Newton-CG takes more steps)
+MAX_CELLS = 2_500_000
 
 
 def _identifiable(pt: PairTotals, totals: np.ndarray) -> np.ndarray:
@@ -43,27 +45,43 @@ def _identifiable(pt: PairTotals, totals: np.ndarray) -> np.ndarray:
     return np.all(label == label[:, :1], axis=1)
 
 
-def _fit_batch(pt: PairTotals, totals: np.ndarray, theta: np.ndarray) -> np.ndarray:
+def _fit_batch(pt: PairTotals, totals: np.ndarray, theta: np.ndarray,
+               whiten: np.ndarray) -> np.ndarray:
     """Maximum likelihood of each resample, started at ``theta``: full parameters (B, P),
-    NaN rows where the fit did not converge (score above 1e-6 per battle)."""
+    NaN rows where the fit did not converge (score above 1e-6 per battle).
+
+    ``whiten`` is C with C C' = I^-1, the inverse information of the full data (free
+    coordinates): the fit runs in y with lambda = theta + C y, where each resample's Hessian
+    is close to the identity, so Newton-CG's conjugate gradients need a few steps only (a
+    preconditioner by change of variables).
+    """
     n_batch = totals.shape[0]
     free = np.arange(1, pt.n_params)
+    totals_k = np.ascontiguousarray(np.moveaxis(totals, -1, 0))      # (K, B, n_pairs)
+    n = totals_k.sum(axis=0)
 
-    def full(x):
+    def full(y, shift=True):
         out = np.zeros((n_batch, pt.n_params))
-        out[:, free] = x.reshape(n_batch, -1)
+        out[:, free] = y.reshape(n_batch, -1) @ whiten.T + (theta[free] if shift else 0.0)
         return out
 
-    # Unscaled objective: Newton-CG's inner tolerance follows the size of the gradient.
+    last = {}
+
+    def hessp(y, v):
+        # the conjugate-gradient steps of one Newton step share y: keep its probabilities
+        if "y" not in last or not np.array_equal(last["y"], y):
+            last["y"], last["p"] = y.copy(), pt.batch_probabilities(full(y))
+        hv = pt.batch_information_product(last["p"], full(v, shift=False), n)[:, free]
+        return (hv @ whiten).ravel()
+
     res = optimize.minimize(
-        lambda x: -np.sum(pt.log_likelihood(full(x), totals)),
-        np.tile(theta[free], n_batch),
-        jac=lambda x: -pt.gradient(full(x), totals)[:, free].ravel(),
-        hessp=lambda x, v: pt.information_product(full(x), full(v), totals)[:, free].ravel(),
-        method="Newton-CG", options={"xtol": 1e-12, "maxiter": 500})
+        lambda y: -np.sum(pt.batch_log_likelihood(full(y), totals_k)),
+        np.zeros(n_batch * free.size),
+        jac=lambda y: -(pt.batch_gradient(full(y), totals_k)[:, free] @ whiten).ravel(),
+        hessp=hessp, method="Newton-CG", options={"xtol": 1e-12, "maxiter": 500})
     out = full(res.x)
-    score = np.max(np.abs(pt.gradient(out, totals)[:, free]), axis=1)
-    out[score > 1e-6 * totals.sum(axis=(1, 2))] = np.nan
+    score = np.max(np.abs(pt.batch_gradient(out, totals_k)[:, free]), axis=1)
+    out[score > 1e-6 * n.sum(axis=1)] = np.nan
     return out
 
 
@@ -80,8 +98,10 @@ def bootstrap_abilities(pt: PairTotals, contrib, counts: np.ndarray, theta: np.n
     n_total = int(counts.sum())
     share = counts / n_total
     k = pt.totals.shape[1]
-    # memory: a few arrays of batch x pairs x outcomes floats; keep each under ~40 MB
+    # memory and speed: keep a batch's arrays of resamples x pairs x outcomes small
     batch_size = int(min(batch_size, max(1, MAX_CELLS // pt.totals.size)))
+    free = np.arange(1, pt.n_params)
+    whiten = np.linalg.cholesky(np.linalg.inv(pt.information(theta)[np.ix_(free, free)]))
     out, failed = [], 0
     sizes = [min(batch_size, n_resamples - s) for s in range(0, n_resamples, batch_size)]
     with progress_bar(n_resamples, progress, "Bradley-Terry bootstrap") as advance:
@@ -91,7 +111,7 @@ def bootstrap_abilities(pt: PairTotals, contrib, counts: np.ndarray, theta: np.n
             ok = _identifiable(pt, totals)
             failed += int(size - ok.sum())
             if ok.any():
-                fits = _fit_batch(pt, totals[ok], theta)[:, :pt.n_models]
+                fits = _fit_batch(pt, totals[ok], theta, whiten)[:, :pt.n_models]
                 finite = np.all(np.isfinite(fits), axis=1)
                 failed += int(np.sum(~finite))
                 out.append(fits[finite])

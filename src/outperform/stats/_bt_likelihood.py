@@ -53,8 +53,13 @@ class PairTotals:
         flat = self.slots.ravel()
         self.scatter = sparse.csr_matrix((np.ones(flat.size), (np.arange(flat.size), flat)),
                                          shape=(flat.size, self.n_params))
+        # the same per local coordinate c: pairs -> parameter slots[:, c] (batched paths)
+        rows = np.arange(len(pairs))
+        self.scatter_cols = [sparse.csr_matrix((np.ones(len(pairs)), (rows, self.slots[:, c])),
+                                               shape=(len(pairs), self.n_params)).T.tocsr()
+                             for c in range(k)]
 
-    def _probabilities(self, theta: np.ndarray) -> np.ndarray:
+    def probabilities(self, theta: np.ndarray) -> np.ndarray:
         """Outcome probabilities, shape (..., n_pairs, K), for full parameters (..., P)."""
         eta = theta[..., self.slots] @ self.local.T
         return softmax(eta, axis=-1)
@@ -68,7 +73,7 @@ class PairTotals:
     def gradient(self, theta: np.ndarray, totals: np.ndarray | None = None) -> np.ndarray:
         """Gradient of the log-likelihood, shape (..., P)."""
         totals = self.totals if totals is None else totals
-        p = self._probabilities(theta)
+        p = self.probabilities(theta)
         resid = totals - totals.sum(axis=-1, keepdims=True) * p
         local = resid @ self.local                      # (..., n_pairs, K) in local coordinates
         flat = local.reshape(local.shape[:-2] + (-1,))
@@ -77,7 +82,7 @@ class PairTotals:
 
     def information(self, theta: np.ndarray) -> np.ndarray:
         """Negative Hessian (Fisher information) at one full parameter vector, shape (P, P)."""
-        p = self._probabilities(theta)
+        p = self.probabilities(theta)
         n = self.totals.sum(axis=1)
         v = n[:, None, None] * (np.einsum("pk,kl->pkl", p, np.eye(p.shape[1]))
                                 - p[:, :, None] * p[:, None, :])
@@ -86,15 +91,47 @@ class PairTotals:
         np.add.at(info, (self.slots[:, :, None], self.slots[:, None, :]), local)
         return info
 
-    def information_product(self, theta: np.ndarray, vector: np.ndarray,
-                            totals: np.ndarray) -> np.ndarray:
-        """Information times ``vector`` for a batch: theta, vector (B, P); totals (B, n_pairs, K)."""
-        p = self._probabilities(theta)
-        u = vector[:, self.slots] @ self.local.T                   # (B, n_pairs, K)
-        n = totals.sum(axis=-1, keepdims=True)
-        vu = n * p * (u - np.sum(p * u, axis=-1, keepdims=True))
-        local = (vu @ self.local).reshape(len(theta), -1)
-        return np.asarray((self.scatter.T @ local.T).T)
+    # Batched paths of the bootstrap, outcome-major: arrays (K, B, n_pairs), so that every
+    # operation runs on contiguous (B, n_pairs) blocks (K <= 3 columns, not data).
+    def _eta_columns(self, theta: np.ndarray) -> list[np.ndarray]:
+        coords = [theta[:, self.slots[:, c]] for c in range(self.local.shape[1])]
+        return [sum(self.local[k, c] * coords[c] for c in range(len(coords))
+                    if self.local[k, c]) for k in range(self.local.shape[0])]
+
+    def batch_probabilities(self, theta: np.ndarray) -> np.ndarray:
+        """Outcome probabilities (K, B, n_pairs) at full parameters theta (B, P)."""
+        eta = self._eta_columns(theta)
+        top = np.maximum.reduce(eta)
+        e = np.exp(np.stack(eta) - top)
+        return e / e.sum(axis=0)
+
+    def batch_log_likelihood(self, theta: np.ndarray, totals_k: np.ndarray) -> np.ndarray:
+        """Log-likelihood (B,) for totals (K, B, n_pairs)."""
+        eta = np.stack(self._eta_columns(theta))
+        top = eta.max(axis=0)
+        lse = top + np.log(np.exp(eta - top).sum(axis=0))
+        return np.sum(totals_k * (eta - lse), axis=(0, 2))
+
+    def _scatter_local(self, resid: np.ndarray) -> np.ndarray:
+        """Per-outcome pair terms (K, B, n_pairs) -> parameter space (B, P) through X'."""
+        out = 0.0
+        for c, s in enumerate(self.scatter_cols):
+            g = sum(self.local[k, c] * resid[k] for k in range(len(resid)) if self.local[k, c])
+            out = out + (s @ g.T).T
+        return np.asarray(out)
+
+    def batch_gradient(self, theta: np.ndarray, totals_k: np.ndarray) -> np.ndarray:
+        """Gradient (B, P) for totals (K, B, n_pairs)."""
+        p = self.batch_probabilities(theta)
+        return self._scatter_local(totals_k - totals_k.sum(axis=0) * p)
+
+    def batch_information_product(self, p: np.ndarray, vector: np.ndarray,
+                                  n: np.ndarray) -> np.ndarray:
+        """Information times vector (B, P), at probabilities p (K, B, n_pairs) and battles
+        per pair n (B, n_pairs)."""
+        u = np.stack(self._eta_columns(vector))
+        vu = n * p * (u - np.sum(p * u, axis=0))
+        return self._scatter_local(vu)
 
     def score_outer(self, theta: np.ndarray) -> np.ndarray:
         """Meat of the sandwich: sum over battles of w s s', s the battle's score, (P, P).
@@ -103,7 +140,7 @@ class PairTotals:
         (pair, outcome) cells weighted by their totals (the HC0 sandwich of battle-level
         data with frequency weights).
         """
-        p = self._probabilities(theta)
+        p = self.probabilities(theta)
         k = p.shape[1]
         meat = np.zeros((self.n_params, self.n_params))
         for outcome in range(k):       # K <= 3 outcomes, not a loop over data
@@ -127,8 +164,17 @@ def battle_types(model_a, model_b, outcome, weights):
     """
     lo, hi = np.minimum(model_a, model_b), np.maximum(model_a, model_b)
     oriented = np.where((outcome < 2) & (model_a > model_b), 1 - outcome, outcome)
-    rows, counts = np.unique(np.column_stack([lo, hi, oriented, weights]), axis=0,
-                             return_counts=True)
+    m = int(max(model_a.max(), model_b.max())) + 1
+    key = (lo.astype(np.int64) * m + hi) * 3 + oriented
+    if np.all(weights == weights[0]):
+        # one weight (the usual case): the integer key alone, sorted much faster than rows
+        keys, counts = np.unique(key, return_counts=True)
+        weight = np.full(keys.size, float(weights[0]))
+    else:
+        both, counts = np.unique(np.column_stack([key, weights]), axis=0, return_counts=True)
+        keys, weight = both[:, 0].astype(np.int64), both[:, 1]
+    pair, out = np.divmod(keys, 3)
+    rows = np.column_stack([pair // m, pair % m, out, weight]).astype(float)
     return rows, counts
 
 
