@@ -94,3 +94,17 @@ def test_bad_input_is_refused():
         plackett_luce(np.ones((4, 1)))
     with pytest.raises(InvalidInputError):
         plackett_luce([[1.0, np.nan]])
+
+
+def test_results_table_path_ranks_by_the_metric_direction():
+    from outperform.compare import plackett_luce as pl_table
+    from outperform.data import load_demsar_table6
+
+    table = load_demsar_table6()
+    scores = table.score_matrix()
+    res = pl_table(table, n_samples=1000, n_chains=2, random_state=6)
+    ref = plackett_luce(scores.values, names=scores.models,
+                        higher_is_better=scores.higher_is_better, n_samples=1000, n_chains=2,
+                        random_state=6)
+    assert res.models == scores.models
+    np.testing.assert_array_equal(res.p_best, ref.p_best)

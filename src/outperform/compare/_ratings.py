@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from ..data._battles import read_battles
-from ..results._ratings import BradleyTerryResult
+from ..data._io import read_results
+from ..results._ratings import BradleyTerryResult, PlackettLuceResult
 from ..stats._bradley_terry import bradley_terry as _fit
 
-__all__ = ["bradley_terry"]
+__all__ = ["bradley_terry", "plackett_luce"]
 
 
 def bradley_terry(battles, *, ties: str = "davidson", anchor: str | None = None,
@@ -55,3 +56,38 @@ def bradley_terry(battles, *, ties: str = "davidson", anchor: str | None = None,
                 anchor=anchor, anchor_rating=anchor_rating,
                 confidence_level=confidence_level, interval=interval,
                 n_resamples=n_resamples, random_state=random_state, progress=progress)
+
+
+def plackett_luce(data, *, metric: str | None = None, higher_is_better: bool | None = None,
+                  **options) -> PlackettLuceResult:
+    """Bayesian Plackett–Luce over the per-task rankings of a results table (Calvo et al. 2018).
+
+    Reads ``data`` with :func:`outperform.data.read_results` (long or wide; runs and folds
+    averaged to one score per task and model), ranks the models on each task by the
+    metric's direction and runs :func:`outperform.bayes.plackett_luce`.
+
+    Parameters
+    ----------
+    data : str, Path, DataFrame or ResultsTable
+        The Q3 table: tasks (data sets) x models.
+    metric, higher_is_better
+        As in :func:`outperform.data.read_results`.
+    **options
+        ``prior``, ``n_chains``, ``n_samples``, ``n_warmup``, ``random_state``,
+        ``progress`` of :func:`outperform.bayes.plackett_luce`.
+
+    Returns
+    -------
+    PlackettLuceResult
+
+    Raises
+    ------
+    InvalidInputError
+        A table with missing cells, and every error of the two functions above.
+    """
+    from ..bayes._plackett_luce import plackett_luce as _pl
+
+    table = read_results(data, metric=metric, higher_is_better=higher_is_better)
+    scores = table.score_matrix(metric)
+    return _pl(scores.values, names=scores.models, higher_is_better=scores.higher_is_better,
+               **options)
