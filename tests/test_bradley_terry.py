@@ -357,3 +357,13 @@ def test_davidson_balanced_ranking_is_the_two_one_zero_score():
     fitted = [sum(30 * (2 * p[i, j][0] + p[i, j][2]) for j in range(5) if j != i)
               for i in range(5)]
     np.testing.assert_allclose(score, fitted, rtol=1e-8)
+
+
+def test_weights_are_frequency_weights():
+    df = _random_battles(seed=13, m=4, n=200, tie_rate=0.2)
+    doubled = bt_table(pd.concat([df, df.iloc[:50]]))
+    weighted = bt_table(df.assign(weight=[2.0] * 50 + [1.0] * 150))
+    np.testing.assert_allclose(weighted.abilities, doubled.abilities, atol=1e-9)
+    np.testing.assert_allclose(weighted.covariance, doubled.covariance, atol=1e-9)
+    np.testing.assert_allclose(weighted.robust_covariance, doubled.robust_covariance, atol=1e-9)
+    np.testing.assert_array_equal(weighted.wins, doubled.wins)
