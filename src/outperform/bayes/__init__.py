@@ -21,6 +21,7 @@ from ._poisson_binomial_test import (pairwise_poisson_binomial_test,
                                     poisson_binomial_test)
 from ._poisson_test import pairwise_poisson_test, poisson_test
 from ._mcmc import compilation_cache_folder
+from ._plackett_luce import plackett_luce
 from ._rope import decide
 from ._ttest import bayesian_ttest
 
@@ -57,6 +58,7 @@ __all__ = [
     "pairwise_poisson_binomial_test",
     "pairwise_poisson_test",
     "phi_posterior_regions",
+    "plackett_luce",
     "poisson_binomial_test",
     "poisson_test",
     "robust_bayesian_ttest",

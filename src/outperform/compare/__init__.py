@@ -15,6 +15,7 @@ from ._leaderboard import leaderboard
 from ._q1 import compare_predictions
 from ._q2 import compare_one_task
 from ._q3 import compare_many_tasks
+from ._ratings import bradley_terry, plackett_luce
 from ._runs import compare_runs
 from ._variance import variance_components
 
@@ -22,7 +23,8 @@ __all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_co
            "compare_many_tasks", "compare_one_task", "compare_runs", "compare_predictions",
            "infer_question", "leaderboard",
            "min_data_sets", "variance_components",
-           "compare_evals"]
+           "compare_evals",
+           "bradley_terry", "plackett_luce"]
 
 
 class _CallablePackage(types.ModuleType):

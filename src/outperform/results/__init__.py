@@ -8,6 +8,7 @@ from ._leaderboard import Leaderboard
 from ._pairwise import PairwiseResult
 from ._rank_coverage import RankSetCoverage
 from ._rank_sets import RankSets
+from ._ratings import BradleyTerryResult, PlackettLuceResult
 from ._runs import (IntervalEstimate, PerformanceProfile, RunsComparison,
                     VarianceComponents)
 from ._report import SCHEMA_VERSION, ComparisonReport
@@ -16,4 +17,5 @@ __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonRep
            "LocationInterval", "PointInterval",
            "Leaderboard", "PairwiseResult", "RankSetCoverage", "RankSets", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
-           "VarianceComponents", "EvalComparison"]
+           "VarianceComponents", "EvalComparison",
+           "BradleyTerryResult", "PlackettLuceResult"]

@@ -8,6 +8,7 @@ from ._anova import repeated_measures_anova
 from ._cliques import groups_from_critical_difference, nonsignificant_groups
 from ._correlated_ttest import corrected_resampled_ttest, correlation_heuristic, naive_kfold_ttest
 from ._bootstrap import paired_bootstrap
+from ._bradley_terry import bradley_terry
 from ._clustered import clustered_mean
 from ._critical_values import bonferroni_dunn_q, critical_difference, nemenyi_q
 from ._delong import auc_covariance, delong_test
@@ -63,6 +64,7 @@ __all__ = [
     "noninferiority_test", "tango_score_test",
     "proportion_confint", "paired_difference",
     "rank_sets", "pairwise_ttest",
+    "bradley_terry",
 ]
 
 
