@@ -10,6 +10,7 @@ tests of all pairs give the compact letter display.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,10 @@ from ..stats._rank_sets import rank_sets
 from ._q1 import LOSSES, per_example_losses, read_predictions
 
 __all__ = ["leaderboard"]
+
+#: Largest items x models^2 for which the wins of every pair (``pairwise.details["wins"]``,
+#: the multiple comparison matrix's counts) are counted beside the paired t-tests.
+_WINS_UP_TO = 50_000_000
 
 
 def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
@@ -235,6 +240,15 @@ def _pairwise(scores, clusters, names, hib, adjustment, alpha):
     if binary and clusters is None:
         # C order: pairwise_discordance packs rows into 64-bit words (a transposed view fails).
         correct = np.ascontiguousarray((scores == 1.0) if hib else (scores == 0.0)).T.copy()
-        return pairwise_mcnemar(correct, names=names, adjustment=adjustment, alpha=alpha)
-    return pairwise_ttest(scores, clusters=clusters, names=names, higher_is_better=hib,
-                          adjustment=adjustment, alpha=alpha)
+        res = pairwise_mcnemar(correct, names=names, adjustment=adjustment, alpha=alpha)
+        # statistic[i, j] = n01 (i wrong, j right), so row i's wins over j are statistic[j, i].
+        return replace(res, details={**res.details, "wins": res.statistic.T.copy()})
+    res = pairwise_ttest(scores, clusters=clusters, names=names, higher_is_better=hib,
+                         adjustment=adjustment, alpha=alpha)
+    n, k = scores.shape
+    if n * k * k > _WINS_UP_TO:
+        return res
+    y = scores if hib else -scores
+    # One (n, k) comparison per model: k vectorised steps, not a loop over items or pairs.
+    wins = np.stack([(y[:, [i]] > y).sum(axis=0) for i in range(k)]).astype(float)
+    return replace(res, details={**res.details, "wins": wins})
