@@ -18,6 +18,7 @@ from typing import Iterator, Union
 
 from ..results import BayesianResult, ComparisonReport, FrequentistResult, PairwiseResult
 from ._figures import ReportFigure, bayesian_figures, posthoc_figures, report_figures
+from ._leaderboard import leaderboard_bullets, leaderboard_intro, leaderboard_table
 from ._pairs import pair_tables, pairwise_tables
 from ._sections import (
     FREQUENTIST_HEADER,
@@ -169,10 +170,13 @@ def build_document(report: ComparisonReport, *, figures: bool = True) -> Documen
     for t in pairwise_tables(report):
         (bayes if t.view == "bayesian" else freq).append(t)
     freq += [Figure(f) for f in figs if f.kind == "cd"]
-    bayes += [Figure(f) for f in figs if f.kind != "cd"]
+    bayes += [Figure(f) for f in figs if f.kind not in ("cd", "ranks")]
     views = tuple(Section(key, title, tuple(blocks)) for key, title, blocks in
                   (("frequentist", "Frequentist view", freq), ("bayesian", "Bayesian view", bayes))
                   if blocks)
+    if report.leaderboard is not None:
+        views += (_leaderboard_section(report.leaderboard,
+                                       [f for f in figs if f.kind == "ranks"]),)
     content = {
         "question": (Paragraph(q_text, lead=q_title),),
         "metric": (Paragraph(metric_text(report)),),
@@ -185,6 +189,13 @@ def build_document(report: ComparisonReport, *, figures: bool = True) -> Documen
     sections = tuple(Section(key, title, content[key], views if key == "inferences" else ())
                      for key, title in SECTIONS)
     return Document(q_title, headline(report), sections, THINK)
+
+
+def _leaderboard_section(board, figs: list[ReportFigure]) -> Section:
+    """The leaderboard of the inferences: how it was made, its table, top-k sets, figure."""
+    blocks = (Paragraph(leaderboard_intro(board)), leaderboard_table(board),
+              Bullets(tuple(leaderboard_bullets(board))), *(Figure(f) for f in figs))
+    return Section("leaderboard", "Leaderboard: rank confidence sets and tiers", blocks)
 
 
 def result_document(result, *, figures: bool = True) -> Document:
