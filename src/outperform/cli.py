@@ -334,6 +334,9 @@ def demo(out: Path = typer.Option(Path("outperform-demo"), help="Folder for the 
 from ._plan_cli import plan_app  # noqa: E402  (the command group needs ``app`` defined)
 
 app.command("aggregate")(aggregate_cmd)
+from ._leaderboard_cli import leaderboard_cmd  # noqa: E402
+
+app.command("leaderboard")(leaderboard_cmd)
 app.add_typer(plan_app, name="plan")
 
 

@@ -19,6 +19,7 @@ import pandas as pd
 from .._validation import InvalidInputError, check_probability
 from ..data._files import read_table
 from ..data._io import _normalise_columns, read_results
+from ..data._results_table import ResultsTable
 from ..data._schema import CLUSTER, EXAMPLE, MODEL, NON_METRIC, TASK, metric_direction
 from ..results._leaderboard import Leaderboard
 from ..stats._leaderboard import pairwise_mcnemar
@@ -43,7 +44,7 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
 
     Parameters
     ----------
-    data : str, Path or DataFrame
+    data : str, Path, DataFrame or ResultsTable
         One of: (a) per-item scores, long: columns ``model``, ``example`` and a score column
         (``score``, ``correct``, ``accuracy``, ... or ``metric=``), optional ``cluster`` (and
         a single ``task``); (b) per-example predictions: ``y_true`` and one prediction column
@@ -98,9 +99,12 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         C     3                 3                  3     2       b
     """
     check_probability(alpha, "alpha")
-    df = data if isinstance(data, pd.DataFrame) else _read(data, encoding)
     notes: list[str] = []
-    if y_true in df.columns:
+    df = data if isinstance(data, (pd.DataFrame, ResultsTable)) else _read(data, encoding)
+    if isinstance(df, ResultsTable):
+        scores, names, metric, hib = _from_tasks(df, metric, higher_is_better, notes)
+        clusters, source, unit = None, "per-task scores", "task"
+    elif y_true in df.columns:
         scores, names, clusters, metric, hib = _from_predictions(df, y_true, loss, cluster)
         source, unit = "per-example predictions", "item"
     else:
@@ -124,10 +128,10 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
     letters = compact_letters(pairwise.reject[np.ix_(order, order)],
                               [names[j] for j in order])
     if clusters is not None:
-        notes.append(f"{rs.n_clusters} clusters resampled whole; design effect of the model "
-                     f"means {np.median(rs.design_effect):.2f} (median over models): "
-                     "treating the items as independent would understate the standard "
-                     f"errors {np.sqrt(np.median(rs.design_effect)):.2f}-fold.")
+        deff = float(np.median(rs.design_effect))
+        notes.append(f"{rs.n_clusters} clusters resampled whole; the cluster-robust standard "
+                     f"errors are {np.sqrt(deff):.2f} times those that treat the items as "
+                     f"independent (design effect {deff:.2f}, median over models).")
     return Leaderboard(rank_sets=rs, pairwise=pairwise, letters=letters, metric=metric,
                        source=source, notes=tuple(notes))
 
@@ -238,8 +242,7 @@ def _from_tasks(df, metric, higher_is_better, notes):
 def _pairwise(scores, clusters, names, hib, adjustment, alpha):
     binary = np.isin(scores, (0.0, 1.0)).all()
     if binary and clusters is None:
-        # C order: pairwise_discordance packs rows into 64-bit words (a transposed view fails).
-        correct = np.ascontiguousarray((scores == 1.0) if hib else (scores == 0.0)).T.copy()
+        correct = ((scores == 1.0) if hib else (scores == 0.0)).T
         res = pairwise_mcnemar(correct, names=names, adjustment=adjustment, alpha=alpha)
         # statistic[i, j] = n01 (i wrong, j right), so row i's wins over j are statistic[j, i].
         return replace(res, details={**res.details, "wins": res.statistic.T.copy()})

@@ -5,6 +5,7 @@ from ._frequentist import FrequentistResult
 from ._intervals import BinomialInterval, LocationInterval, PointInterval
 from ._leaderboard import Leaderboard
 from ._pairwise import PairwiseResult
+from ._rank_coverage import RankSetCoverage
 from ._rank_sets import RankSets
 from ._runs import (IntervalEstimate, PerformanceProfile, RunsComparison,
                     VarianceComponents)
@@ -12,6 +13,6 @@ from ._report import SCHEMA_VERSION, ComparisonReport
 
 __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonReport", "DECISIONS", "FrequentistResult",
            "LocationInterval", "PointInterval",
-           "Leaderboard", "PairwiseResult", "RankSets", "SCHEMA_VERSION",
+           "Leaderboard", "PairwiseResult", "RankSetCoverage", "RankSets", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
            "VarianceComponents"]

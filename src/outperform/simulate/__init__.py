@@ -8,6 +8,8 @@
   simulated cross-validation (:mod:`.cv_counts`).
 * :mod:`.replicability` - Demšar (2006) §4: R(e), R(p) and biased selection of data sets.
 * :mod:`.study` - generic calibration and power studies (joblib / Dask).
+* :mod:`.rank_coverage` - coverage of rank confidence sets (Mogstad et al. 2024) on
+  simulated benchmarks with known true means.
 * :mod:`.null_decisions` - false decisions of the Bayesian signed-rank test under no
   difference, by number of data sets.
 * :mod:`.figures` - each paper's study by name, quick or at the paper's size.
@@ -27,6 +29,7 @@ from ._figures import (FIGURES, corani_fig2a, corani_fig2b, demsar_replicability
 from ._replicability import (demsar_study, replicability_e, replicability_p, select_data_sets,
                             selection_probabilities)
 from ._null_decisions import signed_rank_null_decisions
+from ._rank_coverage import RANK_COVERAGE_MEANS, rank_set_coverage
 from ._study import calibration, power
 
 from ._contexts import BIMODAL_DIRICHLETS, BIMODAL_WEIGHTS, SINGLE_DIRICHLET
@@ -47,4 +50,5 @@ __all__ = [
     "selection_probabilities", "sign_confidence", "signed_rank_batch",
     "signed_rank_null_decisions", "simulate_cv",
     "single_dirichlet_context", "wilcoxon_confidence",
+    "RANK_COVERAGE_MEANS", "rank_set_coverage",
 ]

@@ -60,6 +60,8 @@ def _as_correct_matrix(correct) -> np.ndarray:
                 "correct must hold 0/1 (or bool) correctness: 1 where the model (row) gets "
                 "the example (column) right. NaN and other values are not allowed.")
         x = x.astype(bool)
+    # Rows are packed into 64-bit words: they must be contiguous (a transposed view is not).
+    x = np.ascontiguousarray(x)
     k, n = x.shape
     if k < 2:
         raise TooFewError(f"correct has {k} model(s) (rows); comparing needs at least 2.")

@@ -15,7 +15,7 @@ from .._validation import check_choice, check_probability
 from ..results import PairwiseResult
 from ._leaderboard import _pairs_result
 from ._multipletests import ADJUSTMENTS
-from ._rank_sets import _as_scores, difference_standard_errors
+from ._paired_means import as_scores, paired_means
 
 __all__ = ["pairwise_ttest"]
 
@@ -71,10 +71,10 @@ def pairwise_ttest(scores, *, clusters=None, names=None, higher_is_better: bool 
     """
     check_choice(adjustment, "adjustment", ADJUSTMENTS)
     check_probability(alpha, "alpha")
-    x = _as_scores(scores)
+    x = as_scores(scores)
     labels = model_names(names, x.shape[1])
-    y = x if higher_is_better else -x
-    _, diff, se, (_, _, g) = difference_standard_errors(y, clusters)
+    pm = paired_means(x, higher_is_better=higher_is_better, clusters=clusters)
+    diff, se, g = pm.diff, pm.se, pm.n_units
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
     df = g - 1

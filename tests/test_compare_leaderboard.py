@@ -1,0 +1,166 @@
+"""compare.leaderboard and `outperform leaderboard`: inputs, real tables, CLI."""
+import json
+import sys
+import types
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from outperform import InvalidInputError
+from outperform.cli import app
+from outperform.compare import leaderboard
+from outperform.data import load_demsar_table6, load_uci54
+from outperform.stats import compact_letters, pairwise_mcnemar
+
+runner = CliRunner()
+
+
+def test_demsar_table6_rank_sets_equal_csranks():
+    # R, csranks (github.com/danielwilhelm/R-CS-ranks), X = the 14 x 4 AUC table
+    # (load_demsar_table6(), columns C4.5, C4.5+m, C4.5+cf, C4.5+m+cf):
+    #   csranks(colMeans(X), cov(X) / nrow(X), coverage=0.95, simul=TRUE, R=100000, seed=1)
+    #   -> L 3 1 2 1, U 4 3 4 2; simul=FALSE gives the same sets.
+    board = leaderboard(load_demsar_table6(), n_resamples=20000)
+    rs = board.rank_sets
+    assert rs.names == ("C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf")
+    assert rs.simultaneous.tolist() == [[3, 4], [1, 3], [2, 4], [1, 2]]
+    assert rs.marginal.tolist() == [[3, 4], [1, 3], [2, 4], [1, 2]]
+    assert rs.unit == "task" and rs.n_items == 14 and board.source == "per-task scores"
+    # Demšar (2006) Table 6 column means (AUC)
+    np.testing.assert_allclose(rs.estimate, load_demsar_table6().score_matrix().values.mean(0))
+
+
+def test_uci54_rank_sets_equal_csranks(shared_data):
+    # X = the 53 x 5 table of mean accuracies over 10x10 CV (duplicate 'credit' line dropped),
+    # columns nbc, aode, hnb, j48, j48gr:
+    #   csranks(colMeans(X), cov(X) / nrow(X), coverage=0.95, simul=TRUE, R=100000, seed=1)
+    #   -> L 3 1 1 2 1, U 5 4 4 5 4; simul=FALSE the same.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)   # the duplicated 'credit' line
+        table = load_uci54(shared_data / "uci54_10x10cv_accuracies.txt", as_fraction=True)
+    board = leaderboard(table, n_resamples=20000)
+    rs = board.rank_sets
+    assert rs.names == ("nbc", "aode", "hnb", "j48", "j48gr")
+    assert rs.simultaneous.tolist() == [[3, 5], [1, 4], [1, 4], [2, 5], [1, 4]]
+    assert rs.marginal.tolist() == [[3, 5], [1, 4], [1, 4], [2, 5], [1, 4]]
+    assert any("mean of 100 measurements" in n for n in board.notes)
+
+
+def _items(seed=0, n=600, clustered=False):
+    rng = np.random.default_rng(seed)
+    acc = {"A": 0.9, "B": 0.9, "C": 0.8, "D": 0.7}
+    rows = pd.DataFrame([{"model": m, "example": f"q{i}", "correct": int(rng.random() < p)}
+                         for m, p in acc.items() for i in range(n)])
+    if clustered:
+        rows["cluster"] = rows["example"].str[1:].astype(int) // 3
+    return rows
+
+
+def test_per_item_binary_scores_use_mcnemar_letters():
+    board = leaderboard(_items())
+    assert board.pairwise.method.startswith("McNemar")
+    correct = _items().pivot(index="example", columns="model", values="correct")
+    ref = pairwise_mcnemar(correct.loc[[f"q{i}" for i in range(600)], list("ABCD")].T
+                           .to_numpy(), names=list("ABCD"))
+    np.testing.assert_array_equal(board.pairwise.pvalue_adjusted, ref.pvalue_adjusted)
+    order = board.rank_sets.order
+    assert board.letters == compact_letters(ref.reject[np.ix_(order, order)],
+                                            [board.names[j] for j in order])
+    assert board.metric == "correct" and board.rank_sets.higher_is_better
+
+
+def test_clusters_column_is_used_and_noted():
+    board = leaderboard(_items(clustered=True))
+    rs = board.rank_sets
+    assert rs.unit == "cluster" and rs.n_clusters == 200
+    assert board.pairwise.method.startswith("paired t-test, cluster-robust")
+    assert any("design effect" in n for n in board.notes)
+
+
+def test_predictions_give_accuracy_and_match_per_item_scores():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 400)
+    preds = pd.DataFrame({"y_true": y, **{m: np.where(rng.random(400) < p, y, 1 - y)
+                                          for m, p in {"a": 0.9, "b": 0.8, "c": 0.85}.items()}})
+    board = leaderboard(preds, n_resamples=300)
+    assert board.source == "per-example predictions" and board.metric == "accuracy"
+    np.testing.assert_allclose(board.rank_sets.estimate,
+                               [(preds[m] == y).mean() for m in "abc"])
+    long = pd.DataFrame([{"model": m, "example": i, "accuracy": int(preds[m][i] == y[i])}
+                         for m in "abc" for i in range(400)])
+    other = leaderboard(long, n_resamples=300)
+    np.testing.assert_array_equal(board.rank_sets.simultaneous, other.rank_sets.simultaneous)
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda d: d.drop(index=5), "missing"),
+    (lambda d: pd.concat([d, d.iloc[[0]]]), "several rows"),
+    (lambda d: d.assign(cluster=np.arange(len(d))), "several clusters"),
+])
+def test_bad_per_item_tables_are_refused(mutate, message):
+    with pytest.raises(InvalidInputError, match=message):
+        leaderboard(mutate(_items(n=50)), n_resamples=100)
+
+
+def test_cluster_on_a_per_task_table_is_refused():
+    with pytest.raises(InvalidInputError, match="tasks are resampled"):
+        leaderboard(load_demsar_table6().frame, cluster="task")
+
+
+def test_pairwise_mcnemar_takes_a_transposed_matrix():
+    # regression: the bit packing needed C-contiguous rows (ValueError on x.T before)
+    x = np.random.default_rng(0).random((300, 3)) < 0.8
+    np.testing.assert_array_equal(pairwise_mcnemar(x.T).pvalue_adjusted,
+                                  pairwise_mcnemar(x.T.copy()).pvalue_adjusted)
+
+
+def test_cli_text_json_markdown(tmp_path):
+    path = tmp_path / "items.csv"
+    _items(clustered=True).to_csv(path, index=False)
+    res = runner.invoke(app, ["leaderboard", str(path), "--n-resamples", "200"])
+    assert res.exit_code == 0, res.output
+    assert "simultaneous" in res.output and "cluster-robust" in res.output
+    res = runner.invoke(app, ["leaderboard", str(path), "--format", "json", "--top", "2"])
+    data = json.loads(res.output)
+    assert [m["model"] for m in data["models"]][:2] in (["A", "B"], ["B", "A"])
+    assert data["unit"] == "cluster"
+    res = runner.invoke(app, ["leaderboard", str(path), "--format", "markdown", "--top", "2"])
+    assert res.exit_code == 0 and res.output.count("\n| ") == 2   # 2 rows under the header
+
+
+def test_cli_many_models_prints_the_top(tmp_path):
+    rng = np.random.default_rng(2)
+    scores = pd.DataFrame(rng.normal(np.linspace(0, 1, 60), 1.0, size=(100, 60)),
+                          columns=[f"m{j:02d}" for j in range(60)])
+    long = scores.rename_axis("example").reset_index().melt(
+        id_vars="example", var_name="model", value_name="score")
+    path = tmp_path / "many.csv"
+    long.to_csv(path, index=False)
+    res = runner.invoke(app, ["leaderboard", str(path), "--n-resamples", "200"])
+    assert res.exit_code == 0, res.output
+    assert "30 more models" in res.output
+
+
+def test_cli_bad_cluster_column_exits_1(tmp_path):
+    path = tmp_path / "items.csv"
+    _items(n=50).to_csv(path, index=False)
+    res = runner.invoke(app, ["leaderboard", str(path), "--cluster", "passage"])
+    assert res.exit_code == 1 and "no cluster column 'passage'" in res.output
+
+
+def test_cli_battles_are_handed_to_the_battles_module(tmp_path, monkeypatch):
+    calls = []
+    fake = types.ModuleType("outperform._battles_cli")
+    fake.leaderboard_battles = lambda path, **kw: calls.append((path, kw))
+    monkeypatch.setitem(sys.modules, "outperform._battles_cli", fake)
+    path = tmp_path / "battles.csv"
+    path.write_text("model_a,model_b,winner\nx,y,a\n")
+    res = runner.invoke(app, ["leaderboard", str(path), "--battles", "--anchor", "x",
+                              "--seed", "3", "--n-resamples", "500"])
+    assert res.exit_code == 0, res.output
+    assert calls[0][0] == path
+    assert calls[0][1] == dict(alpha=0.05, n_resamples=500, random_state=3, anchor="x",
+                               fmt="text")
