@@ -143,10 +143,15 @@ def _write_cells(ax, image, diff, p, reject, wins, idx, n_items) -> None:
             lines = [f"{diff[i, j]:+.3g}"]
             if wins is not None:
                 lines.append("/".join(f"{c[i, j]:.0f}" for c in counts))
-            lines.append(f"p={p[i, j]:.2g}" if np.isfinite(p[i, j]) else "p=–")
+            lines.append(_p_text(p[i, j]))
             ax.text(j, i, "\n".join(lines), ha="center", va="center", fontsize=6.5,
                     color=ink, fontweight="bold" if reject[i, j] else "normal",
                     linespacing=1.1)
             if reject[i, j]:
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="black",
                                        linewidth=1.4))
+
+
+def _p_text(p: float) -> str:
+    # An exact p-value below the smallest double underflows to 0: say how small it is.
+    return "p=–" if not np.isfinite(p) else "p<1e-300" if p < 1e-300 else f"p={p:.2g}"
