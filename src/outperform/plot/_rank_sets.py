@@ -110,10 +110,13 @@ def plot_rank_sets(board, *, top: int | None = None, percentile: bool = True, ax
     right.set_yticks(y, labels, fontsize=small)
     right.tick_params(length=0)
     shown = f"top {m} of {k} models" if m < k else f"{k} models"
-    ax.set_title(f"Rank confidence sets, {shown}, by mean {metric}", fontsize="medium")
+    ax.set_title(f"Rank confidence sets, {shown}, by mean {metric}", fontsize="medium",
+                 pad=20)
     ax.grid(axis="x", color="0.9", linewidth=0.6)
     ax.set_axisbelow(True)
-    ax.legend(loc="upper right" if m > 3 else "best", fontsize="x-small", framealpha=0.9)
+    # Above the axes, under the title: inside, it would hide the sets of tied models.
+    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=4, frameon=False,
+              fontsize="x-small", handlelength=1.5, columnspacing=1.2, borderaxespad=0.2)
     if new_figure:
         ax.figure.tight_layout()
     return ax
