@@ -152,3 +152,12 @@ def test_groups_are_the_clusters_and_given_losses_are_ranked():
     assert board.metric == "loss" and not board.rank_sets.higher_is_better
     np.testing.assert_allclose(board.rank_sets.estimate,
                                losses[list(board.names)].mean().to_numpy())
+
+
+def test_a_leaderboard_alone_shows_its_section_in_jupyter(rep):
+    html = rep.leaderboard._repr_html_()
+    table = re.search(r'<table id="table-leaderboard".*?</table>', html, re.S).group(0)
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", tr)
+            for tr in re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>")[1])]
+    _check_rows(rows, rep.leaderboard)
+    assert 'data-kind="ranks"' in html and "Top-1 set" in html

@@ -16,8 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Union
 
-from ..results import BayesianResult, ComparisonReport, FrequentistResult, PairwiseResult
-from ._figures import ReportFigure, bayesian_figures, posthoc_figures, report_figures
+from ..results import (BayesianResult, ComparisonReport, FrequentistResult, Leaderboard,
+                       PairwiseResult)
+from ._figures import (ReportFigure, bayesian_figures, leaderboard_figures, posthoc_figures,
+                       report_figures)
 from ._leaderboard import leaderboard_bullets, leaderboard_intro, leaderboard_table
 from ._pairs import pair_tables, pairwise_tables
 from ._sections import (
@@ -203,11 +205,12 @@ def result_document(result, *, figures: bool = True) -> Document:
 
     Parameters
     ----------
-    result : FrequentistResult, BayesianResult, PairwiseResult or ComparisonReport
+    result : FrequentistResult, BayesianResult, PairwiseResult, Leaderboard or ComparisonReport
         A report gives :func:`build_document`. A two-model result names its models "A"
         and "B", as its fields do; a post-hoc result has no summary means, so its pairs are
         put better first only by the test's own estimate (average ranks, rank-biserial
-        correlations, posterior probabilities).
+        correlations, posterior probabilities). A leaderboard gives the leaderboard section
+        of a report, with its rank-set plot.
 
     Raises
     ------
@@ -216,6 +219,9 @@ def result_document(result, *, figures: bool = True) -> Document:
     """
     if isinstance(result, ComparisonReport):
         return build_document(result, figures=figures)
+    if isinstance(result, Leaderboard):
+        figs = leaderboard_figures(result) if figures else []
+        return Document("", "", (_leaderboard_section(result, figs),), numbered=False)
     figs: list[ReportFigure] = []
     if isinstance(result, FrequentistResult):
         header, rows = without_empty_columns(FREQUENTIST_HEADER, [frequentist_row(result)])
