@@ -105,6 +105,19 @@ def test_bad_per_item_tables_are_refused(mutate, message):
         leaderboard(mutate(_items(n=50)), n_resamples=100)
 
 
+def test_predictions_with_a_log_loss_rank_by_the_loss():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 500)
+    probs = pd.DataFrame({"y_true": y, "sharp": np.clip(y * 0.8 + 0.1 + rng.normal(0, 0.05, 500),
+                                                        0.01, 0.99),
+                          "vague": np.clip(y * 0.2 + 0.4 + rng.normal(0, 0.05, 500), 0.01, 0.99)})
+    board = leaderboard(probs, loss="log", n_resamples=200)
+    assert board.metric == "log loss" and not board.rank_sets.higher_is_better
+    assert board.rank_sets.top_k(1) == ("sharp",)
+    with pytest.raises(InvalidInputError, match="long table"):
+        leaderboard(probs, loss="given")
+
+
 def test_cluster_on_a_per_task_table_is_refused():
     with pytest.raises(InvalidInputError, match="tasks are resampled"):
         leaderboard(load_demsar_table6().frame, cluster="task")
@@ -123,6 +136,8 @@ def test_cli_text_json_markdown(tmp_path):
     res = runner.invoke(app, ["leaderboard", str(path), "--n-resamples", "200"])
     assert res.exit_code == 0, res.output
     assert "simultaneous" in res.output and "cluster-robust" in res.output
+    res = runner.invoke(app, ["leaderboard", str(path), "--n-resamples", "200", "--top-k", "3"])
+    assert "may be among the best 3 (simultaneous 95%): " in res.output
     res = runner.invoke(app, ["leaderboard", str(path), "--format", "json", "--top", "2"])
     data = json.loads(res.output)
     assert [m["model"] for m in data["models"]][:2] in (["A", "B"], ["B", "A"])
@@ -142,6 +157,7 @@ def test_cli_many_models_prints_the_top(tmp_path):
     res = runner.invoke(app, ["leaderboard", str(path), "--n-resamples", "200"])
     assert res.exit_code == 0, res.output
     assert "30 more models" in res.output
+    assert "compact letters compare the 50 best-estimated models" in res.output
 
 
 def test_cli_bad_cluster_column_exits_1(tmp_path):
@@ -164,3 +180,11 @@ def test_cli_battles_are_handed_to_the_battles_module(tmp_path, monkeypatch):
     assert calls[0][0] == path
     assert calls[0][1] == dict(alpha=0.05, n_resamples=500, random_state=3, anchor="x",
                                fmt="text")
+
+
+def test_a_numeric_cluster_column_is_not_a_metric():
+    from outperform.data import read_results
+
+    df = pd.DataFrame({"task": ["t"] * 4, "model": ["a", "a", "b", "b"], "example": [0, 1, 0, 1],
+                       "cluster": [7, 7, 7, 7], "score": [1.0, 0.0, 1.0, 1.0]})
+    assert list(read_results(df).metrics) == ["score"]

@@ -267,3 +267,29 @@ def test_bool_scores_equal_float_scores():
     np.testing.assert_array_equal(a.simultaneous, b.simultaneous)
     np.testing.assert_allclose(pairwise_ttest(x).details["standard_error"],
                                pairwise_ttest(shifted).details["standard_error"], rtol=1e-9)
+
+
+def test_rank_sets_equal_csranks_live(tmp_path):
+    """The same comparison run live when R and csranks are installed (R_LIBS may point at
+    a library holding it: csranks is on CRAN, not in Debian)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("Rscript") is None:
+        pytest.skip("Rscript is not installed")
+    if subprocess.run(["Rscript", "-e", "library(csranks)"], capture_output=True).returncode:
+        pytest.skip("the R package csranks is not installed")
+    y = _peer_data()
+    np.savetxt(tmp_path / "m.csv", y.mean(axis=0), delimiter=",")
+    np.savetxt(tmp_path / "S.csv", np.cov(y, rowvar=False) / len(y), delimiter=",")
+    script = f"""library(csranks)
+x <- scan("{tmp_path / 'm.csv'}", quiet=TRUE)
+S <- as.matrix(read.csv("{tmp_path / 'S.csv'}", header=FALSE))
+s <- csranks(x, S, coverage=0.95, simul=TRUE, R=20000, seed=1)
+m <- csranks(x, S, coverage=0.95, simul=FALSE, R=20000, seed=1)
+cat(s$L, s$U, m$L, m$U)"""
+    out = subprocess.run(["Rscript", "-e", script], capture_output=True, text=True, check=True)
+    values = np.array(out.stdout.split(), dtype=int).reshape(4, 8)
+    res = rank_sets(y, n_resamples=20000, random_state=0)
+    np.testing.assert_array_equal(res.simultaneous, values[:2].T)
+    np.testing.assert_array_equal(res.marginal, values[2:].T)

@@ -65,6 +65,8 @@ def leaderboard_cmd(
                                 "ordinary bootstrap) or poisson."),
     top: Optional[int] = typer.Option(None, help=f"Print the N best models only (default: all "
                                       f"up to 50 models, else {DEFAULT_TOP}; 0: all)."),
+    top_k: int = typer.Option(1, "--top-k", help="Also list the models that may be among "
+                              "the best K (their simultaneous rank set reaches K)."),
     seed: int = typer.Option(0, help="Seed of the bootstrap (the output is reproducible)."),
     fmt: Format = typer.Option(Format.text, "--format", help="Output format."),
     encoding: Optional[str] = typer.Option(None, help="Encoding of a text file that is not "
@@ -84,6 +86,8 @@ def leaderboard_cmd(
         return
     if anchor is not None:
         raise InvalidInputError("--anchor applies to --battles (Bradley–Terry ratings) only.")
+    if top_k < 1:
+        raise InvalidInputError(f"--top-k must be at least 1, got {top_k}.")
     if top is not None and top < 0:
         raise InvalidInputError(f"--top must be 0 (all models) or a positive number, got {top}.")
     from .compare import leaderboard
@@ -96,8 +100,10 @@ def leaderboard_cmd(
     k = len(board.names)
     shown = (None if k <= 50 else DEFAULT_TOP) if top is None else (top or None)
     if fmt is Format.json:
-        typer.echo(json.dumps(board.to_dict(), indent=1))
+        out = board.to_dict()
+        out["top_k"] = {"k": top_k, "models": list(board.top_k(min(top_k, k)))}
+        typer.echo(json.dumps(out, indent=1))
     elif fmt is Format.markdown:
         typer.echo(_markdown(board, shown))
     else:
-        typer.echo(board.format(top=shown))
+        typer.echo(board.format(top=shown, top_k=top_k))

@@ -37,6 +37,8 @@ LABELS = ("y_true", "y_pred")
 #: Largest items x models^2 for which the wins of every pair (``pairwise.details["wins"]``,
 #: the multiple comparison matrix's counts) are counted beside the paired t-tests.
 _WINS_UP_TO = 50_000_000
+#: Models (the best estimates) given compact letters.
+LETTERS_MAX = 50
 
 
 def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
@@ -69,8 +71,9 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         Bootstrap settings of :func:`outperform.stats.rank_sets` (seeded with 0 by
         default, so a leaderboard is reproducible).
     y_true, loss :
-        For predictions: the column of true labels and the per-example loss
-        (``"zero-one"`` gives accuracy; others are losses, lower is better).
+        For predictions: the column of true labels and the per-example loss,
+        ``"zero-one"`` (gives accuracy), ``"log"``, ``"squared"`` or ``"absolute"`` (losses,
+        lower is better).
     adjustment : str
         Multiplicity adjustment of the pairwise tests (default Holm).
     encoding : str, optional
@@ -128,9 +131,15 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
                    n_resamples=n_resamples, weights=weights, unit=unit,
                    random_state=random_state, progress=progress)
     pairwise = _pairwise(scores, clusters, names, hib, adjustment, alpha)
-    order = rs.order
+    # Piepho's insert-absorb algorithm grows steeply with k (minutes at 200 models): the
+    # letters are given among the best LETTERS_MAX models, where a reader looks for them.
+    order = rs.order[:LETTERS_MAX]
     letters = compact_letters(pairwise.reject[np.ix_(order, order)],
                               [names[j] for j in order])
+    if len(names) > LETTERS_MAX:
+        letters.update({names[j]: "" for j in rs.order[LETTERS_MAX:]})
+        notes.append(f"compact letters compare the {LETTERS_MAX} best-estimated models "
+                     "among themselves; the tiers and rank sets cover all of them.")
     if clusters is not None:
         deff = float(np.median(rs.design_effect))
         notes.append(f"{rs.n_clusters} clusters resampled whole; the cluster-robust standard "
@@ -156,8 +165,11 @@ def _cluster_column(df: pd.DataFrame, cluster: str | None) -> str | None:
 
 
 def _from_predictions(df, y_true, loss, cluster):
-    if loss not in LOSSES:
-        raise InvalidInputError(f"loss must be one of {LOSSES}, got {loss!r}.")
+    losses_ok = tuple(x for x in LOSSES if x != "given")
+    if loss not in losses_ok:
+        raise InvalidInputError(
+            f"loss must be one of {losses_ok} for predictions, got {loss!r}; per-item losses "
+            "already computed go in a long table (model, example, loss).")
     col = _cluster_column(df, cluster)
     y, preds, groups = read_predictions(df, y_true=y_true, group=col)
     names = tuple(preds)

@@ -2,7 +2,8 @@
 
 Long table, one row per measurement: ``task``, ``model``, optional ``run``, ``fold``,
 ``example``, one or more metric columns (default name ``score``), optional ``n_train``,
-``n_test``.
+``n_test``, and optional ``cluster`` (the group of an item: passage, conversation; never a
+metric).
 """
 from __future__ import annotations
 

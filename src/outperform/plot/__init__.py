@@ -24,6 +24,7 @@ _WHERE = {
     "plot_posterior": "_posterior",
     "plot_differences": "_posterior",
     "qq_plot": "_qq",
+    "plot_rank_set_coverage": "_rank_coverage",
     "plot_interval_estimates": "_runs",
     "plot_performance_profiles": "_runs",
     "plot_probability_of_improvement": "_runs",

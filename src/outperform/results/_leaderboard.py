@@ -23,7 +23,9 @@ class Leaderboard(HTMLRepr):
         ``pairwise.adjustment``.
     letters : dict of str -> str
         Compact letter display of ``pairwise.reject`` (Piepho 2004), letters given from the
-        best model down: models sharing a letter are not significantly different.
+        best model down: models sharing a letter are not significantly different. With more
+        than 50 models, only the 50 best-estimated get letters (among themselves); the
+        others have "".
     metric : str
         What the score is (e.g. ``"accuracy"``, ``"auc"``).
     source : str
@@ -63,8 +65,9 @@ class Leaderboard(HTMLRepr):
                    pairwise_adjustment=self.pairwise.adjustment)
         return out
 
-    def format(self, top: int | None = None) -> str:
-        """The table as text, the ``top`` best-estimated models only if given."""
+    def format(self, top: int | None = None, top_k: int = 1) -> str:
+        """The table as text, the ``top`` best-estimated models only if given, and the
+        models that may be among the best ``top_k`` (simultaneous sets)."""
         rs = self.rank_sets
         level = f"{100 * rs.confidence_level:g}%"
         low, high = rs.score_interval()
@@ -88,8 +91,11 @@ class Leaderboard(HTMLRepr):
                 f"{rs.estimate[j]:.4g} ± {(high[j] - low[j]) / 2:.2g}")
         if top is not None and top < len(rs.names):
             lines.append(f"... {len(rs.names) - top} more models (all of them: --top 0)")
-        best = rs.top_k(1)
-        lines.append(f"may be the best (simultaneous {level}): {', '.join(best)}")
+        top_k = min(max(int(top_k), 1), len(rs.names))
+        best = rs.top_k(top_k)
+        shown = ", ".join(best[:20]) + (f" and {len(best) - 20} more" if len(best) > 20 else "")
+        what = "the best" if top_k == 1 else f"among the best {top_k}"
+        lines.append(f"may be {what} (simultaneous {level}): {shown}")
         lines.append(f"tiers: {tiers.max()} (a model joins a tier unless the tier's leader is "
                      "significantly better); letters: " + self.pairwise.method
                      + f", {self.pairwise.adjustment}-adjusted")

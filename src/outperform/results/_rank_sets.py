@@ -113,7 +113,8 @@ class RankSets:
         """Models whose rank set reaches rank ``k`` (lower end <= k), best estimate first.
 
         With ``kind="simultaneous"`` this set holds every model truly among the top k with
-        probability >= 1 - alpha (Mogstad et al. 2024, §4, "the tau-best").
+        probability >= 1 - alpha: the "tau-best" set of Mogstad et al. (2024) read off the
+        two-sided sets (csranks' ``cstaubest`` uses one-sided lower bounds, a little tighter).
         """
         sets = self._sets(kind)
         if not 1 <= k <= len(self.names):

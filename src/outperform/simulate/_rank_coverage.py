@@ -54,8 +54,8 @@ def rank_set_coverage(means=RANK_COVERAGE_MEANS, *, n_items: int = 1000,
     Returns
     -------
     RankSetCoverage
-        ``coverage("simultaneous")`` should be at least 1 - alpha (Mogstad et al. 2024,
-        Theorem 3.1, asymptotically); the percentile intervals have no such guarantee.
+        ``coverage("simultaneous")`` should be at least 1 - alpha (asymptotically, Mogstad et
+        al. 2024); the percentile intervals have no such guarantee.
 
     Raises
     ------

@@ -3,7 +3,8 @@
 Input is an n x k matrix of scores: n items (test examples, or tasks of a per-task table)
 scored for each of k models. The rank of a model is decided by its mean score; a confidence
 set for the ranks follows from simultaneous confidence statements about the k (k - 1) ordered
-differences of means (Mogstad et al. 2024, Review of Economic Studies 91(1): 476-518, §3):
+differences of means (Mogstad, Romano, Shaikh & Wilhelm 2024, "Inference for ranks", Review
+of Economic Studies, doi:10.1093/restud/rdad006):
 model j is *significantly better* than model m when the studentised difference
 t_jm = (mean_j - mean_m) / se_jm exceeds a bootstrap critical value, and the rank set of j is
 ``[1 + #{m significantly better than j}, k - #{m significantly worse than j}]``.
@@ -28,14 +29,16 @@ from .._parallel import progress_bar
 from .._validation import InvalidInputError, check_choice, check_probability, check_random_state
 from ..results._rank_sets import RankSets
 from ._clustered import clustered_mean
+from ._chunked_means import chunked_deviations, chunked_paired_means, is_dask
 from ._paired_means import as_scores, paired_means
 
 __all__ = ["rank_sets"]
 
 WEIGHTS = ("multinomial", "poisson")
-#: Weights drawn per batch (x 4 bytes for float32): the batch's matrix product streams the
-#: unit sums once, so batches must be large enough to amortise that, small enough for memory.
-_BATCH_WEIGHTS = 1 << 23
+#: Weights drawn per batch (x 4 bytes for float32, 128 MiB): the batch's matrix product
+#: streams the unit sums once, and BLAS runs ~3x faster per flop with a few hundred rows of
+#: weights than with a few dozen (1,000 models x 100,000 items).
+_BATCH_WEIGHTS = 1 << 25
 #: Bytes of one block of studentised differences (rows of pairs x resamples): L2-sized.
 _BLOCK_BYTES = 1 << 20
 
@@ -62,12 +65,12 @@ def _draw_weights(rng, kind: str, b: int, g: int) -> np.ndarray:
     if kind == "poisson":
         u = np.frombuffer(rng.bytes(2 * b * g), dtype=np.uint16).reshape(b, g)
         return _POISSON_TABLE[u]
-    idx = rng.integers(0, g, size=(b, g), dtype=np.uint32).astype(np.intp)
+    idx = rng.integers(0, g, size=(b, g), dtype=np.uint32)
     out = np.empty((b, g), dtype=np.float32)
-    rows = max(1, (1 << 20) // g)  # counts of a few rows at a time stay in cache
+    rows = max(1, (1 << 18) // g)  # counts of a few rows at a time stay in cache
     for s in range(0, b, rows):
         r = min(rows, b - s)
-        flat = (idx[s:s + r] + (np.arange(r) * g)[:, None]).ravel()
+        flat = (idx[s:s + r].astype(np.intp) + (np.arange(r) * g)[:, None]).ravel()
         out[s:s + r] = np.bincount(flat, minlength=r * g).reshape(r, g)
     return out
 
@@ -87,6 +90,17 @@ def _bootstrap_deviations(sums, sizes, n_resamples, kind, rng, advance) -> np.nd
         np.divide(w @ s32, den[:, None], out=out[start:start + len(w)])
         advance(len(w))
     return np.ascontiguousarray(out.T)
+
+
+def _check_dask(clusters, weights) -> None:
+    if clusters is not None:
+        raise InvalidInputError("clusters are not supported with a Dask array of scores: "
+                                "give a numpy array, or the cluster means as the items.")
+    if weights != "poisson":
+        raise InvalidInputError(
+            "a Dask array of scores is resampled chunk by chunk, which needs independent "
+            "weights: pass weights='poisson' (the multinomial bootstrap needs all items at "
+            "once).")
 
 
 def _pair_factors(inv: np.ndarray, up: np.ndarray, down: np.ndarray):
@@ -199,6 +213,8 @@ def _stepdown(tstat, dev, inv, alpha, stepdown, advance):
             crit, top = _upper_quantile(
                 top, lambda idx: _simultaneous_max(np.ascontiguousarray(dev[:, idx]), p, q),
                 level)
+            # Never below 0 (it is far above in practice): no pair is rejected both ways.
+            crit = max(crit, 0.0)
             new = off & (tstat > crit) & ~reject
             reject |= new
             open_sim = new.any()
@@ -207,6 +223,7 @@ def _stepdown(tstat, dev, inv, alpha, stepdown, advance):
             p, q = _pair_factors(inv[j], ~up[j] & off[j], ~down[j] & off[j])
             c, fam[j] = _upper_quantile(fam[j], lambda idx: _family_max(rows[idx], j, p, q),
                                         level)
+            c = max(c, 0.0)
             new_up, new_down = off[j] & (tstat[j] > c) & ~up[j], off[j] & (-tstat[j] > c) & ~down[j]
             up[j] |= new_up
             down[j] |= new_down
@@ -236,10 +253,11 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
 
     Parameters
     ----------
-    scores : array_like, shape (n_items, n_models)
+    scores : array_like or dask.array.Array, shape (n_items, n_models)
         Score of each model (column) on each item (row): 0/1 correctness, a per-item metric,
         or one score per task of a per-task table. Paired: row i of every model is the same
-        item. No NaN.
+        item. No NaN. A Dask array (a table beyond memory) is read chunk of rows by chunk,
+        twice, with ``weights="poisson"`` and without clusters.
     clusters : array_like, shape (n_items,), optional
         Cluster label of each item (passage, conversation, problem): whole clusters are
         resampled and the standard errors are cluster-robust. None: items are independent.
@@ -254,8 +272,8 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
         of a maximum, so a few thousand for alpha = 0.05 give it to two digits).
     weights : {"multinomial", "poisson"}
         Resampling weights: multinomial counts (the ordinary bootstrap, n units drawn with
-        replacement) or independent Poisson(1) counts (Hanley & MacGibbon 2006; Chamandy
-        et al. 2012), drawn from a 2^16-entry quantile table (about three times faster).
+        replacement) or independent Poisson(1) counts (the Poisson bootstrap), drawn from a
+        2^16-entry quantile table (about twice as fast; needed for Dask arrays).
     stepdown : bool
         Apply the Romano–Wolf step-down (default, as csranks): rejected pairs leave the
         family and the critical value is recomputed until no new pair is rejected. False:
@@ -292,15 +310,14 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
     statistic T_jm; its critical value c is the (1 - alpha)-quantile over b of
     max_(j,m) T*_jm (at the first step: max_{j<m} |T*_jm|, the max-|t| statistic), and
     (j, m) is rejected (j better than m) when d_jm / se_jm > c. With step-down, rejected
-    ordered pairs leave the family and c is recomputed (Mogstad et al. 2024, Algorithm 3.1
-    and Remark 3.6; Romano & Wolf 2005). Rank sets: lower = 1 + #{m: m better than j},
+    ordered pairs leave the family and c is recomputed (the stepwise procedure of Mogstad
+    et al. 2024, as csranks' ``stepdown=TRUE``; Romano & Wolf 2005). Rank sets: lower = 1 + #{m: m better than j},
     upper = k - #{m: j better than m}. Marginal set of j: the same with the family of the
     2 (k - 1) ordered pairs involving j. Two models whose scores differ by a constant on
     every item have se = 0: the difference is certain (significant unless 0).
     The percentile interval ranks the models within each resample and takes the alpha/2 and
-    1 - alpha/2 quantiles of each model's ranks (as leaderboards based on Chatbot Arena's
-    notebook do); it has no coverage guarantee (Hall & Miller 2009) and is shown for
-    comparison. Bootstrap means are computed in float32 from centred unit sums (error
+    1 - alpha/2 quantiles of each model's ranks (the bootstrap loop of leaderboard notebooks
+    such as Chatbot Arena's); it has no coverage guarantee and is shown for comparison. Bootstrap means are computed in float32 from centred unit sums (error
     ~1e-7 of the standard errors).
 
     Examples
@@ -322,10 +339,16 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
             or n_resamples < 100:
         raise InvalidInputError(f"n_resamples must be an int >= 100, got {n_resamples!r}.")
     rng = check_random_state(random_state)
-    x = as_scores(scores)
-    n, k = x.shape
+    chunked = is_dask(scores)
+    if chunked:
+        _check_dask(clusters, weights)
+        x = scores
+        pm = chunked_paired_means(x, higher_is_better=higher_is_better)
+    else:
+        x = as_scores(scores)
+        pm = paired_means(x, higher_is_better=higher_is_better, clusters=clusters)
+    n, k = (int(s) for s in x.shape)
     labels = model_names(names, k)
-    pm = paired_means(x, higher_is_better=higher_is_better, clusters=clusters)
     se, g = pm.se, pm.n_units
     with np.errstate(divide="ignore", invalid="ignore"):
         inv = np.where(se > 0, 1.0 / se, 0.0)
@@ -333,13 +356,19 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
                          np.where(pm.diff == 0, 0.0, np.sign(pm.diff) * np.inf))
     np.fill_diagonal(tstat, 0.0)
     with progress_bar(n_resamples + 1, progress, "rank confidence sets") as advance:
-        dev = _bootstrap_deviations(pm.sums, pm.sizes, int(n_resamples), weights, rng, advance)
+        if chunked:
+            dev = chunked_deviations(x, pm.mean, higher_is_better=higher_is_better,
+                                     n_resamples=int(n_resamples), rng=rng,
+                                     table=_POISSON_TABLE, advance=advance)
+        else:
+            dev = _bootstrap_deviations(pm.sums, pm.sizes, int(n_resamples), weights, rng,
+                                        advance)
         # The bootstrap variance of a mean is the plug-in one, (G - 1) / G times the
         # variance in se (ddof = 1, or Miller's G / (G - 1)): studentise the resamples by
         # the plug-in error, so that T* has the scale of the observed t (csranks' normal).
         boot_inv = inv * np.sqrt(g / (g - 1))
         reject, up, down, crit = _stepdown(tstat, dev, boot_inv, alpha, stepdown, advance)
-    if clusters is None:
+    if clusters is None:   # (and a Dask array)
         standard_error, deff = pm.mean_se, np.ones(k)
     else:
         clustered = clustered_mean(x, clusters)
