@@ -113,8 +113,10 @@ def plot_comparison_matrix(board, *, top: int | None = None, annotate: bool | No
         i, j = np.nonzero(reject)
         ax.plot(j, i, "o", color="black", markersize=max(0.8, min(3.0, 120 / m)),
                 linestyle="none")
+    # Wins are counted over the items (or tasks), also when whole clusters were resampled.
+    units = "tasks" if rs.unit == "task" else "items"
     note = (f"Cells: mean difference, wins/ties/losses of the row over the {rs.n_items} "
-            f"{rs.unit}s, {pw.adjustment}-adjusted p; bold and framed: significant at "
+            f"{units}, {pw.adjustment}-adjusted p; bold and framed: significant at "
             f"α = {pw.alpha}." if annotate else
             f"Colour only ({m} models; numbers written up to {ANNOTATE_UP_TO}): dot = pair "
             f"significant at α = {pw.alpha} ({pw.adjustment}-adjusted); every number is in "
