@@ -17,7 +17,7 @@ CHECKLIST = ["question", "metric", "design", "tests", "inferences", "warnings"]
 FIGURES = {  # kinds of the inline figures each case must show, in order
     "table6_005": ["cd"], "table6_010": ["cd"], "table6_control": ["cd"],
     "table6_bayes": ["cd"], "table2_bayes": ["simplex", "simplex"], "q2_two": ["posterior"],
-    "q2_three": [], "q1_labels": ["posterior"], "q1_log": ["posterior"], "q1_three": [],
+    "q2_three": [], "q1_labels": ["posterior"], "q1_log": ["posterior"], "q1_three": ["ranks"],
     "q3_folds": ["simplex", "simplex", "wins"], "nasty": ["cd"],
 }
 

@@ -155,7 +155,8 @@ def compare_predictions_cmd(
 @app.command()
 def benchmark(
     models: str = typer.Option("logreg,rf,nb,knn,svm", help="Comma-separated model names: "
-                               "logreg, rf, nb, knn, svm, tree, dummy."),
+                               "logreg, rf, nb, knn, svm, tree, dummy, lda, bagging, et, "
+                               "linear_svm, mlp, adaboost."),
     datasets: str = typer.Option("sklearn", help="'sklearn' (iris, wine, breast_cancer, digits) "
                                  "or a comma-separated subset."),
     cv: str = typer.Option("10x10", help="Design: RxK (R repeats of stratified K-fold), 5x2, or "
@@ -171,6 +172,11 @@ def benchmark(
     seed: int = typer.Option(0, help="random_state of the splits (recorded in the output)."),
     rope: Optional[float] = typer.Option(None, help="ROPE half-width for the Bayesian tests."),
     alpha: float = typer.Option(0.05, help="Significance level."),
+    predictions: bool = typer.Option(False, "--predictions", help="Also write every test "
+                                     "example's prediction to <out>.predictions.<suffix> "
+                                     "(columns task, model, run, fold, example, y_true, "
+                                     "y_pred, correct): with one run (--cv 1xK) `outperform "
+                                     "leaderboard` ranks the models on it."),
 ) -> None:
     """Run a paired cross-validation experiment on bundled data, then compare (Q2 and Q3).
 
@@ -208,12 +214,18 @@ def benchmark(
             started = time.perf_counter()
             try:
                 table = run_experiment(estimators, data, design, metrics=(metric,),
-                                       n_jobs=n_jobs, out=out, backend=backend)
+                                       n_jobs=n_jobs, out=out, backend=backend,
+                                       store_predictions=predictions)
             except KeyboardInterrupt:
                 err.print(f"interrupted: the finished fits are kept in {out}; the same "
                           "command resumes from there.")
                 raise typer.Exit(130)
     err.print(f"per-fold results written to {out} ({time.perf_counter() - started:.0f} s).")
+    if predictions:
+        from .experiments import predictions_path
+
+        table = table[0]
+        err.print(f"per-example predictions written to {predictions_path(out)}.")
     for task in table["task"].unique():
         Console().rule(f"Q2 on {task}")
         try:

@@ -6,21 +6,29 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
+import numpy as np
 import pandas as pd
 
-from .._validation import InvalidInputError, check_random_state, check_threshold
+from .._validation import InvalidInputError, OutperformError, check_random_state, check_threshold
 from ..data._files import read_columns
-from ..data._io import read_results
+from ..data._io import read_results, read_table
 from ..data._results_table import ResultsTable, ScoreMatrix
 from ..data._schema import ALIASES, TASK
 from ..results import ComparisonReport
 from ._hierarchical import add_hierarchical_ttest, compare_counts
+from ._leaderboard import leaderboard
 from ._q1 import compare_predictions
 from ._q2 import compare_one_task
 from ._q3 import compare_many_tasks
 from ._q3_bayes import add_bayesian_section, check_prior_strength
 
 QUESTIONS = ("auto", "Q1", "Q2", "Q3")
+#: Bootstrap resamples of the leaderboard that Q1 with more than two predictors includes
+#: (compare.leaderboard's default is 1000): the 95% critical value is then the empirical
+#: quantile at 0.95 ± 0.01 (binomial standard error sqrt(0.95 * 0.05 / 500)), and the
+#: bootstrap adds about 0.05 s to a Q1 comparison of 5 models on 500 examples. For tighter
+#: sets call outperform.compare.leaderboard with more resamples.
+Q1_LEADERBOARD_RESAMPLES = 500
 
 
 def infer_question(table: ResultsTable) -> str:
@@ -112,7 +120,10 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         "DIRECTION:"); a model whose scores look like percentages among fractions (first,
         "UNITS:"); a Q2 design of fewer than 5 folds; Bayesian decisions over data sets
         withheld below :func:`outperform.compare.min_data_sets` data sets, or fragile up to
-        twice that.
+        twice that. For Q1 with more than two predictors, ``leaderboard`` holds their rank
+        confidence sets, tiers and compact letters (:func:`outperform.compare.leaderboard`
+        with ``n_resamples=500``, seeded by ``random_state``; ``group`` gives its clusters),
+        which every format of the report shows.
 
     Raises
     ------
@@ -153,9 +164,11 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
                            random_state=random_state, y_true=y_true, loss=loss, group=group,
                            hierarchical=hierarchical)
     if question == "Q1" or (question == "auto" and y_true in columns):
-        report = compare_predictions(data, y_true=y_true, loss=loss, control=control,
-                                     group=group, rope=rope, alpha=alpha, threshold=threshold,
-                                     encoding=encoding)
+        frame = data if isinstance(data, pd.DataFrame) else read_table(data, encoding=encoding)
+        report = compare_predictions(frame, y_true=y_true, loss=loss, control=control,
+                                     group=group, rope=rope, alpha=alpha, threshold=threshold)
+        report = _with_leaderboard(report, frame, y_true=y_true, loss=loss, group=group,
+                                   alpha=alpha, random_state=random_state)
         return _with_ignored_options(report, "Q1", given)
     if "n01" in columns and "n10" in columns:
         return _with_ignored_options(compare_counts(data, alpha=alpha, threshold=threshold,
@@ -203,6 +216,33 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     return _with_ignored_options(report, q3, given)
 
 
+def _with_leaderboard(report: ComparisonReport, frame: pd.DataFrame, *, y_true, loss, group,
+                      alpha, random_state) -> ComparisonReport:
+    """Q1 with more than two predictors: add their leaderboard (rank confidence sets, tiers,
+    letters; :func:`outperform.compare.leaderboard`), from
+    :data:`Q1_LEADERBOARD_RESAMPLES` bootstrap resamples; ``group`` gives its clusters."""
+    k = len(report.models)
+    if k <= 2:
+        return report
+    settings = dict(alpha=alpha, n_resamples=Q1_LEADERBOARD_RESAMPLES,
+                    random_state=random_state)
+    try:
+        if loss == "given":   # per-example losses, one column per model: long per-item scores
+            items = pd.DataFrame({"model": np.repeat(report.models, len(frame)),
+                                  "example": np.tile(np.arange(len(frame)), k),
+                                  "loss": frame[list(report.models)].to_numpy().ravel("F")})
+            if group is not None:
+                items["cluster"] = np.tile(frame[group].to_numpy(), k)
+            board = leaderboard(items, metric="loss", higher_is_better=False,
+                                cluster="cluster" if group is not None else None, **settings)
+        else:
+            board = leaderboard(frame, y_true=y_true, loss=loss, cluster=group, **settings)
+    except OutperformError as exc:
+        return replace(report, warnings=report.warnings + (
+            f"the leaderboard (rank confidence sets) was not computed: {exc}",))
+    return replace(report, leaderboard=board)
+
+
 def _columns(data, encoding: str | None) -> tuple:
     if isinstance(data, pd.DataFrame):
         return tuple(data.columns)
@@ -240,7 +280,7 @@ _USED_BY = {
     "metric": ("Q2", "Q3"), "higher_is_better": ("Q2", "Q3"), "control": ("Q1", "Q2", "Q3"),
     "posthoc": ("Q3",), "aggregate": ("Q3",), "rope": ("Q1", "Q2", "bayesian", "hierarchical"),
     "threshold": ("Q1", "Q2", "counts", "bayesian", "hierarchical"), "rho": ("Q2",),
-    "prior_strength": ("bayesian",), "random_state": ("bayesian", "hierarchical"),
+    "prior_strength": ("bayesian",), "random_state": ("Q1", "bayesian", "hierarchical"),
     "y_true": ("Q1",), "loss": ("Q1",), "group": ("Q1",), "hierarchical": ("Q3", "counts"),
 }
 _ROUTES = {"Q1": "Q1 (predictors on one test set, per-example predictions)",

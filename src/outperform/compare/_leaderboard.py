@@ -10,6 +10,7 @@ tests of all pairs give the compact letter display.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,8 @@ from .._validation import InvalidInputError, check_probability
 from ..data._files import read_table
 from ..data._io import _normalise_columns, read_results
 from ..data._results_table import ResultsTable
-from ..data._schema import CLUSTER, EXAMPLE, MODEL, NON_METRIC, TASK, metric_direction
+from ..data._schema import (CLUSTER, EXAMPLE, FOLD, MODEL, NON_METRIC, RUN, TASK,
+                            metric_direction)
 from ..results._leaderboard import Leaderboard
 from ..stats._leaderboard import pairwise_mcnemar
 from ..stats._letters import compact_letters
@@ -29,6 +31,12 @@ from ._q1 import LOSSES, per_example_losses, read_predictions
 
 __all__ = ["leaderboard"]
 
+#: Label columns of a per-item table of predictions (``run_experiment(store_predictions=True)``
+#: writes ``y_true, y_pred, correct``): never the score.
+LABELS = ("y_true", "y_pred")
+#: Largest items x models^2 for which the wins of every pair (``pairwise.details["wins"]``,
+#: the multiple comparison matrix's counts) are counted beside the paired t-tests.
+_WINS_UP_TO = 50_000_000
 #: Models (the best estimates) given compact letters.
 LETTERS_MAX = 50
 
@@ -103,7 +111,7 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
     if isinstance(df, ResultsTable):
         scores, names, metric, hib = _from_tasks(df, metric, higher_is_better, notes)
         clusters, source, unit = None, "per-task scores", "task"
-    elif y_true in df.columns:
+    elif y_true in df.columns and not {MODEL, EXAMPLE} <= set(df.columns):
         scores, names, clusters, metric, hib = _from_predictions(df, y_true, loss, cluster)
         source, unit = "per-example predictions", "item"
     else:
@@ -198,13 +206,29 @@ def _direction(metric, higher_is_better, notes) -> bool:
     return known
 
 
+def _runs(df, notes) -> None:
+    """Per-example predictions of a resampling experiment (``run_experiment``'s predictions
+    table): one run only, and say that the folds' predictors differ."""
+    if RUN in df.columns and df[RUN].nunique() > 1:
+        raise InvalidInputError(
+            f"the per-item table holds {df[RUN].nunique()} runs (column {RUN!r}) of a "
+            "resampling design, so each example has several scores per model: a leaderboard "
+            "ranks the models on one set of examples; keep the rows of one run (e.g. run 0).")
+    if FOLD in df.columns and df[FOLD].nunique() > 1:
+        notes.append(f"the examples were predicted in {df[FOLD].nunique()} folds of one "
+                     "cross-validation run, each by the model trained without its fold: the "
+                     "ranks are of these out-of-fold predictions (of the learning algorithms "
+                     "at this training-set size), not of one trained predictor per model.")
+
+
 def _from_items(df, metric, higher_is_better, cluster, notes):
     col = _cluster_column(df, cluster)
     if TASK in df.columns and df[TASK].nunique() > 1:
         raise InvalidInputError(
             f"the per-item table holds {df[TASK].nunique()} tasks: rank the models on one "
             "task at a time, or give one score per (task, model) to rank over tasks.")
-    metric = _score_column(df, metric, {MODEL, EXAMPLE, TASK, col})
+    _runs(df, notes)
+    metric = _score_column(df, metric, {MODEL, EXAMPLE, TASK, col, *LABELS})
     values = pd.to_numeric(df[metric], errors="coerce")
     if values.isna().any():
         row = int(np.flatnonzero(values.isna().to_numpy())[0])
@@ -251,6 +275,15 @@ def _pairwise(scores, clusters, names, hib, adjustment, alpha):
     binary = np.isin(scores, (0.0, 1.0)).all()
     if binary and clusters is None:
         correct = ((scores == 1.0) if hib else (scores == 0.0)).T
-        return pairwise_mcnemar(correct, names=names, adjustment=adjustment, alpha=alpha)
-    return pairwise_ttest(scores, clusters=clusters, names=names, higher_is_better=hib,
-                          adjustment=adjustment, alpha=alpha)
+        res = pairwise_mcnemar(correct, names=names, adjustment=adjustment, alpha=alpha)
+        # statistic[i, j] = n01 (i wrong, j right), so row i's wins over j are statistic[j, i].
+        return replace(res, details={**res.details, "wins": res.statistic.T.copy()})
+    res = pairwise_ttest(scores, clusters=clusters, names=names, higher_is_better=hib,
+                         adjustment=adjustment, alpha=alpha)
+    n, k = scores.shape
+    if n * k * k > _WINS_UP_TO:
+        return res
+    y = scores if hib else -scores
+    # One (n, k) comparison per model: k vectorised steps, not a loop over items or pairs.
+    wins = np.stack([(y[:, [i]] > y).sum(axis=0) for i in range(k)]).astype(float)
+    return replace(res, details={**res.details, "wins": wins})

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.dummy import DummyClassifier
-from sklearn.ensemble import RandomForestClassifier
+from sklearn.ensemble import (AdaBoostClassifier, BaggingClassifier, ExtraTreesClassifier,
+                              RandomForestClassifier)
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
+from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
-from sklearn.svm import SVC
+from sklearn.svm import SVC, LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
 from .._validation import InvalidInputError, TooFewError
@@ -31,6 +34,13 @@ MODELS: dict[str, Callable] = {
     "tree": lambda: DecisionTreeClassifier(random_state=0),
     # "prior" predicts the majority class and gives the prior as probabilities (AUC 0.5).
     "dummy": lambda: DummyClassifier(strategy="prior"),
+    "lda": LinearDiscriminantAnalysis,
+    "bagging": lambda: BaggingClassifier(random_state=0, n_jobs=1),
+    "et": lambda: ExtraTreesClassifier(n_estimators=100, random_state=0, n_jobs=1),
+    "linear_svm": lambda: make_pipeline(StandardScaler(), LinearSVC(random_state=0)),
+    "mlp": lambda: make_pipeline(StandardScaler(),
+                                 MLPClassifier(max_iter=1000, random_state=0)),
+    "adaboost": lambda: AdaBoostClassifier(random_state=0),
 }
 
 

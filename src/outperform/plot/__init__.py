@@ -36,6 +36,8 @@ _WHERE = {
     "plot_power_curves": "_simulation",
     "plot_replicability": "_simulation",
     "plot_student_posterior": "_student_posterior",
+    "plot_rank_sets": "_rank_sets",
+    "plot_comparison_matrix": "_comparison_matrix",
 }
 
 __all__ = sorted(_WHERE)

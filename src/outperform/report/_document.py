@@ -16,8 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Union
 
-from ..results import BayesianResult, ComparisonReport, FrequentistResult, PairwiseResult
-from ._figures import ReportFigure, bayesian_figures, posthoc_figures, report_figures
+from ..results import (BayesianResult, ComparisonReport, FrequentistResult, Leaderboard,
+                       PairwiseResult)
+from ._figures import (ReportFigure, bayesian_figures, leaderboard_figures, posthoc_figures,
+                       report_figures)
+from ._leaderboard import leaderboard_bullets, leaderboard_intro, leaderboard_table
 from ._pairs import pair_tables, pairwise_tables
 from ._sections import (
     FREQUENTIST_HEADER,
@@ -169,10 +172,13 @@ def build_document(report: ComparisonReport, *, figures: bool = True) -> Documen
     for t in pairwise_tables(report):
         (bayes if t.view == "bayesian" else freq).append(t)
     freq += [Figure(f) for f in figs if f.kind == "cd"]
-    bayes += [Figure(f) for f in figs if f.kind != "cd"]
+    bayes += [Figure(f) for f in figs if f.kind not in ("cd", "ranks")]
     views = tuple(Section(key, title, tuple(blocks)) for key, title, blocks in
                   (("frequentist", "Frequentist view", freq), ("bayesian", "Bayesian view", bayes))
                   if blocks)
+    if report.leaderboard is not None:
+        views += (_leaderboard_section(report.leaderboard,
+                                       [f for f in figs if f.kind == "ranks"]),)
     content = {
         "question": (Paragraph(q_text, lead=q_title),),
         "metric": (Paragraph(metric_text(report)),),
@@ -187,16 +193,24 @@ def build_document(report: ComparisonReport, *, figures: bool = True) -> Documen
     return Document(q_title, headline(report), sections, THINK)
 
 
+def _leaderboard_section(board, figs: list[ReportFigure]) -> Section:
+    """The leaderboard of the inferences: how it was made, its table, top-k sets, figure."""
+    blocks = (Paragraph(leaderboard_intro(board)), leaderboard_table(board),
+              Bullets(tuple(leaderboard_bullets(board))), *(Figure(f) for f in figs))
+    return Section("leaderboard", "Leaderboard: rank confidence sets and tiers", blocks)
+
+
 def result_document(result, *, figures: bool = True) -> Document:
     """The document of one result object shown alone: its table and its figures.
 
     Parameters
     ----------
-    result : FrequentistResult, BayesianResult, PairwiseResult or ComparisonReport
+    result : FrequentistResult, BayesianResult, PairwiseResult, Leaderboard or ComparisonReport
         A report gives :func:`build_document`. A two-model result names its models "A"
         and "B", as its fields do; a post-hoc result has no summary means, so its pairs are
         put better first only by the test's own estimate (average ranks, rank-biserial
-        correlations, posterior probabilities).
+        correlations, posterior probabilities). A leaderboard gives the leaderboard section
+        of a report, with its rank-set plot.
 
     Raises
     ------
@@ -205,6 +219,9 @@ def result_document(result, *, figures: bool = True) -> Document:
     """
     if isinstance(result, ComparisonReport):
         return build_document(result, figures=figures)
+    if isinstance(result, Leaderboard):
+        figs = leaderboard_figures(result) if figures else []
+        return Document("", "", (_leaderboard_section(result, figs),), numbered=False)
     figs: list[ReportFigure] = []
     if isinstance(result, FrequentistResult):
         header, rows = without_empty_columns(FREQUENTIST_HEADER, [frequentist_row(result)])

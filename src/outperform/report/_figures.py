@@ -15,7 +15,11 @@ from typing import Callable
 
 from ._sections import model_names
 
-KINDS = ("cd", "posterior", "simplex", "wins")
+KINDS = ("cd", "posterior", "simplex", "wins", "ranks")
+#: Figures written to files beside the Markdown and LaTeX reports (the HTML page draws all).
+FILE_KINDS = ("cd", "ranks")
+#: A rank-set plot of more models shows the best ones only (the table lists them all).
+RANKS_SHOWN = 60
 
 
 @dataclass(frozen=True)
@@ -26,7 +30,7 @@ class ReportFigure:
     ----------
     key : str
         Identifier safe in file names, e.g. ``"cd-nemenyi"``.
-    kind : {"cd", "posterior", "simplex", "wins"}
+    kind : {"cd", "posterior", "simplex", "wins", "ranks"}
     caption : str
     draw : callable
         Returns the matplotlib Axes drawn into a new figure.
@@ -64,6 +68,26 @@ def _wins(res, names):
     from ..plot import plot_poisson_binomial
 
     return plot_poisson_binomial(res, names=names)
+
+
+def _ranks(board, top):
+    from ..plot import plot_rank_sets
+
+    return plot_rank_sets(board, top=top)
+
+
+def leaderboard_figures(board) -> list[ReportFigure]:
+    """The rank-set plot of a leaderboard (:func:`outperform.plot.plot_rank_sets`)."""
+    k = len(board.names)
+    top = RANKS_SHOWN if k > RANKS_SHOWN else None
+    level = f"{100 * board.rank_sets.confidence_level:g}%"
+    shown = f" The {RANKS_SHOWN} best-estimated of the {k} models are shown." if top else ""
+    return [ReportFigure(
+        "ranks", "ranks",
+        f"Rank confidence sets at {level}, models sorted by mean {board.metric}: light bars "
+        "the simultaneous sets (Mogstad et al. 2024), dark lines the marginal sets, ticks "
+        "the percentile bootstrap intervals (no coverage guarantee), dots the ranks of the "
+        f"estimates; colours are the tiers.{shown}", partial(_ranks, board, top))]
 
 
 def posthoc_figures(key: str, res) -> list[ReportFigure]:
@@ -123,6 +147,8 @@ def report_figures(report, kinds=KINDS) -> list[ReportFigure]:
     for key, res in report.tests.items():
         if hasattr(res, "p_rope"):
             out += bayesian_figures(key, res, names, kinds)
+    if "ranks" in kinds and getattr(report, "leaderboard", None) is not None:
+        out += leaderboard_figures(report.leaderboard)
     return out
 
 
@@ -167,6 +193,20 @@ def save_figure_file(figure: ReportFigure, path, salt: str = "outperform") -> fl
     """
     path = Path(path)
     return _save(figure, path, path.suffix.lstrip(".").lower(), salt)
+
+
+def file_paths(figures: list[ReportFigure], base) -> dict[str, Path]:
+    """File of each figure of :data:`FILE_KINDS` by its key: the critical-difference
+    diagrams by :func:`figure_paths` of ``base`` (``report-cd.pdf``, ...), the rank-set plot
+    beside them as ``<stem>-ranks`` (``report-ranks.pdf``), where ``<stem>`` is the name of
+    ``base`` without a final ``-cd``."""
+    base = Path(base)
+    cds = [f for f in figures if f.kind == "cd"]
+    out = dict(zip((f.key for f in cds), figure_paths(cds, base)))
+    stem = base.stem.removesuffix("-cd")
+    out.update({f.key: base.with_name(f"{stem}-{f.key}{base.suffix}")
+                for f in figures if f.kind == "ranks"})
+    return out
 
 
 def figure_paths(figures: list[ReportFigure], base) -> list[Path]:

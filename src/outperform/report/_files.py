@@ -28,8 +28,8 @@ def write_report(report: ComparisonReport, out_dir, *,
     stem : str
         Name of the files without suffix: ``<stem>.html``, ``<stem>.tex``, ...; the
         critical-difference diagrams are ``<stem>-cd.pdf`` and ``<stem>-cd.svg`` (further
-        diagrams add their post-hoc key, ``<stem>-cd-holm.pdf``), and the LaTeX document
-        includes the PDFs.
+        diagrams add their post-hoc key, ``<stem>-cd-holm.pdf``), a leaderboard's rank-set
+        plot is ``<stem>-ranks.pdf`` and ``.svg``, and the LaTeX document includes the PDFs.
 
     Returns
     -------
@@ -60,7 +60,7 @@ def write_report(report: ComparisonReport, out_dir, *,
     if not stem or Path(stem).name != stem or stem in (".", ".."):
         raise InvalidInputError(f"stem must be a plain file name without folders, got {stem!r}.")
     from . import render_json, render_markdown
-    from ._figures import figure_paths, report_figures, save_figure_file
+    from ._figures import FILE_KINDS, file_paths, report_figures, save_figure_file
     from ._html import render_html
     from ._latex import render_latex
 
@@ -68,10 +68,9 @@ def write_report(report: ComparisonReport, out_dir, *,
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
     cd_pdf = out / f"{stem}-cd.pdf"
-    figures = report_figures(report, kinds=("cd",))
+    figures = report_figures(report, kinds=FILE_KINDS)
     # The Markdown shows the diagrams by the SVG files written below, next to it.
-    svg_names = {f.key: p.name for f, p in zip(figures, figure_paths(figures,
-                                                                     cd_pdf.with_suffix(".svg")))}
+    svg_names = {key: p.name for key, p in file_paths(figures, cd_pdf.with_suffix(".svg")).items()}
     renderers = {"html": render_html, "json": render_json,
                  "md": lambda r: render_markdown(r, figure_files=svg_names),
                  "tex": lambda r: render_latex(r, figure_path=cd_pdf, standalone=True,
@@ -82,7 +81,8 @@ def write_report(report: ComparisonReport, out_dir, *,
         path.write_text(renderers[fmt](report), encoding="utf-8")
         written[fmt] = path
     for suffix in (".pdf", ".svg"):
-        for fig, path in zip(figures, figure_paths(figures, cd_pdf.with_suffix(suffix))):
+        paths = file_paths(figures, cd_pdf.with_suffix(suffix))
+        for fig, path in ((f, paths[f.key]) for f in figures):
             if not (suffix == ".pdf" and "tex" in formats):   # render_latex wrote the PDFs
                 save_figure_file(fig, path, salt=stem)
             written[path.name] = path

@@ -199,7 +199,7 @@ def render_html_fragment(result, *, figures: bool = True) -> str:
 
     Parameters
     ----------
-    result : ComparisonReport, FrequentistResult, BayesianResult or PairwiseResult
+    result : ComparisonReport, FrequentistResult, BayesianResult, PairwiseResult or Leaderboard
         A report shows every section of :func:`render_html`; a result shown alone shows its
         table and its figures (:func:`outperform.report._document.result_document`).
     figures : bool, default True

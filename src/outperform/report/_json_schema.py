@@ -27,7 +27,7 @@ def load_schema() -> dict:
     --------
     >>> schema = load_schema()
     >>> schema["properties"]["schema_version"]["const"]
-    '1.0'
+    '1.1'
     """
     return json.loads(_schema_text())
 
@@ -58,7 +58,7 @@ def validate_report(report) -> dict:
     >>> from outperform import compare
     >>> from outperform.data import load_demsar_table6
     >>> validate_report(compare(load_demsar_table6()))["schema_version"]
-    '1.0'
+    '1.1'
     """
     try:
         import jsonschema

@@ -14,7 +14,7 @@ from pathlib import Path
 from .. import __version__
 from ..results import ComparisonReport
 from ._document import Bullets, Document, Figure, Paragraph, build_document, is_text
-from ._figures import figure_paths, save_figure_file
+from ._figures import FILE_KINDS, file_paths, save_figure_file
 from ._sections import Table
 
 _SPECIAL = {
@@ -139,7 +139,9 @@ def render_latex(report: ComparisonReport, *, figure_path=None, standalone: bool
         A figure environment then includes it by its *file name*: keep the PDF in the folder
         of the ``.tex`` file. When the report has several diagrams, the others are written
         next to it with the post-hoc key added to the name (``cd-bonferroni-dunn.pdf``).
-        Reports without a rank-based post-hoc test have no diagram, and nothing is written.
+        Reports without a rank-based post-hoc test have no diagram. A report with a
+        leaderboard also gets its rank-set plot, as ``<name>-ranks.pdf`` beside it (the
+        name of ``figure_path`` without a final ``-cd``).
     standalone : bool, default False
         False: a fragment to ``\input`` into a paper that loads booktabs, array, tabularx and
         graphicx.
@@ -160,9 +162,9 @@ def render_latex(report: ComparisonReport, *, figure_path=None, standalone: bool
     (True, True)
     """
     doc = build_document(report, figures=figure_path is not None)
-    # Only the critical-difference diagrams are written (as PDF, for pdflatex).
-    cds = [f for f in doc.figures() if f.kind == "cd"]
-    files = dict(zip((f.key for f in cds), figure_paths(cds, figure_path))) if cds else {}
+    # Only the critical-difference diagrams and the rank-set plot are written (as PDF).
+    files = (file_paths([f for f in doc.figures() if f.kind in FILE_KINDS], figure_path)
+             if figure_path is not None else {})
     parts = [f"% {latex_escape(doc.headline)}",
              f"% Written by outperform {__version__}; needs "
              "\\usepackage{booktabs,array,tabularx,graphicx}."]

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .._display import HTMLRepr
 from ._pairwise import PairwiseResult
 from ._rank_sets import RankSets
 
 
 @dataclass(frozen=True, eq=False)
-class Leaderboard:
+class Leaderboard(HTMLRepr):
     """Models ranked by their mean score, with rank confidence sets and tiers.
 
     Attributes

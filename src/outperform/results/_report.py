@@ -7,10 +7,11 @@ from typing import Any, Mapping
 from .._display import HTMLRepr
 from ._bayesian import BayesianResult
 from ._frequentist import FrequentistResult
+from ._leaderboard import Leaderboard
 from ._pairwise import PairwiseResult
 from ._serialize import jsonable
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,9 @@ class ComparisonReport(HTMLRepr):
     control : str, optional
     details : mapping
         Input description (aggregation rule, source), JSON-safe.
+    leaderboard : Leaderboard, optional
+        Rank confidence sets, tiers and compact letters of the models (Q1 with more than
+        two predictors, see :func:`outperform.compare.leaderboard`); None otherwise.
     """
 
     question: str
@@ -62,6 +66,7 @@ class ComparisonReport(HTMLRepr):
     warnings: tuple[str, ...] = ()
     control: str | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
+    leaderboard: Leaderboard | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dictionary with a ``schema_version`` field."""
@@ -83,6 +88,8 @@ class ComparisonReport(HTMLRepr):
             "conclusions": list(self.conclusions),
             "warnings": list(self.warnings),
             "details": jsonable(dict(self.details)),
+            "leaderboard": (None if self.leaderboard is None
+                            else jsonable(self.leaderboard.to_dict())),
         }
         return out
 

@@ -1,0 +1,61 @@
+"""The leaderboard part of a report: rank confidence sets, tiers, letters, top-k sets.
+
+Cells and sentences from a :class:`~outperform.results.Leaderboard`; :mod:`._document` puts
+them in the report's inferences as a subsection, with the rank-set plot as its figure.
+"""
+from __future__ import annotations
+
+from ..plot._rank_sets import score_texts
+from ._sections import Table
+
+#: The k of the top-k sets listed, when there are more than k models.
+TOP_K = (1, 3, 5, 10)
+
+
+def _level(board) -> str:
+    return f"{100 * board.rank_sets.confidence_level:g}%"
+
+
+def leaderboard_table(board) -> Table:
+    """One row per model, best estimate first: rank, the three rank sets, tier, letters and
+    the mean score ± the half-width of its confidence interval."""
+    rs, level = board.rank_sets, _level(board)
+    order, tiers = rs.order, rs.tiers()
+    scores = score_texts(rs, order)
+    rows = [[rs.names[j], str(rs.rank[j]),
+             *(f"[{s[j, 0]}, {s[j, 1]}]" for s in (rs.simultaneous, rs.marginal, rs.percentile)),
+             str(tiers[j]), board.letters[rs.names[j]], scores[n]]
+            for n, j in enumerate(order)]
+    header = ["model", "rank", "simultaneous", "marginal", "percentile", "tier", "letters",
+              f"{board.metric} ± CI"]
+    return Table("leaderboard", f"Leaderboard of {len(rs.names)} models, best estimate first: "
+                 f"{level} rank sets (percentile: no coverage guarantee), mean "
+                 f"{board.metric} ± the half-width of its {level} confidence interval",
+                 header, rows, "summary")
+
+
+def leaderboard_intro(board) -> str:
+    """How the rank sets, tiers and letters were obtained and what they promise."""
+    rs, level = board.rank_sets, _level(board)
+    unit = (f"{rs.n_clusters} clusters of the {rs.n_items} items" if rs.n_clusters is not None
+            else f"{rs.n_items} {rs.unit}s")
+    return (f"Rank confidence sets at {level} (Mogstad, Romano, Shaikh & Wilhelm 2024) from "
+            f"{rs.n_resamples} paired bootstrap resamples ({rs.weights} weights) of the "
+            f"{unit}, all models resampled together. The simultaneous sets hold every "
+            f"model's true rank at once with probability at least {level}; a marginal set "
+            "holds one model's rank; the percentile bootstrap interval of the rank has no "
+            "coverage guarantee and is shown for comparison. Rank 1 is the best; a model's "
+            "rank counts the models with a strictly better mean. Tiers come from the "
+            "simultaneous procedure: a model joins the tier of the model leading it unless "
+            "that leader is significantly better. Letters: compact letter display (Piepho "
+            f"2004) of {board.pairwise.method}, {board.pairwise.adjustment}-adjusted at "
+            f"α = {board.pairwise.alpha}; models sharing a letter do not differ "
+            "significantly.")
+
+
+def leaderboard_bullets(board) -> list[str]:
+    """The top-k sets (simultaneous) and the leaderboard's notes."""
+    k, level = len(board.names), _level(board)
+    out = [f"Top-{t} set (simultaneous {level}; the models whose rank set reaches {t}): "
+           + ", ".join(board.top_k(t)) + "." for t in TOP_K if t < k]
+    return out + list(board.notes)
