@@ -52,3 +52,21 @@ def test_aggregate_bad_input_is_one_line(tmp_path):
                           ([], "lower-is-better")):
         res = runner.invoke(app, ["aggregate", str(path), *args])
         assert res.exit_code == 1 and message in res.output and "Traceback" not in res.output
+
+
+def test_aggregate_with_learning_curves_prints_and_draws_sample_efficiency(tmp_path):
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame([{"task": f"t{t}", "model": m, "run": r, "step": s,
+                           "accuracy": 0.5 + rate * s + rng.normal(0, 0.02)}
+                          for t in range(4) for m, rate in (("a", 1e-3), ("b", 2e-3))
+                          for r in range(3) for s in (0, 50, 100)])
+    path, out = tmp_path / "curves.csv", tmp_path / "curves.png"
+    frame.to_csv(path, index=False)
+    res = runner.invoke(app, ["aggregate", str(path), "--n-resamples", "200", "--seed", "0",
+                              "--curves", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "sample efficiency" in res.stdout and "step        100" in res.stdout
+    assert out.stat().st_size > 0
+    res = runner.invoke(app, ["aggregate", str(_csv(tmp_path)[0]), "--lower-is-better",
+                              "--curves", str(out)])
+    assert res.exit_code == 1 and "'step' column" in res.output

@@ -13,13 +13,15 @@ from ._hierarchical import compare_counts
 from ._q1 import compare_predictions
 from ._q2 import compare_one_task
 from ._q3 import compare_many_tasks
+from ._curves import sample_efficiency
 from ._runs import compare_runs
 from ._variance import variance_components
 
 __all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_counts",
            "compare_many_tasks", "compare_one_task", "compare_runs", "compare_predictions",
            "infer_question",
-           "min_data_sets", "variance_components"]
+           "min_data_sets", "variance_components",
+           "sample_efficiency"]
 
 
 class _CallablePackage(types.ModuleType):

@@ -1,6 +1,7 @@
 """Frozen result objects returned by every procedure; they hold values, not computations."""
 from ._bayesian import DECISIONS, BayesianResult
 from ._clustered import ClusteredMean
+from ._curves import SampleEfficiency
 from ._frequentist import FrequentistResult
 from ._intervals import BinomialInterval, LocationInterval, PointInterval
 from ._pairwise import PairwiseResult
@@ -12,4 +13,4 @@ __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonRep
            "LocationInterval", "PointInterval",
            "PairwiseResult", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
-           "VarianceComponents"]
+           "VarianceComponents", "SampleEfficiency"]
