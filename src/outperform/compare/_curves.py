@@ -85,6 +85,7 @@ def sample_efficiency(data, *, metric: str | None = None, higher_is_better: bool
                               as_index=False)[metric].mean()
         notes.append("each run's score at a step is its mean over folds")
     values, rule = _normalise(frame, metric, table.metrics[metric], normalize)
+    rule = rule.replace("over all models and runs", "over all models, runs and steps")
     frame = frame.assign(_score=values)
     rng = check_random_state(random_state)
     steps, estimate, low, high = {}, {}, {}, {}

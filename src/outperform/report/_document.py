@@ -19,6 +19,7 @@ from typing import Iterator, Union
 from ..results import BayesianResult, ComparisonReport, FrequentistResult, PairwiseResult
 from ._figures import ReportFigure, bayesian_figures, posthoc_figures, report_figures
 from ._pairs import pair_tables, pairwise_tables
+from ._runs import runs_blocks
 from ._sections import (
     FREQUENTIST_HEADER,
     THINK,
@@ -173,6 +174,10 @@ def build_document(report: ComparisonReport, *, figures: bool = True) -> Documen
     views = tuple(Section(key, title, tuple(blocks)) for key, title, blocks in
                   (("frequentist", "Frequentist view", freq), ("bayesian", "Bayesian view", bayes))
                   if blocks)
+    if report.details.get("runs"):     # a table of runs (seeds) x tasks: rliable's aggregates
+        text, tables = runs_blocks(report.details["runs"])
+        views += (Section("runs", "Runs over tasks: interval estimates",
+                          (Bullets(tuple(text)), *tables)),)
     content = {
         "question": (Paragraph(q_text, lead=q_title),),
         "metric": (Paragraph(metric_text(report)),),
