@@ -2,8 +2,8 @@
 
 A resample draws, for each task slot, n_runs runs with replacement among that task's runs
 (Agarwal et al. 2021; rliable's ``StratifiedBootstrap``). It is held as the drawn cells' flat
-indices, so every aggregate of a chunk of resamples is a few numpy gathers, one matrix-vector
-product and one integer sort per resample, with no loop over resamples.
+indices, so the aggregates of a chunk of resamples are a gather of the drawn scores, two
+matrix-vector products and a sort of each resample's row, with no loop over resamples.
 """
 from __future__ import annotations
 
