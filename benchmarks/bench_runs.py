@@ -1,10 +1,13 @@
 """Stratified bootstrap aggregates over runs x tasks (issue 18's benchmark).
 
-Times ``outperform.stats.aggregate_runs`` (mean, median, IQM, optimality gap at once, one set
-of resamples) for 20 models x 50 tasks x 10 runs with 50,000 stratified resamples (goal:
-under 5 s), next to rliable's ``get_interval_estimates`` on the same arrays. rliable loops in
-Python over the resamples (arch's bootstrap), so it is timed on a few models and extrapolated
-to all of them (``--rliable-models``); the intervals are printed side by side for the first.
+Times ``outperform.stats.aggregate_runs`` on rliable's score dict (mean, median, IQM and
+optimality gap at once) for 20 models x 50 tasks x 10 runs with 50,000 stratified resamples
+(goal: under 5 s), next to rliable's ``get_interval_estimates`` on the same arrays, alternating
+ours / rliable / ours in one run. Ours is timed unpaired (rliable's independent resampling)
+and paired. rliable loops in Python over the resamples (arch's bootstrap), about 20 s per
+model here, so it is timed on ``--rliable-models`` models and scaled to all of them; the
+intervals are printed side by side for the first model. Wall and CPU (process) times are
+printed: the machine is shared, and the CPU time is the steadier of the two.
 
 rliable is a peer outside the venv: ``pip install --no-deps --target /tmp/runs_peers rliable
 arch absl-py``; rliable 1.2 passes ``random_state=`` that arch >= 6 refuses, which is dropped.
@@ -51,6 +54,12 @@ def rliable_intervals(arrays, resamples):
                                           reps=resamples)[1]
 
 
+def _timed(call):
+    wall, cpu = time.perf_counter(), time.process_time()
+    out = call()
+    return out, time.perf_counter() - wall, time.process_time() - cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=int, default=20)
@@ -60,23 +69,34 @@ def main() -> None:
     parser.add_argument("--rliable-models", type=int, default=1)
     args = parser.parse_args()
     arrays = make_scores(args.models, args.tasks, args.runs)
-    rng = np.random.default_rng(0)
-    start = time.perf_counter()
-    ours = [aggregate_runs(a, n_resamples=args.resamples, random_state=rng) for a in arrays]
-    t_ours = time.perf_counter() - start
-    print(f"outperform: {args.models} models x {args.tasks} tasks x {args.runs} runs, "
-          f"{args.resamples} resamples, 4 aggregates: {t_ours:.2f} s")
+    scores = {str(i): a for i, a in enumerate(arrays)}
+    print(f"{args.models} models x {args.tasks} tasks x {args.runs} runs, {args.resamples} "
+          "resamples, 4 aggregates")
+
+    def ours(paired=False):
+        return aggregate_runs(scores, n_resamples=args.resamples, random_state=0, paired=paired)
+
+    first, wall1, cpu1 = _timed(ours)
+    print(f"outperform (unpaired):   {wall1:6.2f} s wall, {cpu1:6.2f} s CPU")
     try:
-        start = time.perf_counter()
-        theirs = rliable_intervals(arrays[:args.rliable_models], args.resamples)
-        t_theirs = (time.perf_counter() - start) * args.models / args.rliable_models
+        theirs, wall_r, cpu_r = _timed(
+            lambda: rliable_intervals(arrays[:args.rliable_models], args.resamples))
     except ImportError as exc:
         print(f"rliable not importable ({exc}); see the module docstring")
         return
-    print(f"rliable:    {t_theirs:.1f} s (timed on {args.rliable_models} model(s), "
-          f"extrapolated); ratio {t_theirs / t_ours:.0f}x")
+    scale = args.models / args.rliable_models
+    _, wall2, cpu2 = _timed(ours)
+    print(f"rliable:                 {wall_r * scale:6.1f} s wall, {cpu_r * scale:6.1f} s CPU "
+          f"(timed on {args.rliable_models} model(s), x {scale:g})")
+    print(f"outperform (unpaired):   {wall2:6.2f} s wall, {cpu2:6.2f} s CPU (again)")
+    _, wall3, cpu3 = _timed(lambda: ours(paired=True))
+    print(f"outperform (paired):     {wall3:6.2f} s wall, {cpu3:6.2f} s CPU")
+    wall, cpu = min(wall1, wall2), min(cpu1, cpu2)
+    print(f"ratio outperform (unpaired, best of two) / rliable: {wall / (wall_r * scale):.4f} "
+          f"wall, {cpu / (cpu_r * scale):.4f} CPU (rliable {wall_r * scale / wall:.0f}x / "
+          f"{cpu_r * scale / cpu:.0f}x slower)")
     for i, name in enumerate(("mean", "median", "iqm", "optimality_gap")):
-        e = ours[0][name]
+        e = first["0"][name]
         print(f"  {name:<15} ours [{e.low:.4f}, {e.high:.4f}]  rliable "
               f"[{theirs['0'][0, i]:.4f}, {theirs['0'][1, i]:.4f}]")
 

@@ -52,3 +52,56 @@ def test_aggregate_bad_input_is_one_line(tmp_path):
                           ([], "lower-is-better")):
         res = runner.invoke(app, ["aggregate", str(path), *args])
         assert res.exit_code == 1 and message in res.output and "Traceback" not in res.output
+
+
+def test_aggregate_with_learning_curves_prints_and_draws_sample_efficiency(tmp_path):
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame([{"task": f"t{t}", "model": m, "run": r, "step": s,
+                           "accuracy": 0.5 + rate * s + rng.normal(0, 0.02)}
+                          for t in range(4) for m, rate in (("a", 1e-3), ("b", 2e-3))
+                          for r in range(3) for s in (0, 50, 100)])
+    path, out = tmp_path / "curves.csv", tmp_path / "curves.png"
+    frame.to_csv(path, index=False)
+    res = runner.invoke(app, ["aggregate", str(path), "--n-resamples", "200", "--seed", "0",
+                              "--curves", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "sample efficiency" in res.stdout and "step        100" in res.stdout
+    assert out.stat().st_size > 0
+    res = runner.invoke(app, ["aggregate", str(_csv(tmp_path)[0]), "--lower-is-better",
+                              "--curves", str(out)])
+    assert res.exit_code == 1 and "'step' column" in res.output
+
+
+def test_report_of_a_runs_table_has_the_runs_section(tmp_path):
+    """`outperform report` on runs x tasks: the Q3 report plus a section with the aggregates,
+    the paired differences and P(X > Y), the same numbers as compare_runs (min-max, seed 0)."""
+    rng = np.random.default_rng(2)
+    frame = pd.DataFrame([{"task": f"t{t}", "model": m, "run": r,
+                           "accuracy": 0.7 + 0.03 * i + rng.normal(0, 0.03)}
+                          for t in range(8) for i, m in enumerate(("a", "b", "c"))
+                          for r in range(4)])
+    path = tmp_path / "runs.csv"
+    frame.to_csv(path, index=False)
+    res = runner.invoke(app, ["report", str(path), "--out", str(tmp_path / "rep"),
+                              "--formats", "md,json,txt", "--no-bayesian"])
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "rep" / "report.md").read_text()
+    expected = compare_runs(frame, normalize="min-max", random_state=0)
+    iqm = expected.aggregates["c"]["iqm"]
+    assert "Runs over tasks: interval estimates" in md and "Paired design" in md
+    assert f"{iqm.estimate:.3f} [{iqm.low:.3f}, {iqm.high:.3f}]" in md
+    details = json.loads((tmp_path / "rep" / "report.json").read_text())["details"]["runs"]
+    assert details["paired"] is True
+    assert "Probability of improvement" in (tmp_path / "rep" / "report.txt").read_text()
+
+
+def test_report_without_runs_has_no_runs_section(tmp_path):
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame([{"task": f"t{t}", "model": m, "accuracy": rng.uniform(0.6, 0.9)}
+                          for t in range(8) for m in ("a", "b", "c")])
+    path = tmp_path / "plain.csv"
+    frame.to_csv(path, index=False)
+    res = runner.invoke(app, ["report", str(path), "--out", str(tmp_path / "rep"),
+                              "--formats", "md", "--no-bayesian"])
+    assert res.exit_code == 0, res.output
+    assert "Runs over tasks" not in (tmp_path / "rep" / "report.md").read_text()

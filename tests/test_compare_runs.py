@@ -110,7 +110,7 @@ def test_control_pairs_and_serialisation():
                        random_state=0)
     assert set(res.improvements) == {("dqn", "ppo"), ("sac", "ppo")}
     json.dumps(res.to_dict())
-    assert len(res.to_frame()) == 3 * 4 + 2
+    assert len(res.to_frame()) == 3 * 4 + 2 + 2 * 4      # aggregates, P(X > Y), differences
     assert pickle.loads(pickle.dumps(res)).models == MODELS
 
 
@@ -125,3 +125,54 @@ def test_bad_tables_are_refused():
     flat = frame.assign(accuracy=np.where(frame.task == "t0", 0.5, frame.accuracy))
     with pytest.raises(InvalidInputError, match="same score on task"):
         compare_runs(flat, normalize="min-max")
+
+
+# ---- paired where the design is paired (issue 18, item 3) ------------------------------------
+
+def _seeded_table(seed=0, n_tasks=8, n_runs=5):
+    """Every run's seed moves all models alike (a hard or easy split): shared run ids."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for t in range(n_tasks):
+        base = rng.uniform(0.5, 0.9)
+        split = rng.normal(0, 0.1, n_runs)                 # what run r's split does to all
+        for m, shift in zip(MODELS, (0.0, -0.02, 0.02)):
+            for r in range(n_runs):
+                rows.append({"task": f"t{t}", "model": m, "run": r,
+                             "accuracy": base + shift + split[r] + rng.normal(0, 0.01)})
+    return pd.DataFrame(rows)
+
+
+def test_shared_run_ids_are_resampled_as_pairs_and_the_report_says_so():
+    frame = _seeded_table()
+    paired = compare_runs(frame, n_resamples=2000, random_state=0)
+    assert paired.paired and "paired design" in str(paired)
+    forced = compare_runs(frame, n_resamples=2000, random_state=0, paired=False)
+    assert not forced.paired and "unpaired design (paired=False was asked)" in str(forced)
+    # same estimates; the paired interval of a difference is far narrower, because the
+    # split effect (sd 0.1) cancels in it while the model noise is sd 0.01
+    for s in ("mean", "iqm"):
+        p, u = paired.differences[("ppo", "sac")][s], forced.differences[("ppo", "sac")][s]
+        assert p.estimate == pytest.approx(u.estimate, abs=1e-12)
+        assert (p.high - p.low) < 0.5 * (u.high - u.low)
+        assert p.high < 0                                     # sac is better, paired sees it
+    assert paired.to_dict()["paired"] is True
+
+
+def test_different_run_ids_are_read_as_unpaired_and_the_report_says_why():
+    frame = _seeded_table()
+    frame.loc[frame.model == "dqn", "run"] += 10              # dqn's seeds are its own
+    res = compare_runs(frame, n_resamples=200, random_state=0)
+    assert not res.paired
+    assert "run ids differ on task(s)" in str(res) and "less power" in str(res)
+    with pytest.raises(InvalidInputError, match="run ids differ"):
+        compare_runs(frame, n_resamples=20, paired=True)
+
+
+def test_read_results_refuses_unshared_runs_for_paired_tests_only():
+    from outperform.data import read_results
+    frame = _seeded_table()
+    frame.loc[frame.model == "dqn", "run"] += 10
+    with pytest.raises(InvalidInputError, match="compare_runs"):
+        read_results(frame)
+    assert read_results(frame, paired=False).models == MODELS

@@ -42,16 +42,23 @@ def aggregate_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of the table."),
     plot: Optional[Path] = typer.Option(None, help="Write the interval-estimates figure here "
                                         "(.png, .svg or .pdf)."),
+    curves: Optional[Path] = typer.Option(None, help="With a step column: write the "
+                                          "sample-efficiency figure (IQM against step, with "
+                                          "bands) here (.png, .svg or .pdf)."),
 ) -> None:
     """Runs x tasks (deep learning, RL): IQM, mean, median, optimality gap with stratified
     bootstrap intervals, and the probability of improvement (Agarwal et al. 2021, rliable).
+    With a step column (learning curves) the aggregates use each run's last step, and the IQM
+    at every step (sample efficiency) is printed too.
     """
     import json
 
-    from .compare import compare_runs, variance_components
+    from .compare import compare_runs, sample_efficiency, variance_components
+    from .data import read_table
 
-    if plot is not None:
-        _output_file(plot, "--plot", FIGURE_SUFFIXES)
+    for path, flag in ((plot, "--plot"), (curves, "--curves")):
+        if path is not None:
+            _output_file(path, flag, FIGURE_SUFFIXES)
     if normalize == "none":
         rule = None
     elif normalize == "min-max":
@@ -61,18 +68,23 @@ def aggregate_cmd(
     else:
         raise InvalidInputError(f"--normalize {normalize!r}: use none, min-max or "
                                 "reference:FILE.")
-    result = compare_runs(file, metric=metric,
-                          higher_is_better=False if lower_is_better else None, normalize=rule,
-                          control=control, n_resamples=n_resamples,
-                          confidence_level=confidence_level, task_bootstrap=tasks_random,
-                          random_state=seed, progress=True)
-    components = (variance_components(file, metric=metric, higher_is_better=False
+    frame = read_table(file)
+    has_steps = "step" in frame.columns
+    if curves is not None and not has_steps:
+        raise InvalidInputError("--curves needs a 'step' column (learning curves).")
+    options = dict(metric=metric, higher_is_better=False if lower_is_better else None,
+                   normalize=rule, n_resamples=n_resamples, confidence_level=confidence_level,
+                   task_bootstrap=tasks_random, random_state=seed, progress=True)
+    result = compare_runs(frame, control=control, **options)
+    efficiency = sample_efficiency(frame, **options) if has_steps else None
+    components = (variance_components(frame, metric=metric, higher_is_better=False
                                       if lower_is_better else None) if variance else None)
     if json_out:
         typer.echo(json.dumps({**result.to_dict(), **({"variance_components":
-                   components.to_dict()} if components else {})}, indent=1))
+                   components.to_dict()} if components else {}), **({"sample_efficiency":
+                   efficiency.to_dict()} if efficiency else {})}, indent=1))
     else:
-        typer.echo(str(result) + (f"\n\n{components}" if components else ""))
+        typer.echo("\n\n".join(str(r) for r in (result, efficiency, components) if r))
     if plot is not None:
         import matplotlib
 
@@ -82,3 +94,12 @@ def aggregate_cmd(
         plot.parent.mkdir(parents=True, exist_ok=True)
         plot_run_aggregates(result).savefig(plot, bbox_inches="tight")
         err.print(f"figure written to {escape(str(plot))}")
+    if curves is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from .plot import plot_sample_efficiency
+
+        curves.parent.mkdir(parents=True, exist_ok=True)
+        plot_sample_efficiency(efficiency).figure.savefig(curves, bbox_inches="tight")
+        err.print(f"figure written to {escape(str(curves))}")

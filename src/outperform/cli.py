@@ -241,6 +241,27 @@ def benchmark(
             err.print(f"[yellow]Q3 not run:[/yellow] {exc}")
 
 
+def _with_runs(result, file, encoding, control):
+    """A Q3 report of a table with several runs (seeds) per model and task gets rliable's
+    aggregates (min-max normalised per task, which reads either direction) as
+    ``details["runs"]``; its report section shows them."""
+    import dataclasses
+
+    from .compare import compare_runs
+    from .data import read_results
+
+    table = read_results(file, metric=result.metric, higher_is_better=result.higher_is_better,
+                         encoding=encoding, paired=False)
+    frame = table.frame
+    if "run" not in frame.columns or frame.groupby(["task", "model"], observed=True)[
+            "run"].nunique().max() < 2:
+        return result
+    runs = compare_runs(frame, metric=result.metric, higher_is_better=result.higher_is_better,
+                        normalize="min-max", control=control, random_state=0).to_dict()
+    del runs["profiles"]   # the curves are for figures; the report shows the tables
+    return dataclasses.replace(result, details={**result.details, "runs": runs})
+
+
 @app.command()
 def report(
     files: List[Path] = typer.Argument(..., metavar="FILE...", help="Results table (any layout "
@@ -301,6 +322,8 @@ def report(
     result = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
                      control=control, rope=rope, bayesian=bayesian, y_true=y_true, loss=loss,
                      encoding=encoding, progress=True)
+    if result.question == "Q3":
+        result = _with_runs(result, file, encoding, control)
     paths = write_report(result, out, formats=chosen)
     _emit(result, Format.text)
     for path in (paths.values() if isinstance(paths, dict) else paths):

@@ -16,6 +16,7 @@ from ._q1 import compare_predictions
 from ._q2 import compare_one_task
 from ._q3 import compare_many_tasks
 from ._ratings import bradley_terry, plackett_luce
+from ._curves import sample_efficiency
 from ._runs import compare_runs
 from ._variance import variance_components
 
@@ -24,7 +25,8 @@ __all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_co
            "infer_question", "leaderboard",
            "min_data_sets", "variance_components",
            "compare_evals",
-           "bradley_terry", "plackett_luce"]
+           "bradley_terry", "plackett_luce",
+           "sample_efficiency"]
 
 
 class _CallablePackage(types.ModuleType):

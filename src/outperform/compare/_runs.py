@@ -22,6 +22,7 @@ from .._validation import InvalidInputError, check_random_state
 from ..data import read_results, read_table
 from ..data._schema import FOLD, MODEL, RUN, TASK
 from ..results import RunsComparison
+from ..results._runs import IntervalEstimate, _percentile_interval
 from ..stats import aggregate_runs, performance_profile, probability_of_improvement
 from ..stats._runs import STATISTICS
 
@@ -108,11 +109,41 @@ def _arrays(frame, tasks, models) -> dict[str, np.ndarray]:
     return out
 
 
+def _unshared_tasks(frame) -> list[str]:
+    """Tasks on which the models' run ids differ (none: every run id is shared by all)."""
+    ids = frame.groupby([TASK, MODEL], observed=True)[RUN].agg(frozenset)
+    kinds = ids.groupby(level=0, observed=True).nunique()
+    return [str(t) for t in kinds.index[kinds > 1]]
+
+
+def _design(frame, paired) -> tuple[bool, str]:
+    """Whether to resample the runs as paired, and the sentence the report prints."""
+    unshared = _unshared_tasks(frame)
+    if paired and unshared:
+        raise InvalidInputError(
+            f"paired=True, but the models' run ids differ on task(s) {unshared[:5]}: a paired "
+            "design gives run i of every model the same seed/split.")
+    if paired is None:
+        paired = not unshared
+    if paired:
+        return True, ("paired design: on every task the models share their run ids (seeds or "
+                      "data splits, as the runner's identical splits give), so run i of every "
+                      "model is resampled together; the differences and P(X > Y) use the "
+                      "pairing, and what a run's seed/split does to all models cancels in a "
+                      "difference")
+    why = (f"the models' run ids differ on task(s) {unshared[:5]}" if unshared else
+           "paired=False was asked")
+    return False, (f"unpaired design ({why}): each model's runs are resampled on their own, so "
+                   "a difference carries the seed-to-seed variation of both models with nothing "
+                   "shared to cancel; its interval is wider (less power) than with runs that "
+                   "share seeds/splits across models")
+
+
 def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | None = None,
                  normalize=None, control: str | None = None, statistics=STATISTICS,
                  gamma: float = 1.0, n_resamples: int = 2000, confidence_level: float = 0.95,
-                 task_bootstrap: bool = False, taus=None, random_state=None,
-                 progress: bool = False) -> RunsComparison:
+                 task_bootstrap: bool = False, paired: bool | None = None, taus=None,
+                 random_state=None, progress: bool = False) -> RunsComparison:
     """Mean, median, IQM and optimality gap with bootstrap CIs, P(X > Y) and profiles.
 
     Agarwal et al. (2021), NeurIPS; the same estimators as rliable.
@@ -135,6 +166,11 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
         before Y in the table's order.
     statistics, gamma, n_resamples, confidence_level, task_bootstrap, random_state, progress
         As in :func:`outperform.stats.aggregate_runs`; one random stream serves all models.
+    paired : bool, optional
+        None (default): paired when, on every task, every model has the same run ids (read as
+        shared seeds/splits); then run i of every model is resampled together for the
+        differences and P(X > Y). False: resample each model's runs on their own (for run ids
+        that are mere counters). True: require shared run ids. The report states which.
     taus : array_like, optional
         Thresholds of the performance profiles; by default 101 points spanning all scores.
 
@@ -150,7 +186,7 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
     """
     frame = data if isinstance(data, pd.DataFrame) else read_table(data)
     frame, notes = _last_step(frame)
-    table = read_results(frame, metric=metric, higher_is_better=higher_is_better)
+    table = read_results(frame, metric=metric, higher_is_better=higher_is_better, paired=False)
     frame = table.frame
     if RUN not in frame.columns:
         raise InvalidInputError("compare_runs needs a 'run' column (one row per seed of each "
@@ -172,20 +208,32 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
     values, rule = _normalise(frame, metric, table.metrics[metric], normalize)
     frame = frame.assign(_score=values)
     arrays = _arrays(frame, tasks, models)
+    paired, design = _design(frame, paired)
+    notes.append(design)
     rng = check_random_state(random_state)
     options = dict(n_resamples=n_resamples, confidence_level=confidence_level,
                    task_bootstrap=task_bootstrap, random_state=rng, progress=progress)
-    aggregates = {m: aggregate_runs(a, statistics=statistics, gamma=gamma, **options)
-                  for m, a in arrays.items()}
+    aggregates = aggregate_runs(arrays, statistics=statistics, gamma=gamma, paired=paired,
+                                **options)
     pairs = ([(m, control) for m in models if m != control] if control is not None
              else list(combinations(models, 2)))
-    improvements = {(x, y): probability_of_improvement(arrays[x], arrays[y], **options)
+    improvements = {(x, y): probability_of_improvement(arrays[x], arrays[y], paired=paired,
+                                                       **options)
                     for x, y in pairs}
+    differences = {(x, y): {s: _difference(aggregates[x][s], aggregates[y][s])
+                            for s in statistics} for x, y in pairs}
     everything = np.concatenate([a.ravel() for a in arrays.values()])
     taus = np.linspace(everything.min(), everything.max(), 101) if taus is None else taus
     profiles = {m: performance_profile(a, taus, **options) for m, a in arrays.items()}
-    if len(models) > 1:
-        notes.append("runs of different models are resampled independently (as in rliable), "
-                     "even when they share seeds: the intervals do not use any pairing")
     return RunsComparison(tuple(models), tuple(tasks), {m: a.shape[0] for m, a in arrays.items()},
-                          metric, rule, aggregates, improvements, profiles, tuple(notes))
+                          metric, rule, aggregates, improvements, profiles, tuple(notes),
+                          differences, paired)
+
+
+def _difference(x: IntervalEstimate, y: IntervalEstimate) -> IntervalEstimate:
+    """x - y with the percentile interval of the resampled differences (resample k of x and
+    of y: drawn together when paired, independently otherwise; see aggregate_runs)."""
+    dist = x.distribution - y.distribution
+    low, high = _percentile_interval(dist, x.confidence_level)
+    return IntervalEstimate(f"{x.statistic} difference", x.estimate - y.estimate, float(low),
+                            float(high), x.confidence_level, x.task_bootstrap, dist)

@@ -95,7 +95,8 @@ def _valid_wide(df: pd.DataFrame, metric: str, allow_missing: bool
 
 def read_results(source, *, metric: str | None = None, higher_is_better: bool | None = None,
                  layout: str = "auto", directions: Mapping[str, bool] | None = None,
-                 encoding: str | None = None, missing: str = "refuse") -> ResultsTable:
+                 encoding: str | None = None, missing: str = "refuse",
+                 paired: bool = True) -> ResultsTable:
     """Read and validate experiment results.
 
     Parameters
@@ -127,6 +128,11 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
         absent or hold NaN (a model that crashed or timed out on a data set); they are listed
         by :meth:`ResultsTable.missing_cells` and only the tests for incomplete tables
         (Skillings–Mack, Durbin, Wilcoxon on common data sets) accept them.
+    paired : bool
+        True: on each task every model has the same runs/folds (shared seeds or splits), as
+        the paired tests need. False: the models' run/fold ids may differ (independent runs of
+        each model), for the run x task aggregates (``compare.compare_runs``), which can
+        resample each model's runs on their own.
 
     Returns
     -------
@@ -206,7 +212,8 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
             "the results have no metric column: add a numeric column such as 'score' or 'accuracy'.")
     metrics_dir, assumed = _directions(metric_cols, metric, higher_is_better, directions,
                                        unnamed)
-    table = ResultsTable(_validated(df, metric_cols, missing == "allow"), metrics_dir, assumed)
+    table = ResultsTable(_validated(df, metric_cols, missing == "allow", paired), metrics_dir,
+                         assumed)
     table.require(min_models=2)
     return table
 
@@ -284,8 +291,8 @@ def _not_numeric(col, value) -> str:
     return f"metric column {col!r} is not numeric: {{where}} holds {value!r}.{hint}"
 
 
-def _validated(df: pd.DataFrame, metric_cols: list[str], allow_missing: bool = False
-               ) -> pd.DataFrame:
+def _validated(df: pd.DataFrame, metric_cols: list[str], allow_missing: bool = False,
+               paired: bool = True) -> pd.DataFrame:
     for col in (TASK, MODEL):
         df[col] = _as_names(df[col]) if not df[col].isna().any() else df[col]
         empty = (df[col].isna() if not isinstance(df[col].dtype, pd.CategoricalDtype) else
@@ -346,7 +353,7 @@ def _validated(df: pd.DataFrame, metric_cols: list[str], allow_missing: bool = F
             f"{len(missing)} (task, model) cell(s) have no result, e.g. {missing[:3]}. Every model "
             "must be evaluated on every task: complete the runs or drop the task/model.")
     replicate_keys = [c for c in keys if c not in (TASK, MODEL)]
-    if replicate_keys:
+    if replicate_keys and paired:
         # Without duplicates, every replicate key of a task must be seen once per model.
         ids = _group_ids(df, [TASK] + replicate_keys)
         per_key = np.bincount(ids)[ids]
@@ -359,8 +366,10 @@ def _validated(df: pd.DataFrame, metric_cols: list[str], allow_missing: bool = F
                 f"on task {row[TASK]!r} the models were not measured on the same "
                 f"{'/'.join(replicate_keys)} (e.g. {_plain(row[replicate_keys])} "
                 f"has {int(per_key[unpaired[0]])} of {int(present[unpaired[0]])} models): "
-                "paired tests need identical splits for every model.")
-    elif (counts > 1).any():
+                "paired tests need identical splits for every model. (Independent runs of each "
+                "model, e.g. seeds not shared, are read by compare_runs / outperform aggregate, "
+                "which resample each model's runs on their own.)")
+    elif not replicate_keys and (counts > 1).any():
         raise InvalidInputError(
             "some (task, model) cells hold several rows but there is no run/fold column to pair "
             "them: add 'run'/'fold' columns.")

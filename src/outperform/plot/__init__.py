@@ -31,6 +31,7 @@ _WHERE = {
     "plot_probability_of_improvement": "_runs",
     "plot_run_aggregates": "_runs",
     "plot_variance_components": "_runs",
+    "plot_sample_efficiency": "_runs",
     "plot_simplex": "_simplex",
     "plot_auc_curves": "_simulation",
     "plot_power_curves": "_simulation",

@@ -162,3 +162,32 @@ def plot_variance_components(result, *, ax=None):
     ax.set_xlabel(f"share of the variance of {result.metric} (REML)")
     ax.grid(axis="x", alpha=0.3)
     return ax
+
+
+def plot_sample_efficiency(result, *, ax=None):
+    """Sample-efficiency curves: an aggregate against the step, with pointwise bands.
+
+    Parameters
+    ----------
+    result : SampleEfficiency
+        From :func:`outperform.compare.sample_efficiency`.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    ax, _ = new_axes(ax, (6, 4))
+    colours = _colours(result.models)
+    for m in result.models:
+        ax.plot(result.steps[m], result.estimate[m], color=colours[m], lw=2, label=m)
+        ax.fill_between(result.steps[m], result.low[m], result.high[m], color=colours[m],
+                        alpha=0.2, lw=0)
+    ax.set_xlabel("step")
+    scale = "" if result.normalization.startswith("none") else "normalised "
+    ax.set_ylabel(f"{_LABELS.get(result.statistic, result.statistic)}, {scale}{result.metric}")
+    ax.grid(alpha=0.3)
+    ax.legend(frameon=False)
+    ax.set_title(f"Sample efficiency, {100 * result.confidence_level:g}% "
+                 f"{result.bootstrap.split(' (')[0]} bands", fontsize="medium")
+    return ax

@@ -22,6 +22,7 @@ from ._figures import (ReportFigure, bayesian_figures, leaderboard_figures, post
                        report_figures)
 from ._leaderboard import leaderboard_bullets, leaderboard_intro, leaderboard_table
 from ._pairs import pair_tables, pairwise_tables
+from ._runs import runs_blocks
 from ._sections import (
     FREQUENTIST_HEADER,
     THINK,
@@ -178,7 +179,8 @@ def build_document(report: ComparisonReport, *, figures: bool = True) -> Documen
                   if blocks)
     if report.leaderboard is not None:
         views += (_leaderboard_section(report.leaderboard,
-                                       [f for f in figs if f.kind == "ranks"]),)
+                                       [f for f in figs if f.kind == "ranks",
+           "runs", "runs", "runs", "Runs over tasks: interval estimates"]),)
     content = {
         "question": (Paragraph(q_text, lead=q_title),),
         "metric": (Paragraph(metric_text(report)),),

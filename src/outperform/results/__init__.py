@@ -2,6 +2,7 @@
 from ._bayesian import DECISIONS, BayesianResult
 from ._clustered import ClusteredMean
 from ._evals import EvalComparison
+from ._curves import SampleEfficiency
 from ._frequentist import FrequentistResult
 from ._intervals import BinomialInterval, LocationInterval, PointInterval
 from ._leaderboard import Leaderboard
@@ -18,4 +19,5 @@ __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonRep
            "Leaderboard", "PairwiseResult", "RankSetCoverage", "RankSets", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
            "VarianceComponents", "EvalComparison",
-           "BradleyTerryResult", "PlackettLuceResult"]
+           "BradleyTerryResult", "PlackettLuceResult",
+           "SampleEfficiency"]

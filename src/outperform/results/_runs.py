@@ -125,6 +125,12 @@ class RunsComparison:
     profiles : dict of str -> PerformanceProfile
     notes : tuple of str
         How the runs were read (e.g. last step of a learning curve, folds averaged).
+    differences : dict of (str, str) -> dict of str -> IntervalEstimate
+        (X, Y) -> statistic -> the difference statistic(X) - statistic(Y), its interval the
+        percentiles of the resampled differences (paired or not, as ``paired`` says).
+    paired : bool
+        True: run i of every model shared a seed/split and the runs were resampled together
+        (paired bootstrap); False: each model's runs were resampled on their own.
     """
 
     models: tuple[str, ...]
@@ -136,6 +142,15 @@ class RunsComparison:
     improvements: dict
     profiles: dict
     notes: tuple[str, ...] = ()
+    differences: dict = field(default_factory=dict)
+    paired: bool = False
+
+    @property
+    def design(self) -> str:
+        """The resampling of the runs across models, in the words the reports print."""
+        return ("paired: run i of every model shares a seed/split, and the runs are resampled "
+                "together" if self.paired else
+                "unpaired: each model's runs are resampled on their own")
 
     @property
     def confidence_level(self) -> float:
@@ -152,6 +167,9 @@ class RunsComparison:
                 for m, stats in self.aggregates.items() for s, e in stats.items()]
         rows += [{"model": f"{x} vs {y}", "statistic": "P(X > Y)", "estimate": e.estimate,
                   "low": e.low, "high": e.high} for (x, y), e in self.improvements.items()]
+        rows += [{"model": f"{x} - {y}", "statistic": e.statistic, "estimate": e.estimate,
+                  "low": e.low, "high": e.high}
+                 for (x, y), stats in self.differences.items() for e in stats.values()]
         return pd.DataFrame(rows)
 
     def to_dict(self) -> dict:
@@ -163,6 +181,9 @@ class RunsComparison:
                 "improvements": [{"x": x, "y": y, **e.to_dict()}
                                  for (x, y), e in self.improvements.items()],
                 "profiles": {m: p.to_dict() for m, p in self.profiles.items()},
+                "paired": bool(self.paired), "design": self.design,
+                "differences": [{"x": x, "y": y, **e.to_dict()}
+                                for (x, y), st in self.differences.items() for e in st.values()],
                 "notes": list(self.notes)}
 
     def __str__(self) -> str:
@@ -184,6 +205,13 @@ class RunsComparison:
             lines += ["", "probability of improvement P(X > Y) (0.5: no difference)"]
             for (x, y), e in self.improvements.items():
                 lines.append(f"  P({x} > {y}) = {e.estimate:.3f} [{e.low:.3f}, {e.high:.3f}]")
+        if self.differences:
+            lines += ["", f"differences X - Y ({self.design})"]
+            lines.append("pair".ljust(2 * width + 3) + "".join(f"{s:>26}" for s in stats))
+            for (x, y), st in self.differences.items():
+                lines.append(f"{x} - {y}".ljust(2 * width + 3) + "".join(
+                    f"{f'{e.estimate:+.3f} [{e.low:+.3f}, {e.high:+.3f}]':>26}"
+                    for e in st.values()))
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 

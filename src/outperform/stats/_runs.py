@@ -5,21 +5,24 @@ edge of the statistical precipice", NeurIPS; the formulas are those of their lib
 (``rliable.metrics``, ``rliable.library``). Scores are arrays of shape (n_runs, n_tasks),
 higher is better, usually normalised per task so that tasks are on one scale.
 
-A bootstrap resample is a matrix of counts: how often each run of each task was drawn. Every
-aggregate is then a weighted sum of the scores (the IQM a weighted trimmed mean over the
-scores sorted once), so all resamples are computed at once, in chunks that bound the memory.
+The four aggregates are computed on chunks of resamples at once by ``_runs_kernel``. For the
+probability of improvement and the performance profiles a resample is a matrix of counts (how
+often each run of each task was drawn), and each is a weighted sum of the scores.
 """
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import numpy as np
 
 from .._parallel import progress_bar
 from .._validation import InvalidInputError, check_random_state
 from ..results._runs import IntervalEstimate, PerformanceProfile, _percentile_interval
+from ._runs_kernel import _chunks, _draws, _Kernel
 
 STATISTICS = ("mean", "median", "iqm", "optimality_gap")
 #: bound on the count entries held at once (resamples x runs x tasks), about 100 MB of floats
-_CHUNK_CELLS = 4_000_000
+_COUNT_CELLS = 4_000_000
 
 
 def _check_scores(scores, name: str = "scores") -> np.ndarray:
@@ -40,11 +43,6 @@ def _check_options(n_resamples, confidence_level) -> None:
         raise InvalidInputError(f"n_resamples must be a positive int, got {n_resamples!r}.")
     if not 0 < confidence_level < 1:
         raise InvalidInputError(f"confidence_level must be in (0, 1), got {confidence_level}.")
-
-
-def _chunks(n_resamples: int, cells: int):
-    size = max(1, _CHUNK_CELLS // max(cells, 1))
-    return [min(size, n_resamples - start) for start in range(0, n_resamples, size)]
 
 
 def _run_counts(rng, size: int, n_slots: int, n_runs: int) -> np.ndarray:
@@ -73,52 +71,17 @@ def _element_weights(counts: np.ndarray, slots: np.ndarray, n_tasks: int) -> np.
                        minlength=size * n_tasks * n_runs).reshape(size, n_tasks, n_runs)
 
 
-def _aggregates(xt, order, counts, slots, statistics, gamma) -> np.ndarray:
-    """Each statistic on each resample, shape (size, n_statistics); ``xt`` is (n_tasks, n_runs)."""
-    n_tasks, n_runs = xt.shape
-
-    def slot_means(values):   # (size, n_slots): mean of the drawn runs in each slot
-        if slots is None:
-            return np.einsum("bsr,sr->bs", counts, values) / n_runs
-        return np.einsum("bsr,bsr->bs", counts, values[slots]) / n_runs
-
-    out = []
-    if {"mean", "median"} & set(statistics):
-        means = slot_means(xt)
-    for name in statistics:
-        if name == "mean":
-            out.append(means.mean(axis=1))
-        elif name == "median":
-            out.append(np.median(means, axis=1))
-        elif name == "optimality_gap":
-            out.append(gamma - slot_means(np.minimum(xt, gamma)).mean(axis=1))
-        else:   # iqm: scipy.stats.trim_mean(0.25) of the resample, with integer weights
-            n = n_tasks * n_runs
-            low = int(0.25 * n)
-            high = n - low
-            w = _element_weights(counts, slots, n_tasks).reshape(len(counts), n)[:, order]
-            after = np.cumsum(w, axis=1)
-            before = after - w
-            # kept copies of each score = |[before, after) & [low, high)|; in place, as
-            # np.clip is several times slower on these arrays
-            for bound in (after, before):
-                np.maximum(bound, low, out=bound)
-                np.minimum(bound, high, out=bound)
-            after -= before
-            out.append(after @ xt.ravel()[order] / (high - low))
-    return np.column_stack(out)
-
-
 def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
                    n_resamples: int = 2000, confidence_level: float = 0.95,
-                   task_bootstrap: bool = False, random_state=None,
-                   progress: bool = False) -> dict[str, IntervalEstimate]:
+                   task_bootstrap: bool = False, paired: bool = False, random_state=None,
+                   progress: bool = False) -> dict:
     """Mean, median, interquartile mean and optimality gap of runs x tasks, with bootstrap CIs.
 
     Parameters
     ----------
-    scores : array_like, shape (n_runs, n_tasks)
-        One model's (normalised) scores, higher is better; runs first, tasks second.
+    scores : array_like of shape (n_runs, n_tasks), or mapping of str -> such arrays
+        One model's (normalised) scores, higher is better; runs first, tasks second. A mapping
+        (rliable's ``score_dict``) gives several models, resampled in one pass.
     statistics : sequence of str
         Any of ``"mean"`` (mean over tasks of the mean over runs), ``"median"`` (median over
         tasks of the mean over runs), ``"iqm"`` (mean of the middle 50 % of all
@@ -133,6 +96,14 @@ def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
     task_bootstrap : bool
         False: stratified bootstrap, runs resampled within each task and tasks fixed. True: the
         two-level bootstrap of rliable's ``task_bootstrap=True``, which also resamples tasks.
+    paired : bool
+        Mappings only. False (rliable's way): resample k of two models comes from
+        independent draws (for speed the models share a pool of draws, rotated by one place
+        per model, which keeps them independent). True: run i of every model is drawn together (and the same tasks, with
+        ``task_bootstrap``), the paired bootstrap for runs that share a seed or data split
+        across models; ``a.distribution - b.distribution`` is then the bootstrap distribution
+        of the paired difference. Each model's own interval has the same distribution either
+        way. Needs arrays of one shape.
     random_state : None, int, SeedSequence or Generator
         Seed of the resampling (``_validation.check_random_state``).
     progress : bool
@@ -140,43 +111,72 @@ def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
 
     Returns
     -------
-    dict of str -> IntervalEstimate
+    dict of str -> IntervalEstimate, or (mapping input) dict of model -> that dict
         One estimate per statistic, in the order asked; all share the same resamples.
 
     Raises
     ------
     InvalidInputError
-        Scores not 2-D or not finite, an unknown statistic, or bad options.
+        Scores not 2-D or not finite, an unknown statistic, arrays of different shapes with
+        ``paired=True``, or bad options.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([[0.2, 0.5, 0.9], [0.4, 0.6, 0.7]])     # 2 runs x 3 tasks
+    >>> r = aggregate_runs(x, n_resamples=1000, random_state=0)
+    >>> round(r["mean"].estimate, 4), round(r["iqm"].estimate, 4)
+    (0.55, 0.55)
+    >>> r["iqm"].low <= r["iqm"].estimate <= r["iqm"].high
+    True
     """
-    x = _check_scores(scores)
+    single = not isinstance(scores, Mapping)
+    arrays = {None: _check_scores(scores)} if single else {
+        m: _check_scores(a, f"scores[{m!r}]") for m, a in scores.items()}
     unknown = [s for s in statistics if s not in STATISTICS]
     if unknown or not statistics:
         raise InvalidInputError(f"statistics must be among {STATISTICS}, got {list(statistics)}.")
+    if not arrays:
+        raise InvalidInputError("scores is an empty mapping: give at least one model.")
+    if paired and len({a.shape for a in arrays.values()}) > 1:
+        raise InvalidInputError(
+            "paired=True draws run i of every model together, so every model needs the same "
+            f"(n_runs, n_tasks); got {sorted({a.shape for a in arrays.values()})}.")
     _check_options(n_resamples, confidence_level)
     rng = check_random_state(random_state)
-    xt = x.T.copy()
-    n_tasks, n_runs = xt.shape
-    order = np.argsort(xt.ravel(), kind="stable")
-    whole = _aggregates(xt, order, np.ones((1, n_tasks, n_runs)), None, statistics, gamma)[0]
-    parts = []
-    sizes = _chunks(n_resamples, x.size)
+    kernels = {m: _Kernel(x, gamma) for m, x in arrays.items()}
+    parts = {m: [] for m in arrays}
+    # Models of one shape share each chunk's draws (drawing dominates the cost). Unpaired,
+    # model j's resamples are then rotated by j places, so that resample k of two models comes
+    # from two different, independent draws: rliable's independent bootstrap, each model's
+    # interval unchanged. With fewer resamples than models each model draws its own.
+    share = paired or n_resamples >= len(arrays)
+    sizes = _chunks(n_resamples, max(x.size for x in arrays.values()))
     with progress_bar(len(sizes), progress, "stratified bootstrap") as advance:
         for size in sizes:
-            counts = _run_counts(rng, size, n_tasks, n_runs)
-            parts.append(_aggregates(xt, order, counts,
-                                     _task_slots(rng, size, n_tasks, task_bootstrap),
-                                     statistics, gamma))
+            drawn = {}
+            for m, x in arrays.items():
+                if x.shape not in drawn or not share:
+                    drawn[x.shape] = _draws(rng, size, x.shape[1], x.shape[0], task_bootstrap)
+                parts[m].append(kernels[m](drawn[x.shape], statistics))
             advance()
-    dist = np.concatenate(parts)
-    low, high = _percentile_interval(dist, confidence_level)
-    return {name: IntervalEstimate(name, float(whole[i]), float(low[i]), float(high[i]),
-                                   confidence_level, task_bootstrap, dist[:, i])
-            for i, name in enumerate(statistics)}
+    out = {}
+    for j, (m, x) in enumerate(arrays.items()):
+        whole = _Kernel(x, gamma, np.float64)(np.arange(x.size)[None], statistics)[0]
+        dist = np.concatenate(parts[m]).astype(float)
+        if share and not paired:
+            dist = np.roll(dist, j, axis=0)
+        low, high = _percentile_interval(dist, confidence_level)
+        out[m] = {name: IntervalEstimate(name, float(whole[i]), float(low[i]), float(high[i]),
+                                         confidence_level, task_bootstrap, dist[:, i])
+                  for i, name in enumerate(statistics)}
+    return out[None] if single else out
 
 
 def probability_of_improvement(scores_x, scores_y, *, n_resamples: int = 2000,
                                confidence_level: float = 0.95, task_bootstrap: bool = False,
-                               random_state=None, progress: bool = False) -> IntervalEstimate:
+                               paired: bool = False, random_state=None,
+                               progress: bool = False) -> IntervalEstimate:
     """Average probability of improvement P(X > Y) of Agarwal et al. (2021), with its CI.
 
     On each task m, P(X_m > Y_m) is the probability that a random run of X scores above a
@@ -188,8 +188,11 @@ def probability_of_improvement(scores_x, scores_y, *, n_resamples: int = 2000,
     ----------
     scores_x, scores_y : array_like, shape (n_runs_x, n_tasks) and (n_runs_y, n_tasks)
         Scores of the two models on the same tasks in the same order; run counts may differ.
-        The runs of X and Y are resampled independently within each task (rliable's
-        ``StratifiedIndependentBootstrap``), i.e. the runs are not treated as paired.
+    paired : bool
+        False (rliable's ``StratifiedIndependentBootstrap``): the runs of X and Y are
+        resampled independently within each task. True: run i of X and run i of Y shared a
+        seed or split and are drawn together (needs n_runs_x = n_runs_y). The estimate is the
+        same; the interval reflects what the paired runs have in common.
     n_resamples, confidence_level, random_state, progress
         As in :func:`aggregate_runs`.
     task_bootstrap : bool
@@ -203,12 +206,16 @@ def probability_of_improvement(scores_x, scores_y, *, n_resamples: int = 2000,
     Raises
     ------
     InvalidInputError
-        Different task counts, non-finite scores or bad options.
+        Different task counts, non-finite scores, ``paired`` with different run counts or bad
+        options.
     """
     x, y = _check_scores(scores_x, "scores_x"), _check_scores(scores_y, "scores_y")
     if x.shape[1] != y.shape[1]:
         raise InvalidInputError(f"scores_x has {x.shape[1]} tasks and scores_y {y.shape[1]}; "
                                 "both need the same tasks in the same order.")
+    if paired and x.shape != y.shape:
+        raise InvalidInputError(f"paired=True draws run i of X and Y together, so both need the "
+                                f"same runs; got {x.shape[0]} and {y.shape[0]}.")
     _check_options(n_resamples, confidence_level)
     rng = check_random_state(random_state)
     (nx, n_tasks), ny = x.shape, y.shape[0]
@@ -216,11 +223,11 @@ def probability_of_improvement(scores_x, scores_y, *, n_resamples: int = 2000,
     wins = (x.T[:, :, None] > y.T[:, None, :]) + 0.5 * (x.T[:, :, None] == y.T[:, None, :])
     estimate = float(wins.mean(axis=(1, 2)).mean())
     parts = []
-    sizes = _chunks(n_resamples, n_tasks * nx * ny)
+    sizes = _chunks(n_resamples, n_tasks * nx * ny, _COUNT_CELLS)
     with progress_bar(len(sizes), progress, "stratified bootstrap") as advance:
         for size in sizes:
             cx = _run_counts(rng, size, n_tasks, nx)
-            cy = _run_counts(rng, size, n_tasks, ny)
+            cy = cx if paired else _run_counts(rng, size, n_tasks, ny)
             slots = _task_slots(rng, size, n_tasks, task_bootstrap)
             pairs = wins[None] if slots is None else wins[slots]
             per_task = np.einsum("bsi,bsij,bsj->bs", cx, pairs, cy, optimize=True) / (nx * ny)
@@ -261,7 +268,7 @@ def performance_profile(scores, taus=None, *, n_resamples: int = 2000,
     n_tasks, n_runs = xt.shape
     above = (xt.ravel()[:, None] > taus[None, :]).astype(float)   # (n_scores, n_taus)
     parts = []
-    sizes = _chunks(n_resamples, x.size)
+    sizes = _chunks(n_resamples, x.size, _COUNT_CELLS)
     with progress_bar(len(sizes), progress, "stratified bootstrap") as advance:
         for size in sizes:
             counts = _run_counts(rng, size, n_tasks, n_runs)
