@@ -281,9 +281,10 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
     stage = (f"hierarchical t-test: NUTS, {n_chains} chains x ({n_warmup} warm-up + "
              f"{n_samples}) draws on {q} data sets (the first call compiles)")
     with progress_status(stage, progress):
-        raw, divergent = run_nuts(_potential_gen(truncate), args, init, n_chains=int(n_chains),
-                                  n_samples=int(n_samples), n_warmup=int(n_warmup), seed=seed,
-                                  chain_method=chain_method)
+        raw, divergent = run_nuts(_potential_gen(truncate), args, init,
+                                  name="hierarchical_ttest" + ("_truncated" if truncate else ""),
+                                  n_chains=int(n_chains), n_samples=int(n_samples),
+                                  n_warmup=int(n_warmup), seed=seed, chain_method=chain_method)
     draws = _constrained(raw, bounds, prior, centre)
     delta0, std0, nu = draws["delta0"] * scale, draws["std0"] * scale, draws["nu"]
     delta = draws["delta"] * scale
