@@ -187,6 +187,7 @@ def run_nuts(potential_gen, args, init, *, name, n_chains, n_samples, n_warmup, 
     import jax
     import jax.numpy as jnp
 
+    enable_compilation_cache()   # before the small programs below (key splitting) compile
     args = tuple(jnp.asarray(a, dtype=jnp.float32) for a in args)
     keys = jax.random.split(jax.random.PRNGKey(seed), n_chains)
     init = {k: jnp.asarray(v, dtype=jnp.float32) for k, v in init.items()}
