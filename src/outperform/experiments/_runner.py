@@ -4,12 +4,12 @@ The result is the tidy table of DESIGN.md (one row per task, model, run and fold
 Q2 tests read, with ``n_train`` and ``n_test`` for the correlation correction, and on demand
 a table of per-example predictions for the Q1 tests and the Poisson-binomial test.
 
-Results survive interruption: each finished fit is appended at once to a journal next to
-``out`` (``<out>.journal``), merged into ``out`` (Parquet or CSV) when the run ends, normally
-or not, by an atomic rename, so ``out`` is always a complete, readable table. A rerun with
-the same ``out`` skips the fits already recorded; unreadable journal lines are skipped with a
-warning naming them. A lock file ``<out>.lock`` keeps a second run from writing the same
-``out`` at the same time.
+Results survive interruption: each finished fit is appended to a journal next to ``out``
+(``<out>.journal``; fits quicker than a second together, once a second), merged into ``out``
+(Parquet or CSV) when the run ends, normally or not, by an atomic rename, so ``out`` is
+always a complete, readable table. A rerun with the same ``out`` skips the fits already
+recorded; unreadable journal lines are skipped with a warning naming them. A lock file
+``<out>.lock`` keeps a second run from writing the same ``out`` at the same time.
 """
 from __future__ import annotations
 

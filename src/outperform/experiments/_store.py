@@ -1,14 +1,15 @@
 """The results file of an experiment: written as fits finish, resumed, one writer at a time.
 
-Each finished fit is appended at once as one JSON line to a journal next to ``out``
-(``<out>.journal``); when the run ends, normally or not, the journal is merged into ``out``
-(Parquet or CSV) by writing a temporary file and renaming it over ``out``, so ``out`` is
-always a complete, readable table. A torn last journal line (a killed process) is ignored,
-other unreadable lines are skipped with a warning naming them, and a journal left by a
-killed run is merged at the start of the next. A rerun with the same ``out`` skips the fits
-already recorded and computes the rest. The lock file ``<out>.lock`` keeps a second run
-from writing the same ``out`` at the same time (two writers duplicated keys in a CSV and
-lost fits in a Parquet file).
+Each finished fit is appended as one JSON line to a journal next to ``out``
+(``<out>.journal``; fits quicker than a second are written out together, at most once a
+second); when the run ends, normally or not, the journal is merged into ``out`` (Parquet or
+CSV) by writing a temporary file and renaming it over ``out``, so ``out`` is always a
+complete, readable table. A torn last journal line (a killed process) is ignored, other
+unreadable lines are skipped with a warning naming them, and a journal left by a killed run
+is merged at the start of the next. A rerun with the same ``out`` skips the fits already
+recorded and computes the rest. The lock file ``<out>.lock`` keeps a second run from writing
+the same ``out`` at the same time (two writers duplicated keys in a CSV and lost fits in a
+Parquet file).
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ KEY = ["task", "model", "run", "fold"]
 FIXED = [*KEY, "n_train", "n_test", "fit_time", "score_time", "design", "random_state"]
 _PRED_COLUMNS = [*KEY, "example", "y_true", "y_pred", "correct"]
 _FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
-#: Longest time a finished fit waits in memory before it reaches the journal on disk.
+#: Fits quicker than this are written to the journal together, at most once per this time.
 FLUSH_SECONDS = 1.0
 
 
@@ -135,12 +136,15 @@ class ResultsStore:
         if self._fh is None:
             self._fh = open(self.journal, "a", encoding="utf-8")
             self._flushed = -math.inf
-        # One line per record: a killed process leaves at most one torn last line. Written
-        # out at most every FLUSH_SECONDS (a system call per fit was a third of the runner's
-        # own time with fast models); a killed run loses that much work, redone on resume.
+        # One line per record: a killed process leaves at most one torn last line. A fit
+        # that took under FLUSH_SECONDS waits in memory for the next write-out, at most one
+        # per FLUSH_SECONDS (a system call per fit was a third of the runner's own time with
+        # fast models); a killed run redoes at most about that much work per worker.
         self._fh.write(json.dumps(record, default=str) + "\n")
         now = time.monotonic()
-        if now - self._flushed >= FLUSH_SECONDS:
+        row = record["row"]
+        if (row.get("fit_time", 0.0) + row.get("score_time", 0.0) >= FLUSH_SECONDS
+                or now - self._flushed >= FLUSH_SECONDS):
             self._fh.flush()
             self._flushed = now
 
