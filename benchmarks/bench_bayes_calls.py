@@ -10,7 +10,9 @@ Times, alternating ours and the peer's in every round (best of the rounds, per c
    Poisson test, so the peer is ``two_on_single`` called on each of the 54 data sets;
 3. a Q2 table of 20 models on one task (10 x 10-fold CV), ``outperform.compare(table)``
    (frequentist and Bayesian tests of all 190 pairs, the report), against
-   ``two_on_single`` on each of the 190 pairs (the Bayesian part only).
+   ``two_on_single`` on each of the 190 pairs (the Bayesian part only);
+4. one Bayesian t-test (``bayes.bayesian_ttest``) and one Bayesian McNemar test
+   (``bayes.bayesian_mcnemar``), ours only (no peer has them).
 
 Run:  python benchmarks/bench_bayes_calls.py [--rounds 5]
 baycomp is a benchmark-only dependency: ``pip install --target /tmp/peers baycomp`` and
@@ -30,7 +32,8 @@ import numpy as np
 import pandas as pd
 
 import outperform
-from outperform.bayes import correlated_bayesian_ttest, poisson_test
+from outperform.bayes import (bayesian_mcnemar, bayesian_ttest, correlated_bayesian_ttest,
+                              poisson_test)
 from outperform.data import load_uci54_arrays
 
 SHARED = Path(os.environ.get("OUTPERFORM_SHARED",
@@ -108,6 +111,11 @@ def main() -> None:
          peer_of(lambda: [baycomp.two_on_single(scores[b], scores[a], rope=0.01, runs=10)
                           for a, b in pairs]),
          calls=1, rounds=args.rounds, unit="s")
+    # No peer has these two; their per-call cost is printed for the before/after comparison.
+    race("Bayesian t-test, one call (100 pairs)",
+         lambda: bayesian_ttest(hnb[0], nbc[0]), None, calls=200, rounds=args.rounds)
+    race("Bayesian McNemar, one call (159, 198)",
+         lambda: bayesian_mcnemar(159, 198), None, calls=200, rounds=args.rounds)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,10 @@ JAX compilation and sampling, and the memory is the process's peak resident set 
         # whole-process wall time of a first process (empty JAX compilation cache) and a
         # second one (cache warm), alternating with the cache turned off
         # (OUTPERFORM_JAX_CACHE=0, the behaviour before the cache was on by default)
+    python benchmarks/bench_hierarchical.py --cold-start --draws 2500 --before /tmp/old/src
+        # the same first / second processes, alternating the current code with an older
+        # copy of the package (e.g. `git archive <commit> src | tar -x -C /tmp/old`), each
+        # with its own fresh cache folder
 
 The data file is ../shared/data/uci54_10x10cv_accuracies.txt (set OUTPERFORM_SHARED to the
 shared folder otherwise); all 54 lines are used, as in baycomp's documentation.
@@ -173,7 +177,7 @@ def run_baycomp(args, a, b, started):
     print(f"  argmax {np.round(probs, 4)}, averaged {np.round(samples.mean(axis=0), 4)}")
 
 
-def _whole_process(args, cache: str) -> tuple[float, str]:
+def _whole_process(args, cache: str, src: str | None = None) -> tuple[float, str]:
     """Seconds from starting a `--once` process (OUTPERFORM_JAX_CACHE=cache) to the end of
     its first call, and its summary line.
 
@@ -184,9 +188,11 @@ def _whole_process(args, cache: str) -> tuple[float, str]:
     cmd = [sys.executable, __file__, "--once", "--draws", str(args.draws), "--warmup",
            str(args.warmup), "--chains", str(args.chains), "--seed", str(args.seed), "--pair",
            *args.pair]
+    env = dict(os.environ, OUTPERFORM_JAX_CACHE=cache)
+    if src is not None:         # the package from src first on the path
+        env["PYTHONPATH"] = os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])
     start = time.time()
-    run = subprocess.run(cmd, capture_output=True, text=True, check=True,
-                         env=dict(os.environ, OUTPERFORM_JAX_CACHE=cache))
+    run = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
     ended, summary = run.stdout.strip().splitlines()[-2:]
     return float(ended) - start, summary
 
@@ -207,6 +213,28 @@ def run_cold_start(args):
             for which in ("first", "second"):
                 on, off = times[f"cache on, {which} process"], times[f"cache off, {which} process"]
                 print(f"  [{rep + 1}] {which} process: cache on / off = {on / off:.2f}")
+
+
+def run_before_after(args):
+    """First and second process of the current code and of ``--before``, alternating."""
+    here = str(Path(__file__).resolve().parents[1] / "src")
+    print(f"hierarchical_correlated_ttest {args.pair[0]} vs {args.pair[1]}, UCI 54 data sets, "
+          f"{args.chains} chains x ({args.warmup} + {args.draws}) draws; whole-process wall "
+          f"time; after = {here}, before = {args.before}; each with a fresh cache folder")
+    for rep in range(args.repeats):
+        with tempfile.TemporaryDirectory(prefix="outperform-jax-") as new, \
+                tempfile.TemporaryDirectory(prefix="outperform-jax-") as old:
+            rows = [("after, first process", new, here), ("before, first process", old,
+                                                          args.before),
+                    ("after, second process", new, here), ("before, second process", old,
+                                                           args.before)]
+            times = {}
+            for label, cache, src in rows:
+                times[label], summary = _whole_process(args, cache, src)
+                print(f"  [{rep + 1}] {label:24s} {times[label]:6.1f} s   {summary}")
+            for which in ("first", "second"):
+                after, before = (times[f"{w}, {which} process"] for w in ("after", "before"))
+                print(f"  [{rep + 1}] {which} process: after / before = {after / before:.2f}")
 
 
 def run_once(args, a, b):
@@ -247,7 +275,12 @@ def main():
     mode.add_argument("--cold-start", action="store_true")
     mode.add_argument("--once", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--repeats", type=int, default=2, help="rounds of --cold-start")
+    parser.add_argument("--before", metavar="SRC",
+                        help="with --cold-start: compare with the package in this folder")
     args = parser.parse_args()
+    if args.cold_start and args.before:
+        run_before_after(args)
+        return
     if args.cold_start:
         run_cold_start(args)
         return

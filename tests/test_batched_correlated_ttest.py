@@ -51,3 +51,31 @@ def test_q2_all_pairs_match_the_single_pair_tests():
                 one = correlated_bayesian_ttest(scores[a], scores[b], rho=0.1, rope=width)
                 assert post.details["p_row_better"][i][j] == one.p_a_better
                 assert post.details["p_rope"][i][j] == one.p_rope
+
+
+def test_one_row_helpers_give_the_batch_kernels_bits():
+    # The single-pair calls use float versions of the batch kernels (issue 14, per-call
+    # cost); both must do the same arithmetic. Peers: scipy's Student t and Beta quantiles.
+    from scipy import special, stats
+
+    from outperform.bayes import _correlated_ttest as ct
+    from outperform.bayes import _rope
+
+    rng = np.random.default_rng(11)
+    d = rng.normal(0.01, 0.02, (200, 10)) * rng.uniform(0.01, 10, (200, 1))
+    d[::17] = 0.003                                  # constant rows
+    prior = ct.NormalGammaPrior(mu0=0.01, k0=2.0, a=1.0, b=0.001)
+    for rho, pr in ((0.1, ct._MATCHING), (0.0, ct._MATCHING), (1 / 3, prior)):
+        loc, df, scale = ct.posterior_parameters(d, rho, pr)
+        for i in range(d.shape[0]):
+            assert ct.posterior_parameters_1d(d[i], rho, pr) == (loc[i], df[i], scale[i])
+    loc, df, scale = ct.posterior_parameters(d, 0.1, prior)
+    batch = _rope.student_regions(df, loc, scale, (-0.01, 0.02))
+    for i in range(d.shape[0]):
+        one = _rope.student_regions_1d(float(df[i]), float(loc[i]), float(scale[i]),
+                                       (-0.01, 0.02))
+        assert one == tuple(batch[i])
+        assert one[0] == stats.t.cdf(-0.01, df[i], loc[i], scale[i])
+    a, b = rng.uniform(0.5, 3000, (2, 500))
+    np.testing.assert_array_equal(special.betaincinv(a[:, None], b[:, None], [0.025, 0.5]),
+                                  stats.beta.ppf([0.025, 0.5], a[:, None], b[:, None]))

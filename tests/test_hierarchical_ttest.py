@@ -218,6 +218,32 @@ def test_seeded_and_warns_on_poor_convergence(uci, hnb_vs_nbc, monkeypatch):
     assert again.details["p_regions_argmax"] == hnb_vs_nbc.details["p_regions_argmax"]
 
 
+def test_a_later_process_loads_the_stored_sampler_and_gets_the_same_draws(uci, hnb_vs_nbc,
+                                                                         monkeypatch):
+    # Issue 14: the traced sampler is stored (jax.export) in the cache folder, so a later
+    # process does not trace NumPyro's NUTS again. Forgetting this process's programs and
+    # forbidding tracing, the stored one must be found and give the same draws.
+    pytest.importorskip("flatbuffers")
+    import jax
+
+    from outperform.bayes import _mcmc
+
+    folder = _mcmc.enable_compilation_cache()
+    if folder is None:
+        pytest.skip("the cache folder is off (OUTPERFORM_JAX_CACHE=0)")
+    assert list((folder / "exported").glob("hierarchical_ttest-*.jaxexport"))
+    _mcmc._program.cache_clear()
+
+    def no_tracing(*args, **kwargs):
+        raise AssertionError("the sampler was traced again instead of loaded")
+
+    monkeypatch.setattr(jax.export, "export", no_tracing)
+    names, hnb = uci["hnb"]
+    again = hierarchical_correlated_ttest(hnb, uci["nbc"][1], rho=0.1, rope=1.0, names=names,
+                                          random_state=3, **CONFIG)
+    np.testing.assert_array_equal(again.posterior.delta0, hnb_vs_nbc.posterior.delta0)
+
+
 # --- options and bad input ---------------------------------------------------------------------
 
 def test_prior_presets_and_validation():

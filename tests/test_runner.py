@@ -464,3 +464,20 @@ def test_progress_bar_only_on_a_terminal(monkeypatch, capfd, terminal, n_jobs):
         assert "fits" in err and "12/12" in err and "ETA" in err
     else:
         assert err == ""
+
+
+def test_a_fit_of_a_second_or_more_is_in_the_journal_before_the_next_fit(tmp_path):
+    # Issue 14: quick fits are written to the journal together (once a second); a slow fit,
+    # whose loss would cost more, is written out at once.
+    out = tmp_path / "r.csv"
+    journal = out.with_name(out.name + ".journal")
+    seen = []
+
+    class Slow(GaussianNB):
+        def fit(self, X, y):
+            seen.append(journal.read_text().count("\n") if journal.exists() else 0)
+            time.sleep(1.05)
+            return super().fit(X, y)
+
+    run_experiment({"slow": Slow()}, "iris", "1x3", out=out, progress=False)
+    assert seen == [0, 1, 2]

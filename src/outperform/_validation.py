@@ -5,6 +5,7 @@ exceptions with a message saying what was wrong and what to do, never a wrong an
 """
 from __future__ import annotations
 
+import math
 from typing import Iterable
 
 import numpy as np
@@ -55,7 +56,7 @@ def as_float_array(x, name: str, *, ndim: int | None = None) -> np.ndarray:
         raise InvalidInputError(
             f"{name} must be {ndim}-dimensional, got shape {arr.shape}."
         )
-    if arr.size and not np.all(np.isfinite(arr)):
+    if arr.size and not np.isfinite(arr).all():
         bad = np.argwhere(~np.isfinite(arr))
         where = tuple(int(i) for i in bad[0])
         raise InvalidInputError(
@@ -266,9 +267,9 @@ def check_rope(rope) -> tuple[float, float]:
     InvalidInputError
         Negative half-width, or low > high.
     """
-    if np.ndim(rope) == 0:
+    if isinstance(rope, (int, float)) or np.ndim(rope) == 0:
         r = float(rope)
-        if not np.isfinite(r) or r < 0:
+        if not math.isfinite(r) or r < 0:
             raise InvalidInputError(f"rope half-width must be a non-negative number, got {rope!r}.")
         return (-r, r)
     low, high = (float(v) for v in rope)

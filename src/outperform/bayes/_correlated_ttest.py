@@ -43,7 +43,7 @@ from .._validation import (
 )
 from ..results import BayesianResult
 from ._lazy import LazyFrozen
-from ._rope import decide, student_regions
+from ._rope import decide, student_regions, student_regions_1d
 
 METHOD = "correlated Bayesian t-test (Corani & Benavoli 2015)"
 PARAMETER = "mean difference A - B"
@@ -99,9 +99,19 @@ class NormalGammaPrior:
             raise InvalidInputError(f"b (Gamma rate) must be >= 0, got {self.b}.")
 
 
-def _check_rho(rho) -> np.ndarray:
-    arr = np.asarray(rho, dtype=float)
-    if not np.all((arr >= 0) & (arr < 1)):
+#: The default prior (frozen, so one instance serves every call).
+_MATCHING = NormalGammaPrior()
+
+
+def _check_rho(rho):
+    """rho as a float (a Python or numpy number) or a float array, each in [0, 1)."""
+    if isinstance(rho, (float, int)):
+        arr = float(rho)
+        valid = 0 <= arr < 1
+    else:
+        arr = np.asarray(rho, dtype=float)
+        valid = np.all((arr >= 0) & (arr < 1))
+    if not valid:
         raise InvalidInputError(
             f"rho must lie in [0, 1) (1/k for k-fold cross-validation), got {rho!r}."
         )
@@ -110,7 +120,7 @@ def _check_rho(rho) -> np.ndarray:
 
 def _check_prior(prior, n: int) -> NormalGammaPrior:
     """The prior (default: the matching prior), checked to give a proper posterior."""
-    prior = NormalGammaPrior() if prior is None else prior
+    prior = _MATCHING if prior is None else prior
     if not isinstance(prior, NormalGammaPrior):
         raise InvalidInputError(f"prior must be a NormalGammaPrior or None, got {prior!r}.")
     if prior.a + n / 2 <= 0:
@@ -147,6 +157,28 @@ def posterior_parameters(d: np.ndarray, rho, prior: NormalGammaPrior):
     # spurious variance of order 1e-34 and hide the degenerate case.
     mu_hat = np.where(constant, d[..., 0], d.mean(axis=-1))
     resid = np.where(constant, 0.0, np.sum((d - mu_hat[..., None]) ** 2, axis=-1)) / (1 - rho)
+    location, df, scale = _theorem2(mu_hat, resid, n, rho, prior)
+    return location, np.broadcast_to(df, location.shape), scale
+
+
+def posterior_parameters_1d(d: np.ndarray, rho: float, prior: NormalGammaPrior):
+    """:func:`posterior_parameters` of one row, as three floats (the same bits).
+
+    The same reductions on the 1-D ``d`` and the same arithmetic on Python floats, which
+    costs a few microseconds where numpy's per-operation overhead on 1-element arrays cost
+    tens (the single-pair tests called in loops).
+    """
+    if d.max() == d.min():        # np.ptp(d) == 0, as in the batch
+        mu_hat, resid = float(d[0]), 0.0
+    else:
+        mu_hat = float(d.mean())
+        resid = float(np.sum((d - mu_hat) ** 2)) / (1 - rho)
+    location, df, scale = _theorem2(mu_hat, resid, d.shape[0], rho, prior)
+    return location, float(df), float(scale)
+
+
+def _theorem2(mu_hat, resid, n: int, rho, prior: NormalGammaPrior):
+    """Theorem 2 from the mean and the M^-1 residual sum of squares (floats or arrays)."""
     s = n / (1 + (n - 1) * rho)
     inv_k0 = 1 / prior.k0
     # Weights of the data and of the prior (exactly 1 and 0 under a flat prior on mu).
@@ -155,7 +187,7 @@ def posterior_parameters(d: np.ndarray, rho, prior: NormalGammaPrior):
     conflict = (s * inv_k0 / (s + inv_k0)) * (mu_hat - prior.mu0) ** 2
     a_n = prior.a + n / 2
     b_n = prior.b + 0.5 * (resid + conflict)
-    return mu_n, np.broadcast_to(2 * a_n, mu_n.shape), np.sqrt(b_n * k_n / a_n)
+    return mu_n, 2 * a_n, np.sqrt(b_n * k_n / a_n)
 
 
 def posterior_regions(location, df, scale, rope: tuple[float, float]) -> np.ndarray:
@@ -184,7 +216,9 @@ def credible_interval(df, location, scale, mass: float = 0.95) -> np.ndarray:
     without building a frozen distribution.
     """
     q = np.array([(1.0 - mass) / 2, (1.0 + mass) / 2])
-    df, location, scale = (np.asarray(v, dtype=float)[..., None] for v in (df, location, scale))
+    if not all(isinstance(v, float) for v in (df, location, scale)):   # floats broadcast
+        df, location, scale = (np.asarray(v, dtype=float)[..., None]
+                               for v in (df, location, scale))
     return special.stdtrit(df, q) * scale + location
 
 
@@ -264,7 +298,7 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
     check_threshold(threshold)
     check_choice(on_zero_variance, "on_zero_variance", ZERO_VARIANCE)
     prior = _check_prior(prior, n)
-    location, df, scale = (float(v[0]) for v in posterior_parameters((x - y)[None], rho, prior))
+    location, df, scale = posterior_parameters_1d(x - y, rho, prior)
     details = {"rho": rho, "n_folds": n, "prior": dict(vars(prior)), "df": df,
                "location": location, "scale": scale, "degenerate": scale == 0}
     if scale == 0:
@@ -279,9 +313,10 @@ def correlated_bayesian_ttest(a, b, *, rho, rope=0.0, prior: NormalGammaPrior | 
         posterior = LazyFrozen("t", df, loc=location, scale=scale)
         ci = tuple(float(v) for v in credible_interval(df, location, scale))
     # posterior_regions (the point-mass limit where scale == 0, else student_regions).
-    regions = (posterior_regions(location, df, scale, rope) if scale == 0
-               else student_regions(df, location, scale, rope))
-    p_left, p_rope, p_right = (float(p) for p in regions)
+    if scale == 0:
+        p_left, p_rope, p_right = (float(p) for p in posterior_regions(location, df, scale, rope))
+    else:
+        p_left, p_rope, p_right = student_regions_1d(df, location, scale, rope)
     return BayesianResult(
         method=METHOD, parameter=PARAMETER, p_left=p_left, p_rope=p_rope, p_right=p_right,
         rope=rope, a_better_side="right", threshold=threshold,

@@ -44,16 +44,20 @@ mirrored U(-rope, rope) noise, and we give it the sum of squares that noise has 
 expectation, W = n rope^2 / 3, deterministically (and raise if rope = 0).
 
 Sampler: NUTS from NumPyro's functional API (``numpyro.infer.hmc.hmc``), in float32, the
-chains ``vectorized`` (``jax.vmap``) inside one jitted scan. The data are arguments of the
-compiled program, so in one process a second call on data of the same shape does not
-compile again, and thanks to JAX's persistent compilation cache (on by default in
-``~/.cache/outperform/jax``; ``OUTPERFORM_JAX_CACHE=0`` turns it off, ``=<folder>`` moves
-it: :func:`outperform.bayes.compilation_cache_folder`) neither does a later process.
-Measured by benchmarks/bench_hierarchical.py on the 54 x 100 UCI data, 4 chains x (1,000 +
-10,000) draws, on a shared 2-core machine: 22-33 s end to end depending on the load
-(imports 2.6 s, tracing and compiling ~10-15 s, sampling ~10 s; 11 s for a second call),
-peak memory 0.85-0.91 GB (0.27 GB of it jax itself), ESS of delta0 60,000, i.e. 1,800-2,700
-per second end to end. Chains one after the other ("sequential") compile faster but sample
+chains ``vectorized`` (``jax.vmap``) inside one jitted scan, each chain starting from the
+inverse Hessian diagonal of the potential as its mass matrix (``_mcmc._sampler``: the
+first warm-up window, with NumPyro's identity, ran trees of up to 1,023 leapfrog steps and
+cost three quarters of the run). The data are arguments of the compiled program, so in one
+process a second call on data of the same shape does not compile again, and thanks to the
+cache folder (on by default, ``~/.cache/outperform/jax``; ``OUTPERFORM_JAX_CACHE=0`` turns
+it off, ``=<folder>`` moves it: :func:`outperform.bayes.compilation_cache_folder`), which
+holds the traced program (``jax.export``) and JAX's compiled code, neither does a later
+process. Measured by benchmarks/bench_hierarchical.py on the 54 x 100 UCI data, 4 chains x
+(1,000 + 10,000) draws, on a shared 2-core machine before these two changes: 22-33 s end
+to end depending on the load (imports 2.6 s, tracing and compiling ~10-15 s, sampling
+~10 s; 11 s for a second call), peak memory 0.85-0.91 GB (0.27 GB of it jax itself), ESS
+of delta0 60,000, i.e. 1,800-2,700 per second end to end (benchmarks/README.md has the
+figures since). Chains one after the other ("sequential") compile faster but sample
 slower (17 s for a second call). baycomp's HierarchicalTest (pystan) on the same data: 181 s
 and 2.9 GB for 4 x 1,000 draws, 21 ESS/s, with the same probabilities. Why NumPyro:
 jax + jaxlib + numpyro are wheels of ~390 MB that need no compiler and compile the model
@@ -281,9 +285,10 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
     stage = (f"hierarchical t-test: NUTS, {n_chains} chains x ({n_warmup} warm-up + "
              f"{n_samples}) draws on {q} data sets (the first call compiles)")
     with progress_status(stage, progress):
-        raw, divergent = run_nuts(_potential_gen(truncate), args, init, n_chains=int(n_chains),
-                                  n_samples=int(n_samples), n_warmup=int(n_warmup), seed=seed,
-                                  chain_method=chain_method)
+        raw, divergent = run_nuts(_potential_gen(truncate), args, init,
+                                  name="hierarchical_ttest" + ("_truncated" if truncate else ""),
+                                  n_chains=int(n_chains), n_samples=int(n_samples),
+                                  n_warmup=int(n_warmup), seed=seed, chain_method=chain_method)
     draws = _constrained(raw, bounds, prior, centre)
     delta0, std0, nu = draws["delta0"] * scale, draws["std0"] * scale, draws["nu"]
     delta = draws["delta"] * scale

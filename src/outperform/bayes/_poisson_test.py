@@ -73,8 +73,36 @@ def _rhos(rho, q: int) -> np.ndarray:
     return arr
 
 
+def _matrix_differences(a, b, rho, prior):
+    """:func:`_differences` of two valid (q, n_folds) float arrays in one pass, else None.
+
+    The common case (54 data sets, 100 folds) checked as whole arrays instead of 2 q rows
+    twice; any doubt (another type, a bad value) returns None, and the row-by-row checks
+    then name the data set at fault.
+    """
+    if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.ndim == b.ndim == 2
+            and a.shape == b.shape and a.shape[0] >= 1 and a.shape[1] >= 2
+            and a.dtype.kind == b.dtype.kind == "f"):
+        return None
+    try:
+        rhos = np.asarray(rho, dtype=float) if np.ndim(rho) else np.full(a.shape[0], float(rho))
+    except (TypeError, ValueError):
+        return None
+    if not (rhos.shape == (a.shape[0],) and np.all((rhos >= 0) & (rhos < 1))
+            and np.isfinite(a).all() and np.isfinite(b).all()):
+        return None
+    try:
+        prior = _check_prior(prior, a.shape[1])
+    except InvalidInputError:
+        return None
+    return list(a - b), rhos, prior
+
+
 def _differences(a, b, rho, prior) -> tuple[list[np.ndarray], np.ndarray, NormalGammaPrior]:
     """Fold differences a - b of each data set (checked one by one: lengths may differ)."""
+    fast = _matrix_differences(a, b, rho, prior)
+    if fast is not None:
+        return fast
     xa, xb = _per_data_set(a, "a"), _per_data_set(b, "b")
     if len(xa) != len(xb):
         raise InvalidInputError(

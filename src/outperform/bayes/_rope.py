@@ -93,6 +93,18 @@ def student_regions(df, loc, scale, rope: tuple[float, float]) -> np.ndarray:
     return np.stack([left, np.maximum(0.0, 1.0 - left - right), right], axis=-1)
 
 
+def student_regions_1d(df: float, loc: float, scale: float,
+                       rope: tuple[float, float]) -> tuple[float, float, float]:
+    """:func:`student_regions` of one posterior (df > 0, scale > 0) as three floats.
+
+    The same arithmetic on Python floats (the same bits), without the array overhead.
+    """
+    low, high = rope
+    left = float(special.stdtr(df, (low - loc) / scale))
+    right = float(special.stdtr(df, -((high - loc) / scale)))
+    return left, max(0.0, 1.0 - left - right), right
+
+
 def region_probabilities_from_samples(samples: np.ndarray, rope: tuple[float, float]
                                       ) -> tuple[float, float, float]:
     """Share of ``samples`` (1-D) below, inside and above the ROPE."""

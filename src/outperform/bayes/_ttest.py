@@ -8,9 +8,9 @@ from .._validation import (DegenerateDataError, TooFewError, as_paired, check_th
                            check_rope)
 from ..results import BayesianResult
 from ..stats._effect_size import cohens_d, effect_size_label
-from ._correlated_ttest import NormalGammaPrior, posterior_parameters
+from ._correlated_ttest import _MATCHING, posterior_parameters_1d
 from ._lazy import LazyFrozen
-from ._rope import decide, student_regions
+from ._rope import decide, student_regions_1d
 
 __all__ = ["bayesian_ttest"]
 
@@ -82,10 +82,9 @@ def bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95) -> BayesianResul
     check_threshold(threshold)
     bounds = (-0.1 * s, 0.1 * s) if rope is None else check_rope(rope)
     # Eq. 6 is the correlated t-test's Theorem 2 with rho = 0 under the matching prior.
-    location, df, scale = (float(v[0]) for v in posterior_parameters(d[None], 0.0,
-                                                                      NormalGammaPrior()))
+    location, df, scale = posterior_parameters_1d(d, 0.0, _MATCHING)
     post = LazyFrozen("t", df=df, loc=location, scale=scale)
-    p_left, p_rope, p_right = (float(p) for p in student_regions(df, location, scale, bounds))
+    p_left, p_rope, p_right = student_regions_1d(df, location, scale, bounds)
     # scipy.stats.t(df, location, scale).ppf([0.025, 0.975]) and .sf(0.0), unfrozen.
     lo, hi = special.stdtrit(df, np.array([0.025, 0.975])) * scale + location
     p_positive = float(special.stdtr(df, -((0.0 - location) / scale)))

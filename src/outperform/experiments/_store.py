@@ -1,19 +1,22 @@
 """The results file of an experiment: written as fits finish, resumed, one writer at a time.
 
-Each finished fit is appended at once as one JSON line to a journal next to ``out``
-(``<out>.journal``); when the run ends, normally or not, the journal is merged into ``out``
-(Parquet or CSV) by writing a temporary file and renaming it over ``out``, so ``out`` is
-always a complete, readable table. A torn last journal line (a killed process) is ignored,
-other unreadable lines are skipped with a warning naming them, and a journal left by a
-killed run is merged at the start of the next. A rerun with the same ``out`` skips the fits
-already recorded and computes the rest. The lock file ``<out>.lock`` keeps a second run
-from writing the same ``out`` at the same time (two writers duplicated keys in a CSV and
-lost fits in a Parquet file).
+Each finished fit is appended as one JSON line to a journal next to ``out``
+(``<out>.journal``; fits quicker than a second are written out together, at most once a
+second); when the run ends, normally or not, the journal is merged into ``out`` (Parquet or
+CSV) by writing a temporary file and renaming it over ``out``, so ``out`` is always a
+complete, readable table. A torn last journal line (a killed process) is ignored, other
+unreadable lines are skipped with a warning naming them, and a journal left by a killed run
+is merged at the start of the next. A rerun with the same ``out`` skips the fits already
+recorded and computes the rest. The lock file ``<out>.lock`` keeps a second run from writing
+the same ``out`` at the same time (two writers duplicated keys in a CSV and lost fits in a
+Parquet file).
 """
 from __future__ import annotations
 
 import json
+import math
 import os
+import time
 import warnings
 from pathlib import Path
 
@@ -28,6 +31,8 @@ KEY = ["task", "model", "run", "fold"]
 FIXED = [*KEY, "n_train", "n_test", "fit_time", "score_time", "design", "random_state"]
 _PRED_COLUMNS = [*KEY, "example", "y_true", "y_pred", "correct"]
 _FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
+#: Fits quicker than this are written to the journal together, at most once per this time.
+FLUSH_SECONDS = 1.0
 
 
 def predictions_path(out) -> Path:
@@ -130,9 +135,18 @@ class ResultsStore:
     def append(self, record):
         if self._fh is None:
             self._fh = open(self.journal, "a", encoding="utf-8")
-        # One write per record, so a killed process leaves at most one torn last line.
+            self._flushed = -math.inf
+        # One line per record: a killed process leaves at most one torn last line. A fit
+        # that took under FLUSH_SECONDS waits in memory for the next write-out, at most one
+        # per FLUSH_SECONDS (a system call per fit was a third of the runner's own time with
+        # fast models); a killed run redoes at most about that much work per worker.
         self._fh.write(json.dumps(record, default=str) + "\n")
-        self._fh.flush()
+        now = time.monotonic()
+        row = record["row"]
+        if (row.get("fit_time", 0.0) + row.get("score_time", 0.0) >= FLUSH_SECONDS
+                or now - self._flushed >= FLUSH_SECONDS):
+            self._fh.flush()
+            self._flushed = now
 
     def _read_journal(self):
         if not self.journal.exists():
