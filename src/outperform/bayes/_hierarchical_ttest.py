@@ -81,7 +81,6 @@ Sign convention: scores, higher is better; x = a - b, so a positive difference f
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -94,7 +93,7 @@ from .._validation import (DegenerateDataError, InvalidInputError, TooFewError,
 from ..results import BayesianResult
 from ._hierarchical_model import (HierarchicalPrior, _centredness, _constrained, _initial_values,
                                   _potential_gen, _summaries, _truncation_matters)
-from ._mcmc import ESS_LIMIT, RHAT_LIMIT, diagnostics, run_nuts
+from ._mcmc import check_convergence, diagnostics, run_nuts
 from ._rope import decide, student_regions
 
 __all__ = ["HierarchicalPrior", "HierarchicalPosterior", "hierarchical_correlated_ttest"]
@@ -294,14 +293,7 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
     delta = draws["delta"] * scale
     diag = diagnostics({k: draws[k] for k in ("delta0", "std0", "nu", "alpha", "beta",
                                                "delta")})
-    rhat_max = float(np.nanmax(np.concatenate([r for r, _ in diag.values()])))
-    ess_min = float(np.min(np.concatenate([e for _, e in diag.values()])))
-    if rhat_max > RHAT_LIMIT or ess_min < ESS_LIMIT or divergent:
-        warnings.warn(
-            f"hierarchical t-test: the sampler may not have converged (largest R-hat "
-            f"{rhat_max:.3f}, limit {RHAT_LIMIT}; smallest effective sample size "
-            f"{ess_min:.0f}, limit {ESS_LIMIT}; {divergent} divergent transitions). "
-            "Increase n_samples / n_warmup or n_chains.", RuntimeWarning, stacklevel=2)
+    rhat_max, ess_min, _ = check_convergence("hierarchical t-test", diag, divergent=divergent)
 
     flat0, flats, flatnu = delta0.ravel(), std0.ravel(), nu.ravel()
     regions = student_regions(flatnu, flat0, flats, rope_bounds)

@@ -9,6 +9,7 @@ import hashlib
 import importlib.util
 import inspect
 import os
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -218,3 +219,25 @@ def diagnostics(chains: dict[str, np.ndarray]) -> dict[str, tuple[np.ndarray, np
     return out
 
 
+
+
+def check_convergence(model: str, diag: dict[str, tuple[np.ndarray, np.ndarray]], *,
+                      divergent: int = 0,
+                      advice: str = "Increase n_samples / n_warmup or n_chains."
+                      ) -> tuple[float, float, bool]:
+    """Largest R-hat and smallest ESS in ``diag`` (from :func:`diagnostics`), warning once.
+
+    Returns ``(rhat_max, ess_min, converged)``; ``converged`` is False, with a RuntimeWarning
+    naming ``model``, when R-hat exceeds RHAT_LIMIT, the ESS is below ESS_LIMIT or any
+    transition diverged.
+    """
+    rhat_max = float(np.nanmax(np.concatenate([np.atleast_1d(r) for r, _ in diag.values()])))
+    ess_min = float(np.min(np.concatenate([np.atleast_1d(e) for _, e in diag.values()])))
+    converged = not (rhat_max > RHAT_LIMIT or ess_min < ESS_LIMIT or divergent)
+    if not converged:
+        warnings.warn(
+            f"{model}: the sampler may not have converged (largest R-hat {rhat_max:.3f}, "
+            f"limit {RHAT_LIMIT}; smallest effective sample size {ess_min:.0f}, limit "
+            f"{ESS_LIMIT}; {divergent} divergent transitions). {advice}",
+            RuntimeWarning, stacklevel=3)
+    return rhat_max, ess_min, converged

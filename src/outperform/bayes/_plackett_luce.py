@@ -21,15 +21,13 @@ rankings' values and is reused for every table of the same shape.
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .._parallel import progress_status
 from .._validation import (InvalidInputError, as_score_matrix, check_random_state,
                            random_seed)
 from ..results._ratings import PlackettLuceResult
-from ._mcmc import ESS_LIMIT, RHAT_LIMIT, diagnostics, run_nuts
+from ._mcmc import check_convergence, diagnostics, run_nuts
 
 __all__ = ["plackett_luce"]
 
@@ -151,19 +149,15 @@ def plackett_luce(scores, *, names=None, higher_is_better: bool = True, prior=1.
              f"draws, {m} models on {n} tasks (the first call compiles)")
     with progress_status(stage, progress):
         raw, divergent = run_nuts(_potential_gen, (mask, last_counts, alpha, float(n)), init,
+                                  name="plackett_luce",
                                   n_chains=int(n_chains), n_samples=int(n_samples),
                                   n_warmup=int(n_warmup), seed=seed, chain_method=chain_method)
     u = np.concatenate([raw["z"], np.zeros(raw["z"].shape[:2] + (1,))], axis=-1)
     w = np.exp(u - u.max(axis=-1, keepdims=True))
     w /= w.sum(axis=-1, keepdims=True)
-    rhat, ess = diagnostics({"w": w})["w"]
-    rhat_max, ess_min = float(np.nanmax(rhat)), float(np.min(ess))
-    if rhat_max > RHAT_LIMIT or ess_min < ESS_LIMIT or divergent:
-        warnings.warn(
-            f"Plackett-Luce: the sampler may not have converged (largest R-hat "
-            f"{rhat_max:.3f}, limit {RHAT_LIMIT}; smallest effective sample size {ess_min:.0f}, "
-            f"limit {ESS_LIMIT}; {divergent} divergent transitions). Increase n_samples or "
-            "n_chains.", RuntimeWarning, stacklevel=2)
+    rhat_max, ess_min, _ = check_convergence("Plackett-Luce", diagnostics({"w": w}),
+                                             divergent=divergent,
+                                             advice="Increase n_samples or n_chains.")
     flat = w.reshape(-1, m)
     mode_rank = np.argsort(np.argsort(-flat, axis=1), axis=1) + 1
     task_rank = 1 + np.sum(flat[:, None, :] / (flat[:, None, :] + flat[:, :, None]), axis=2) \

@@ -29,14 +29,13 @@ one MCMC backend serves both.
 from __future__ import annotations
 
 import functools
-import warnings
 
 import numpy as np
 
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_paired,
                            check_threshold, check_rope, random_seed)
 from ..results import BayesianResult
-from ._mcmc import ESS_LIMIT, RHAT_LIMIT, diagnostics, enable_compilation_cache
+from ._mcmc import check_convergence, diagnostics, enable_compilation_cache
 from ._rope import decide, region_probabilities_from_samples
 
 __all__ = ["robust_bayesian_ttest"]
@@ -185,15 +184,7 @@ def robust_bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95, n_samples
     delta = m + s * draws["mu"]                      # (chains, draws)
     diag = {k: (float(rhat[0]), float(ess[0])) for k, (rhat, ess) in diagnostics(
         {k: draws[k] for k in ("mu", "sigma", "nu_minus_one")}).items()}
-    rhat_max = float(np.nanmax([r for r, _ in diag.values()]))
-    ess_min = float(min(e for _, e in diag.values()))
-    converged = not (rhat_max > RHAT_LIMIT or ess_min < ESS_LIMIT)
-    if not converged:
-        warnings.warn(
-            f"robust Bayesian t-test: the sampler may not have converged (largest R-hat "
-            f"{rhat_max:.3f}, limit {RHAT_LIMIT}; smallest effective sample size {ess_min:.0f},"
-            f" limit {ESS_LIMIT}). Increase n_samples / n_warmup or n_chains.",
-            RuntimeWarning, stacklevel=2)
+    _, _, converged = check_convergence("robust Bayesian t-test", diag)
     flat = delta.ravel()
     p_left, p_rope, p_right = region_probabilities_from_samples(flat, bounds)
     top = int(np.argmax([p_left, p_rope, p_right]))
