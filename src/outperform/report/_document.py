@@ -179,8 +179,11 @@ def build_document(report: ComparisonReport, *, figures: bool = True) -> Documen
                   if blocks)
     if report.leaderboard is not None:
         views += (_leaderboard_section(report.leaderboard,
-                                       [f for f in figs if f.kind == "ranks",
-           "runs", "runs", "runs", "Runs over tasks: interval estimates"]),)
+                                       [f for f in figs if f.kind == "ranks"]),)
+    if report.details.get("runs"):     # a table of runs (seeds) x tasks: rliable's aggregates
+        text, tables = runs_blocks(report.details["runs"])
+        views += (Section("runs", "Runs over tasks: interval estimates",
+                          (Bullets(tuple(text)), *tables)),)
     content = {
         "question": (Paragraph(q_text, lead=q_title),),
         "metric": (Paragraph(metric_text(report)),),
