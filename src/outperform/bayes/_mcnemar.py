@@ -7,7 +7,7 @@ right, ``n10`` = A right and B wrong, so **phi < 0.5 favours A** and the result 
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from .._validation import InvalidInputError, as_counts, as_float_array, check_threshold
 from .._names import model_names
@@ -168,7 +168,8 @@ def bayesian_mcnemar(n01, n10, *, prior=(1.0, 1.0), rope=None,
     # The frozen Beta is built only if a user reads it; its ppf (median = ppf(0.5)), cdf and
     # sf are the unfrozen calls with the same arithmetic.
     post = LazyFrozen("beta", alpha, beta)
-    lo, hi, median = stats.beta.ppf([0.025, 0.975, 0.5], alpha, beta)
+    # = scipy.stats.beta.ppf (the same Boost ibeta_inv) without importing scipy.stats.
+    lo, hi, median = special.betaincinv(alpha, beta, [0.025, 0.975, 0.5])
     details = {"n01": int(n01), "n10": int(n10), "alpha": alpha, "beta": beta,
                "prior": (float(a0), float(b0)), "posterior_median": float(median),
                "p_phi_below_half": float(special.betainc(alpha, beta, 0.5)),

@@ -37,8 +37,6 @@ from ..stats._mcnemar import discordance_counts, mcnemar
 from ..stats._paired_difference import paired_difference
 from ..stats._proportion import proportion_confint
 from ..stats._ttest import paired_ttest
-from ._hierarchical import compare_counts
-from ._q3 import compare_many_tasks
 from ._words import conclusion, constant_difference, probability_summary
 
 # Metrics of the harnesses where lower is better (lm-eval's perplexities, bits per byte).
@@ -284,6 +282,10 @@ def _across(paired, matrix, names, alpha, threshold, control):
     notes, across, hierarchical = [], None, None
     if len(paired) < 2:
         return None, None, ["one task: no analysis across tasks."]
+    # Imported here: one task (the common case) does not load the Q3 kernels (scipy.stats).
+    from ._hierarchical import compare_counts
+    from ._q3 import compare_many_tasks
+
     try:
         across = compare_many_tasks(matrix, alpha=alpha, control=control)
     except OutperformError as exc:
