@@ -84,7 +84,12 @@ def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect
         ``per_task[task]``: one Q1 :class:`ComparisonReport` per pair, its
         ``tests["paired_difference"]`` the difference A − B of mean scores (positive favours
         A when higher is better) with ``confidence_interval()``; ``across_tasks`` (Q3) and
-        ``hierarchical`` (binary scores, two models) when there are several tasks.
+        ``hierarchical`` (binary scores, two models) when there are several tasks;
+        ``leaderboards[task]`` with more than two models: rank confidence sets, tiers and
+        letters of the models on the task's paired items (clusters resampled whole), as
+        :func:`outperform.compare.leaderboard` gives them for the long table of the task's
+        paired items (``model, example, score[, cluster]``, epochs averaged; bootstrap seeded
+        with 0).
 
     Raises
     ------
@@ -134,15 +139,12 @@ def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect
                  "tasks of one direction, or choose one metric per task (metric=)."]
     else:
         across, hierarchical, notes = _across(paired, matrix, names, alpha, threshold, control)
-    if len(names) > 2:
-        # Hook for the leaderboard (rank sets, tiers; issue 16 §3): it takes these inputs.
-        notes.append(f"{len(names)} models: a leaderboard (rank sets, tiers) ranks them from "
-                     "EvalComparison.score_matrix (tasks x models) or the per-item scores of "
-                     "outperform.data.pair_items.")
+    boards = ({task: _leaderboard(p, directions[task], alpha) for task, p in paired.items()}
+              if len(names) > 2 else {})
     return EvalComparison(models=names, tasks=tuple(paired), metrics={t: p.metric for t, p in
                                                                       paired.items()},
                           higher_is_better=hib, per_task=per_task, across_tasks=across,
-                          hierarchical=hierarchical, score_matrix=matrix,
+                          hierarchical=hierarchical, score_matrix=matrix, leaderboards=boards,
                           pairing={t: _pairing_summary(p) for t, p in paired.items()},
                           provenance=tuple(r.to_dict() for r in logs.runs),
                           warnings=tuple(dict.fromkeys(warnings)), notes=tuple(notes))
@@ -275,6 +277,26 @@ def _pairing_summary(p: PairedTask) -> dict:
                                      for m, v in zip(p.models, p.within_variance)},
             "dropped": {m: {"count": len(ids), "first": list(map(str, ids[:5]))}
                         for m, ids in p.dropped.items()}}
+
+
+def _leaderboard_table(p: PairedTask) -> pd.DataFrame:
+    """The paired items of a task as the long table :func:`leaderboard` reads: one row per
+    (model, example) in the order of ``p.models`` and ``p.examples``, the epoch-averaged
+    ``score`` and, with clusters, ``cluster``."""
+    n, m = p.scores.shape
+    table = {"model": np.repeat(np.asarray(p.models, dtype=object), n),
+             "example": np.tile(p.examples, m), "score": p.scores.T.ravel()}
+    if p.clusters is not None:
+        table["cluster"] = np.tile(p.clusters, m)
+    return pd.DataFrame(table)
+
+
+def _leaderboard(p: PairedTask, higher_is_better: bool, alpha: float):
+    """Rank sets, tiers and letters of the models on one task (more than two models)."""
+    from ._leaderboard import leaderboard
+
+    return leaderboard(_leaderboard_table(p), metric="score", higher_is_better=higher_is_better,
+                       alpha=alpha, cluster="cluster" if p.clusters is not None else None)
 
 
 def _across(paired, matrix, names, alpha, threshold, control):
