@@ -66,8 +66,7 @@ def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect
     format : {"auto", "lm-eval", "inspect", "helm", "csv"}
     models : sequence of str, optional
         Models to compare (default all). With more than two, all pairs, or each against
-        ``control``; the tasks x models mean scores (``EvalComparison.score_matrix``) are the
-        input of a leaderboard (rank sets, tiers).
+        ``control``, and a leaderboard per task (``EvalComparison.leaderboards``).
     control : str, optional
     higher_is_better : bool, optional
         Direction of the metric; default from its name (perplexities and bits per byte are
