@@ -64,3 +64,33 @@ def test_compare_evals_of_one_task_skips_scipy_stats():
     assert "pyarrow" in loaded
     assert not loaded & {"scipy.stats", "scipy.optimize", "matplotlib", "statsmodels",
                          "sklearn", "jax", "numpyro"}
+
+
+def test_the_scipy_special_routes_equal_scipy_stats_bit_for_bit():
+    # Peer: scipy.stats itself. compare-evals' kernels avoid importing scipy.stats by calling
+    # the functions scipy.stats calls; a scipy release that changes either side fails here.
+    import numpy as np
+    from scipy import special, stats
+
+    from outperform.bayes import bayesian_mcnemar
+    from outperform.stats import mcnemar, paired_ttest
+
+    for n01, n10 in [(0, 7), (3, 3), (5, 20), (2000, 2100), (12, 0), (60000, 61000)]:
+        n = n01 + n10
+        assert mcnemar(n01, n10).pvalue == min(1.0, 2 * stats.binom.cdf(min(n01, n10), n, 0.5))
+        mid = mcnemar(n01, n10, method="midp").pvalue
+        x = min(n01, n10)
+        assert mid == min(1.0, 2 * (stats.binom.cdf(x, n, 0.5) - 0.5 * stats.binom.pmf(x, n, 0.5)))
+        chi = mcnemar(n01, n10, method="chi2", correction=False).pvalue
+        assert chi == stats.chi2.sf((n01 - n10) ** 2 / n, 1)
+    for n01, n10 in [(0, 0), (3, 3), (5, 20), (2000, 2100)]:
+        post = bayesian_mcnemar(n01, n10)
+        a, b = post.details["alpha"], post.details["beta"]
+        assert post.details["posterior_median"] == stats.beta.ppf(0.5, a, b)
+    rng = np.random.default_rng(0)
+    t, df = rng.normal(0, 4, 1000), rng.integers(1, 10**6, 1000).astype(float)
+    assert np.array_equal(special.stdtr(df, -np.abs(t)), stats.t.sf(np.abs(t), df))
+    assert np.array_equal(special.stdtr(df, t), stats.t.cdf(t, df))
+    a, b = rng.normal(size=(2, 50))
+    assert paired_ttest(a + 0.3, b).pvalue == pytest.approx(stats.ttest_rel(a + 0.3, b).pvalue,
+                                                            rel=1e-12)
