@@ -14,7 +14,17 @@ from ._validation import DegenerateDataError, InvalidInputError, OutperformError
 __version__ = "0.1.0"
 
 from . import compare  # noqa: E402  (the package, callable as compare(); after __version__)
-from .data import read_results  # noqa: E402
+
+
+def __getattr__(name: str):
+    # read_results on first use: it loads pandas, which `import outperform` and
+    # `outperform --help` do not need.
+    if name == "read_results":
+        from .data import read_results
+
+        globals()[name] = read_results
+        return read_results
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _load_report() -> None:

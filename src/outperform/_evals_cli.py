@@ -15,7 +15,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from ._cli import err
+from ._validation import InvalidInputError
 
+#: Leaderboard rows printed per task: all up to TOP_ALL models, else the TOP_DEFAULT best.
+TOP_ALL, TOP_DEFAULT = 20, 10
 FORMAT_HELP = "auto, lm-eval, inspect, helm or csv (auto: each file by its name and content)."
 
 
@@ -40,14 +43,21 @@ def compare_evals_cmd(
     lower_is_better: bool = typer.Option(False, "--lower-is-better", help="The metric is a "
                                          "loss (lower is better)."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+    top: Optional[int] = typer.Option(None, help="More than two models: print the N best of "
+                                      f"each task's leaderboard (default: all up to "
+                                      f"{TOP_ALL} models, else {TOP_DEFAULT}; 0: all)."),
 ) -> None:
     """Compare language models from their per-sample evaluation logs, paired by item.
 
     Per task: the paired difference of mean scores with its (cluster-robust) CI, McNemar and
     Bayesian McNemar (0/1 scores) or t-tests (graded scores); over tasks: Q3 and the
-    hierarchical McNemar (Miller 2024; Williams 2026 §5).
+    hierarchical McNemar (Miller 2024; Williams 2026 §5); more than two models: a leaderboard
+    per task (rank confidence sets, tiers, letters).
     """
     import json
+
+    if top is not None and top < 0:
+        raise InvalidInputError(f"--top must be 0 (all models) or a positive number, got {top}.")
 
     from .compare import compare_evals
 
@@ -57,10 +67,10 @@ def compare_evals_cmd(
     if json_out:
         typer.echo(json.dumps(result.to_dict(), indent=1))
         return
-    print_eval_comparison(result, Console())
+    print_eval_comparison(result, Console(), top=top)
 
 
-def print_eval_comparison(result, console: Console) -> None:
+def print_eval_comparison(result, console: Console, top: int | None = None) -> None:
     """Terminal tables of an :class:`~outperform.results.EvalComparison`."""
     from .compare._words import favoured
 
@@ -104,6 +114,11 @@ def print_eval_comparison(result, console: Console) -> None:
     console.print("SE: standard error of the paired difference (cluster-robust with "
                   "--cluster-by); SE unpaired: what ignoring the pairing would give.",
                   style="dim")
+    for task, board in result.leaderboards.items():
+        k = len(board.names)
+        shown = (None if k <= TOP_ALL else TOP_DEFAULT) if top is None else (top or None)
+        console.print(f"[bold]{escape(task)}[/bold]: " + escape(board.format(top=shown)),
+                      soft_wrap=True, highlight=False)
     for line in result.conclusions:
         console.print(escape(line), soft_wrap=True)
     for line in result.notes:

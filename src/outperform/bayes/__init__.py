@@ -5,30 +5,59 @@ Every function returns a :class:`outperform.results.BayesianResult` (or a
 probabilities of a ROPE and the decision of Williams (2026) §5.2. MCMC backends (NumPyro) are
 imported only by the functions that need them.
 """
-from ._correlated_ttest import (NormalGammaPrior, correlated_bayesian_ttest,
-                                correlated_bayesian_ttests)
-from ._cycles import find_cycles
-from ._bayesian_sign import bayesian_sign_test
-from ._dirichlet_pairwise import pairwise_bayesian_sign_test, pairwise_bayesian_signed_rank_test
-from ._dirichlet_process import bayesian_signed_rank_test, signed_rank_probabilities
-from ._beta_binomial import beta_binomial_hyperposterior
-from ._hierarchical_mcnemar import hierarchical_mcnemar
-from ._hierarchical_ttest import HierarchicalPrior, hierarchical_correlated_ttest
-from ._mcnemar import (bayesian_mcnemar, default_phi_rope, pairwise_bayesian_mcnemar,
-                       phi_posterior_regions)
-from ._robust_ttest import robust_bayesian_ttest
-from ._poisson_binomial_test import (pairwise_poisson_binomial_test,
-                                    poisson_binomial_test)
-from ._poisson_test import pairwise_poisson_test, poisson_test
-from ._mcmc import compilation_cache_folder
-from ._plackett_luce import plackett_luce
-from ._rope import decide
-from ._ttest import bayesian_ttest
+#: public name -> private module that defines it; imported on first use (PEP 562), so that
+#: importing the package (and ``outperform --help``) does not load every kernel's
+#: dependencies (scipy.stats, pandas) before a command needs them.
+_WHERE = {
+    "NormalGammaPrior": "._correlated_ttest",
+    "correlated_bayesian_ttest": "._correlated_ttest",
+    "correlated_bayesian_ttests": "._correlated_ttest",
+    "find_cycles": "._cycles",
+    "bayesian_sign_test": "._bayesian_sign",
+    "pairwise_bayesian_sign_test": "._dirichlet_pairwise",
+    "pairwise_bayesian_signed_rank_test": "._dirichlet_pairwise",
+    "bayesian_signed_rank_test": "._dirichlet_process",
+    "signed_rank_probabilities": "._dirichlet_process",
+    "beta_binomial_hyperposterior": "._beta_binomial",
+    "hierarchical_mcnemar": "._hierarchical_mcnemar",
+    "HierarchicalPrior": "._hierarchical_ttest",
+    "hierarchical_correlated_ttest": "._hierarchical_ttest",
+    "bayesian_mcnemar": "._mcnemar",
+    "default_phi_rope": "._mcnemar",
+    "pairwise_bayesian_mcnemar": "._mcnemar",
+    "phi_posterior_regions": "._mcnemar",
+    "robust_bayesian_ttest": "._robust_ttest",
+    "pairwise_poisson_binomial_test": "._poisson_binomial_test",
+    "poisson_binomial_test": "._poisson_binomial_test",
+    "pairwise_poisson_test": "._poisson_test",
+    "poisson_test": "._poisson_test",
+    "compilation_cache_folder": "._mcmc",
+    "decide": "._rope",
+    "bayesian_ttest": "._ttest",
+    "BetaBinomialHyperposterior": "._beta_binomial_grid",
+    "HierarchicalPosterior": "._hierarchical_ttest",
+    "BetaMixture": "._beta_mixture",
+    "beta_regions": "._beta_mixture",
+    "beta_tail": "._beta_mixture",
+    "context_posterior": "._poisson_binomial_test",
+    "task_probability_a_better": "._poisson_binomial_test",
+    "plackett_luce": "._plackett_luce",
+}
 
-from ._beta_binomial_grid import BetaBinomialHyperposterior
-from ._hierarchical_ttest import HierarchicalPosterior
-from ._beta_mixture import BetaMixture, beta_regions, beta_tail
-from ._poisson_binomial_test import context_posterior, task_probability_a_better
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        import importlib
+
+        value = getattr(importlib.import_module(_WHERE[name], __name__), name)
+        globals()[name] = value   # later lookups skip this hook
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_WHERE))
+
 
 __all__ = [
     "bayesian_mcnemar",
@@ -58,10 +87,10 @@ __all__ = [
     "pairwise_poisson_binomial_test",
     "pairwise_poisson_test",
     "phi_posterior_regions",
-    "plackett_luce",
     "poisson_binomial_test",
     "poisson_test",
     "robust_bayesian_ttest",
     "signed_rank_probabilities",
     "task_probability_a_better",
+    "plackett_luce",
 ]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import special
 
 from .._validation import InvalidInputError, check_probability
 
@@ -148,6 +148,8 @@ class BetaMixture:
         if self.smooth_concentration is not None:
             scale = np.minimum(1.0, self.smooth_concentration / (a + b))
             a, b = a * scale, b * scale
+        from scipy import stats   # on use: importing scipy.stats costs about a second
+
         return self._mix(lambda t: stats.beta.pdf(t, a, b), x)
 
     def mean(self) -> float:
@@ -172,6 +174,8 @@ class BetaMixture:
         # A bracket of 10 sds holds any quantile not far in the tails: fewer Brent steps.
         near_lo, near_hi = max(mean - 10 * sd, 0.0), min(mean + 10 * sd, 1.0)
         cdf_lo, cdf_hi = self.cdf(near_lo), self.cdf(near_hi)
+        from scipy import optimize   # on use: scipy.optimize takes 0.3 s to import
+
         out = np.empty(q_arr.size)
         for t, p in enumerate(q_arr.ravel()):      # one root per quantile asked for
             if p in (0.0, 1.0):

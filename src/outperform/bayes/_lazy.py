@@ -8,8 +8,6 @@ first read; it pickles as its recipe.
 """
 from __future__ import annotations
 
-from scipy import stats
-
 _SLOTS = ("_name", "_args", "_kwds", "_frozen")
 
 
@@ -34,6 +32,8 @@ class LazyFrozen:
     def frozen(self):
         """The scipy frozen distribution itself (built once)."""
         if self._frozen is None:
+            from scipy import stats   # on use: importing scipy.stats costs about a second
+
             self._frozen = getattr(stats, self._name)(*self._args, **self._kwds)
         return self._frozen
 

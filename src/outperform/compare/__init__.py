@@ -7,33 +7,56 @@ package with every function below (a function no longer shadows its package).
 import sys
 import types
 
-from ._api import compare, infer_question
-from ._evals import compare_evals
-from ._guards import FALSE_DECISION_BOUND, MIN_DATA_SETS_TABLE, min_data_sets
-from ._hierarchical import compare_counts
-from ._leaderboard import leaderboard
-from ._q1 import compare_predictions
-from ._q2 import compare_one_task
-from ._q3 import compare_many_tasks
-from ._ratings import bradley_terry, plackett_luce
-from ._curves import sample_efficiency
-from ._runs import compare_runs
-from ._variance import variance_components
+#: public name -> private module that defines it; imported on first use (PEP 562), so that
+#: importing the package (and ``outperform --help``) does not load every kernel's
+#: dependencies (scipy.stats, pandas) before a command needs them.
+_WHERE = {
+    "compare": "._api",
+    "infer_question": "._api",
+    "compare_evals": "._evals",
+    "FALSE_DECISION_BOUND": "._guards",
+    "MIN_DATA_SETS_TABLE": "._guards",
+    "min_data_sets": "._guards",
+    "compare_counts": "._hierarchical",
+    "leaderboard": "._leaderboard",
+    "compare_predictions": "._q1",
+    "compare_one_task": "._q2",
+    "compare_many_tasks": "._q3",
+    "compare_runs": "._runs",
+    "variance_components": "._variance",
+    "bradley_terry": "._ratings",
+    "plackett_luce": "._ratings",
+    "sample_efficiency": "._curves",
+}
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        import importlib
+
+        value = getattr(importlib.import_module(_WHERE[name], __name__), name)
+        globals()[name] = value   # later lookups skip this hook
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_WHERE))
 
 __all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_counts",
            "compare_many_tasks", "compare_one_task", "compare_runs", "compare_predictions",
            "infer_question", "leaderboard",
            "min_data_sets", "variance_components",
            "compare_evals",
-           "bradley_terry", "plackett_luce",
-           "sample_efficiency"]
+    "bradley_terry", "plackett_luce", "sample_efficiency",
+]
 
 
 class _CallablePackage(types.ModuleType):
     """Module type whose call is :func:`compare` (PEP 549-style module ``__class__``)."""
 
     def __call__(self, *args, **kwargs):
-        return compare(*args, **kwargs)
+        return __getattr__("compare")(*args, **kwargs)
 
 
 sys.modules[__name__].__class__ = _CallablePackage

@@ -15,10 +15,6 @@ from ..data._io import read_results, read_table
 from ..data._results_table import ResultsTable, ScoreMatrix
 from ..data._schema import ALIASES, TASK
 from ..results import ComparisonReport
-from ._hierarchical import add_hierarchical_ttest, compare_counts
-from ._leaderboard import leaderboard
-from ._q1 import compare_predictions
-from ._q2 import compare_one_task
 from ._q3 import compare_many_tasks
 from ._q3_bayes import add_bayesian_section, check_prior_strength
 
@@ -163,7 +159,11 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
                            threshold=threshold, prior_strength=prior_strength,
                            random_state=random_state, y_true=y_true, loss=loss, group=group,
                            hierarchical=hierarchical)
+    # Each question imports its own module: a Q3 table does not load the Q1/Q2 and
+    # hierarchical kernels (scipy.optimize among them).
     if question == "Q1" or (question == "auto" and y_true in columns):
+        from ._q1 import compare_predictions
+
         frame = data if isinstance(data, pd.DataFrame) else read_table(data, encoding=encoding)
         report = compare_predictions(frame, y_true=y_true, loss=loss, control=control,
                                      group=group, rope=rope, alpha=alpha, threshold=threshold)
@@ -171,6 +171,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
                                    alpha=alpha, random_state=random_state)
         return _with_ignored_options(report, "Q1", given)
     if "n01" in columns and "n10" in columns:
+        from ._hierarchical import compare_counts
+
         return _with_ignored_options(compare_counts(data, alpha=alpha, threshold=threshold,
                                                     encoding=encoding), "counts", given)
     if isinstance(data, ScoreMatrix):
@@ -187,6 +189,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
                 "compare them with loss='given' (outperform compare-predictions FILE --loss "
                 "given).")
         if q == "Q2":
+            from ._q2 import compare_one_task
+
             table.require_complete(metric)
             report = compare_one_task(table, metric=metric, alpha=alpha, rope=rope, rho=rho,
                                       threshold=threshold, control=control)
@@ -208,6 +212,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         if isinstance(data, ScoreMatrix):
             raise InvalidInputError("the hierarchical t-test needs the per-fold results, not "
                                     "one score per cell.")
+        from ._hierarchical import add_hierarchical_ttest
+
         report = add_hierarchical_ttest(report, table, rope=rope, threshold=threshold,
                                         random_state=random_state, progress=progress)
     q3 = "Q3" + (" bayesian" if bayesian else "") + (" hierarchical" if hierarchical else "")
@@ -224,6 +230,8 @@ def _with_leaderboard(report: ComparisonReport, frame: pd.DataFrame, *, y_true, 
     k = len(report.models)
     if k <= 2:
         return report
+    from ._leaderboard import leaderboard
+
     settings = dict(alpha=alpha, n_resamples=Q1_LEADERBOARD_RESAMPLES,
                     random_state=random_state)
     try:

@@ -37,8 +37,6 @@ from ..stats._mcnemar import discordance_counts, mcnemar
 from ..stats._paired_difference import paired_difference
 from ..stats._proportion import proportion_confint
 from ..stats._ttest import paired_ttest
-from ._hierarchical import compare_counts
-from ._q3 import compare_many_tasks
 from ._words import conclusion, constant_difference, probability_summary
 
 # Metrics of the harnesses where lower is better (lm-eval's perplexities, bits per byte).
@@ -68,8 +66,7 @@ def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect
     format : {"auto", "lm-eval", "inspect", "helm", "csv"}
     models : sequence of str, optional
         Models to compare (default all). With more than two, all pairs, or each against
-        ``control``; the tasks x models mean scores (``EvalComparison.score_matrix``) are the
-        input of a leaderboard (rank sets, tiers).
+        ``control``, and a leaderboard per task (``EvalComparison.leaderboards``).
     control : str, optional
     higher_is_better : bool, optional
         Direction of the metric; default from its name (perplexities and bits per byte are
@@ -86,7 +83,12 @@ def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect
         ``per_task[task]``: one Q1 :class:`ComparisonReport` per pair, its
         ``tests["paired_difference"]`` the difference A − B of mean scores (positive favours
         A when higher is better) with ``confidence_interval()``; ``across_tasks`` (Q3) and
-        ``hierarchical`` (binary scores, two models) when there are several tasks.
+        ``hierarchical`` (binary scores, two models) when there are several tasks;
+        ``leaderboards[task]`` with more than two models: rank confidence sets, tiers and
+        letters of the models on the task's paired items (clusters resampled whole), as
+        :func:`outperform.compare.leaderboard` gives them for the long table of the task's
+        paired items (``model, example, score[, cluster]``, epochs averaged; bootstrap seeded
+        with 0).
 
     Raises
     ------
@@ -136,15 +138,12 @@ def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect
                  "tasks of one direction, or choose one metric per task (metric=)."]
     else:
         across, hierarchical, notes = _across(paired, matrix, names, alpha, threshold, control)
-    if len(names) > 2:
-        # Hook for the leaderboard (rank sets, tiers; issue 16 §3): it takes these inputs.
-        notes.append(f"{len(names)} models: a leaderboard (rank sets, tiers) ranks them from "
-                     "EvalComparison.score_matrix (tasks x models) or the per-item scores of "
-                     "outperform.data.pair_items.")
+    boards = ({task: _leaderboard(p, directions[task], alpha) for task, p in paired.items()}
+              if len(names) > 2 else {})
     return EvalComparison(models=names, tasks=tuple(paired), metrics={t: p.metric for t, p in
                                                                       paired.items()},
                           higher_is_better=hib, per_task=per_task, across_tasks=across,
-                          hierarchical=hierarchical, score_matrix=matrix,
+                          hierarchical=hierarchical, score_matrix=matrix, leaderboards=boards,
                           pairing={t: _pairing_summary(p) for t, p in paired.items()},
                           provenance=tuple(r.to_dict() for r in logs.runs),
                           warnings=tuple(dict.fromkeys(warnings)), notes=tuple(notes))
@@ -279,11 +278,35 @@ def _pairing_summary(p: PairedTask) -> dict:
                         for m, ids in p.dropped.items()}}
 
 
+def _leaderboard_table(p: PairedTask) -> pd.DataFrame:
+    """The paired items of a task as the long table :func:`leaderboard` reads: one row per
+    (model, example) in the order of ``p.models`` and ``p.examples``, the epoch-averaged
+    ``score`` and, with clusters, ``cluster``."""
+    n, m = p.scores.shape
+    table = {"model": np.repeat(np.asarray(p.models, dtype=object), n),
+             "example": np.tile(p.examples, m), "score": p.scores.T.ravel()}
+    if p.clusters is not None:
+        table["cluster"] = np.tile(p.clusters, m)
+    return pd.DataFrame(table)
+
+
+def _leaderboard(p: PairedTask, higher_is_better: bool, alpha: float):
+    """Rank sets, tiers and letters of the models on one task (more than two models)."""
+    from ._leaderboard import leaderboard
+
+    return leaderboard(_leaderboard_table(p), metric="score", higher_is_better=higher_is_better,
+                       alpha=alpha, cluster="cluster" if p.clusters is not None else None)
+
+
 def _across(paired, matrix, names, alpha, threshold, control):
     """Q3 over tasks and the hierarchical McNemar; why not, when they cannot run."""
     notes, across, hierarchical = [], None, None
     if len(paired) < 2:
         return None, None, ["one task: no analysis across tasks."]
+    # Imported here: one task (the common case) does not load the Q3 kernels (scipy.stats).
+    from ._hierarchical import compare_counts
+    from ._q3 import compare_many_tasks
+
     try:
         across = compare_many_tasks(matrix, alpha=alpha, control=control)
     except OutperformError as exc:

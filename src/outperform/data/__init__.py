@@ -1,14 +1,40 @@
 """Data layer: the tidy schema, reading results, and published data shipped with the package."""
-from ._evals._pairing import PairedTask, pair_items
-from ._evals._read import read_eval_logs
-from ._evals._schema import EvalLogs, EvalRun
-from ._battles import read_battles
-from ._io import read_results, read_table
-from ._published import (load_demsar_table2, load_demsar_table6, load_demsar_table6_ranks,
-                        load_williams_table1)
-from ._results_table import ResultsTable, ScoreMatrix
-from ._schema import metric_direction
-from ._uci54 import load_uci54, load_uci54_arrays
+#: public name -> private module that defines it; imported on first use (PEP 562), so that
+#: importing the package (and ``outperform --help``) does not load every kernel's
+#: dependencies (scipy.stats, pandas) before a command needs them.
+_WHERE = {
+    "PairedTask": "._evals._pairing",
+    "pair_items": "._evals._pairing",
+    "read_eval_logs": "._evals._read",
+    "EvalLogs": "._evals._schema",
+    "EvalRun": "._evals._schema",
+    "read_results": "._io",
+    "read_table": "._io",
+    "load_demsar_table2": "._published",
+    "load_demsar_table6": "._published",
+    "load_demsar_table6_ranks": "._published",
+    "load_williams_table1": "._published",
+    "ResultsTable": "._results_table",
+    "ScoreMatrix": "._results_table",
+    "metric_direction": "._schema",
+    "load_uci54": "._uci54",
+    "load_uci54_arrays": "._uci54",
+    "read_battles": "._battles",
+}
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        import importlib
+
+        value = getattr(importlib.import_module(_WHERE[name], __name__), name)
+        globals()[name] = value   # later lookups skip this hook
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_WHERE))
 
 __all__ = [
     "ResultsTable", "ScoreMatrix", "load_demsar_table2", "load_demsar_table6",

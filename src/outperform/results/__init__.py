@@ -1,23 +1,49 @@
 """Frozen result objects returned by every procedure; they hold values, not computations."""
-from ._bayesian import DECISIONS, BayesianResult
-from ._clustered import ClusteredMean
-from ._evals import EvalComparison
-from ._curves import SampleEfficiency
-from ._frequentist import FrequentistResult
-from ._intervals import BinomialInterval, LocationInterval, PointInterval
-from ._leaderboard import Leaderboard
-from ._pairwise import PairwiseResult
-from ._rank_coverage import RankSetCoverage
-from ._rank_sets import RankSets
-from ._ratings import BradleyTerryResult, PlackettLuceResult
-from ._runs import (IntervalEstimate, PerformanceProfile, RunsComparison,
-                    VarianceComponents)
-from ._report import SCHEMA_VERSION, ComparisonReport
+#: public name -> private module that defines it; imported on first use (PEP 562), so that
+#: importing the package (and ``outperform --help``) does not load every kernel's
+#: dependencies (scipy.stats, pandas) before a command needs them.
+_WHERE = {
+    "DECISIONS": "._bayesian",
+    "BayesianResult": "._bayesian",
+    "ClusteredMean": "._clustered",
+    "EvalComparison": "._evals",
+    "FrequentistResult": "._frequentist",
+    "BinomialInterval": "._intervals",
+    "LocationInterval": "._intervals",
+    "PointInterval": "._intervals",
+    "Leaderboard": "._leaderboard",
+    "PairwiseResult": "._pairwise",
+    "RankSetCoverage": "._rank_coverage",
+    "RankSets": "._rank_sets",
+    "IntervalEstimate": "._runs",
+    "PerformanceProfile": "._runs",
+    "RunsComparison": "._runs",
+    "VarianceComponents": "._runs",
+    "SCHEMA_VERSION": "._report",
+    "ComparisonReport": "._report",
+    "SampleEfficiency": "._curves",
+    "BradleyTerryResult": "._ratings",
+    "PlackettLuceResult": "._ratings",
+}
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        import importlib
+
+        value = getattr(importlib.import_module(_WHERE[name], __name__), name)
+        globals()[name] = value   # later lookups skip this hook
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_WHERE))
 
 __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonReport", "DECISIONS", "FrequentistResult",
            "LocationInterval", "PointInterval",
            "Leaderboard", "PairwiseResult", "RankSetCoverage", "RankSets", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
            "VarianceComponents", "EvalComparison",
-           "BradleyTerryResult", "PlackettLuceResult",
-           "SampleEfficiency"]
+    "BradleyTerryResult", "PlackettLuceResult", "SampleEfficiency",
+]

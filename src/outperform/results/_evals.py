@@ -26,8 +26,10 @@ class EvalComparison:
     hierarchical : ComparisonReport or None
         Hierarchical McNemar over tasks (two models, 0/1 scores).
     score_matrix : ScoreMatrix
-        Mean score per (task, model): the input of a leaderboard (rank sets, tiers) when
-        there are more than two models.
+        Mean score per (task, model).
+    leaderboards : mapping of str to Leaderboard
+        With more than two models, per task: rank confidence sets, tiers and letters on the
+        task's paired items (empty with two models).
     pairing : mapping of str to dict
         Per task: items compared, clusters, epochs, within-item variance, items left out.
     provenance : tuple of dict
@@ -43,6 +45,7 @@ class EvalComparison:
     across_tasks: ComparisonReport | None
     hierarchical: ComparisonReport | None
     score_matrix: Any
+    leaderboards: Mapping[str, Any] = field(default_factory=dict)
     pairing: Mapping[str, dict] = field(default_factory=dict)
     provenance: tuple[dict, ...] = ()
     warnings: tuple[str, ...] = ()
@@ -65,5 +68,6 @@ class EvalComparison:
                 "per_task": {t: [r.to_dict() for r in reps] for t, reps in self.per_task.items()},
                 "across_tasks": None if self.across_tasks is None else self.across_tasks.to_dict(),
                 "hierarchical": None if self.hierarchical is None else self.hierarchical.to_dict(),
+                "leaderboards": {t: b.to_dict() for t, b in self.leaderboards.items()},
                 "pairing": jsonable(dict(self.pairing)), "provenance": jsonable(list(self.provenance)),
                 "warnings": list(self.warnings), "notes": list(self.notes)}

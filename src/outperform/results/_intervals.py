@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scipy import special, stats
+from scipy import special
 
 
 def _one_sided(low_or_high: str, centre: float, half: float, bound: float):
@@ -51,6 +51,8 @@ class BinomialInterval:
     alternative: str = "two-sided"
 
     def __call__(self, level: float) -> tuple[float, float]:
+        from scipy import stats   # on use: importing scipy.stats costs about a second
+
         ci = stats.binomtest(self.k, self.n, 0.5, alternative=self.alternative).proportion_ci(
             level, "exact")
         return (float(ci.low), float(ci.high))

@@ -3,45 +3,104 @@
 Every function takes arrays (data first, options keyword-only) and returns a result object of
 :mod:`outperform.results`. A positive difference favours model A.
 """
-from ._aligned_ranks import friedman_aligned_ranks
-from ._anova import repeated_measures_anova
-from ._cliques import groups_from_critical_difference, nonsignificant_groups
-from ._correlated_ttest import corrected_resampled_ttest, correlation_heuristic, naive_kfold_ttest
-from ._bootstrap import paired_bootstrap
-from ._bradley_terry import bradley_terry
-from ._clustered import clustered_mean
-from ._critical_values import bonferroni_dunn_q, critical_difference, nemenyi_q
-from ._delong import auc_covariance, delong_test
-from ._effect_size import cohens_d, cohens_g, effect_size_label, rank_biserial
-from ._five_by_two import alpaydin_5x2cv_ftest, dietterich_5x2cv_ttest
-from ._friedman import friedman, iman_davenport
-from ._incomplete import (durbin, durbin_posthoc, pairwise_wilcoxon_available,
-                          skillings_mack)
-from ._logical import (BERGMANN_MAX_K, bergmann_hommel_adjust, li_adjust, rom_adjust,
-                       shaffer_adjust, shaffer_multipliers)
-from ._leaderboard import (against_control, pairwise_discordance,
-                          pairwise_mcnemar)
-from ._mcnemar import cochrans_q, discordance_counts, mcnemar, mcnemar_table
-from ._noninferiority import noninferiority_test, tango_score_test
-from ._multipletests import adjust_pvalues
-from ._poisson_binomial import PoissonBinomial, poisson_binomial_pmf, poisson_multinomial_pmf
-from ._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
-from ._paired_difference import paired_difference
-from ._proportion import proportion_confint
-from ._letters import compact_letters
-from ._quade import quade, quade_posthoc
-from ._rank_sets import rank_sets
-from ._pairwise_ttest import pairwise_ttest
-from ._ranks import average_ranks, rank_scores
-from ._runs import aggregate_runs, performance_profile, probability_of_improvement
-from ._risk_bounds import beta_risk_bound, langford_test_set_bound
-from ._sign import sign_test
-from ._tost import tost
-from ._ttest import paired_ttest
-from ._wilcoxon import wilcoxon
+#: public name -> private module that defines it; imported on first use (PEP 562), so that
+#: importing the package (and ``outperform --help``) does not load every kernel's
+#: dependencies (scipy.stats, pandas) before a command needs them.
+_WHERE = {
+    "friedman_aligned_ranks": "._aligned_ranks",
+    "repeated_measures_anova": "._anova",
+    "groups_from_critical_difference": "._cliques",
+    "nonsignificant_groups": "._cliques",
+    "corrected_resampled_ttest": "._correlated_ttest",
+    "correlation_heuristic": "._correlated_ttest",
+    "naive_kfold_ttest": "._correlated_ttest",
+    "paired_bootstrap": "._bootstrap",
+    "clustered_mean": "._clustered",
+    "bonferroni_dunn_q": "._critical_values",
+    "critical_difference": "._critical_values",
+    "nemenyi_q": "._critical_values",
+    "auc_covariance": "._delong",
+    "delong_test": "._delong",
+    "cohens_d": "._effect_size",
+    "cohens_g": "._effect_size",
+    "effect_size_label": "._effect_size",
+    "rank_biserial": "._effect_size",
+    "alpaydin_5x2cv_ftest": "._five_by_two",
+    "dietterich_5x2cv_ttest": "._five_by_two",
+    "friedman": "._friedman",
+    "iman_davenport": "._friedman",
+    "durbin": "._incomplete",
+    "durbin_posthoc": "._incomplete",
+    "pairwise_wilcoxon_available": "._incomplete",
+    "skillings_mack": "._incomplete",
+    "BERGMANN_MAX_K": "._logical",
+    "bergmann_hommel_adjust": "._logical",
+    "li_adjust": "._logical",
+    "rom_adjust": "._logical",
+    "shaffer_adjust": "._logical",
+    "shaffer_multipliers": "._logical",
+    "against_control": "._leaderboard",
+    "pairwise_discordance": "._leaderboard",
+    "pairwise_mcnemar": "._leaderboard",
+    "cochrans_q": "._mcnemar",
+    "discordance_counts": "._mcnemar",
+    "mcnemar": "._mcnemar",
+    "mcnemar_table": "._mcnemar",
+    "noninferiority_test": "._noninferiority",
+    "tango_score_test": "._noninferiority",
+    "adjust_pvalues": "._multipletests",
+    "PoissonBinomial": "._poisson_binomial",
+    "poisson_binomial_pmf": "._poisson_binomial",
+    "poisson_multinomial_pmf": "._poisson_binomial",
+    "bonferroni_dunn": "._posthoc",
+    "nemenyi": "._posthoc",
+    "pairwise_wilcoxon": "._posthoc",
+    "rank_posthoc": "._posthoc",
+    "paired_difference": "._paired_difference",
+    "proportion_confint": "._proportion",
+    "compact_letters": "._letters",
+    "quade": "._quade",
+    "quade_posthoc": "._quade",
+    "rank_sets": "._rank_sets",
+    "pairwise_ttest": "._pairwise_ttest",
+    "average_ranks": "._ranks",
+    "rank_scores": "._ranks",
+    "aggregate_runs": "._runs",
+    "performance_profile": "._runs",
+    "probability_of_improvement": "._runs",
+    "beta_risk_bound": "._risk_bounds",
+    "langford_test_set_bound": "._risk_bounds",
+    "sign_test": "._sign",
+    "tost": "._tost",
+    "paired_ttest": "._ttest",
+    "wilcoxon": "._wilcoxon",
+    "PairwiseCounts": "._leaderboard",
+    "DiscordanceCounts": "._mcnemar",
+    "bradley_terry": "._bradley_terry",
+}
 
-from ._leaderboard import PairwiseCounts
-from ._mcnemar import DiscordanceCounts
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        import importlib
+
+        value = getattr(importlib.import_module(_WHERE[name], __name__), name)
+        globals()[name] = value   # later lookups skip this hook
+        return value
+    # against_reference, the old name of against_control, kept for one release (CHANGELOG.md).
+    if name == "against_reference":
+        import warnings
+
+        warnings.warn("outperform.stats.against_reference is deprecated; use "
+                      "outperform.stats.against_control (removed in the next release).",
+                      DeprecationWarning, stacklevel=2)
+        return __getattr__("against_control")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_WHERE))
+
 
 __all__ = [
     "PairwiseCounts", "DiscordanceCounts",
@@ -66,16 +125,3 @@ __all__ = [
     "rank_sets", "pairwise_ttest",
     "bradley_terry",
 ]
-
-
-
-def __getattr__(name: str):
-    # against_reference, the old name of against_control, kept for one release (CHANGELOG.md).
-    if name == "against_reference":
-        import warnings
-
-        warnings.warn("outperform.stats.against_reference is deprecated; use "
-                      "outperform.stats.against_control (removed in the next release).",
-                      DeprecationWarning, stacklevel=2)
-        return against_control
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -21,7 +21,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats
+from scipy import special
+
+try:  # the Boost ufuncs scipy.stats.binom.cdf/pmf call, without importing scipy.stats (1 s)
+    from scipy.special._ufuncs import _binom_cdf, _binom_pmf
+except ImportError:  # pragma: no cover - a scipy without them: the public (slower) route
+    _binom_cdf = _binom_pmf = None
 
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_counts,
                            as_float_array, check_alternative, check_choice)
@@ -135,6 +140,20 @@ def _count(x, name: str) -> int:
     return int(arr)
 
 
+def _binom_half(which: str, x, n):
+    """scipy.stats.binom.cdf / .pmf at p = 1/2 for integer 0 <= x <= n, the same numbers
+    (rv_discrete's cdf is 1 from the top of the support on, else the Boost ufunc); chdtrc
+    and ndtr below are likewise scipy.stats.chi2.sf and norm.sf/cdf."""
+    if _binom_cdf is None:  # pragma: no cover
+        from scipy import stats
+
+        return getattr(stats.binom, which)(x, n, 0.5)
+    x, n = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(n, dtype=float))
+    if which == "pmf":
+        return _binom_pmf(x, n, 0.5)
+    return np.where(x >= n, 1.0, _binom_cdf(x, n, 0.5))[()]
+
+
 def exact_pvalues(n01, n10, alternative: str = "two-sided", *, mid: bool = False):
     """Exact conditional McNemar p-values, vectorised over arrays of counts.
 
@@ -149,8 +168,8 @@ def exact_pvalues(n01, n10, alternative: str = "two-sided", *, mid: bool = False
     n = n01 + n10
 
     def tail(x):
-        lower = stats.binom.cdf(x, n, 0.5)
-        return lower - 0.5 * stats.binom.pmf(x, n, 0.5) if mid else lower
+        lower = _binom_half("cdf", x, n)
+        return lower - 0.5 * _binom_half("pmf", x, n) if mid else lower
     if alternative == "greater":
         return tail(n01)
     if alternative == "less":
@@ -247,13 +266,13 @@ def mcnemar(n01, n10, *, method: str = "exact", correction: bool = True,
         c = 1.0 if correction else 0.0
         statistic = (abs(n01 - n10) - c) ** 2 / n
         if alternative == "two-sided":
-            pvalue = float(stats.chi2.sf(statistic, 1))
+            pvalue = float(special.chdtrc(1, statistic))
         else:
             # Correction towards the null: the lattice of n10 - n01 has step 2.
             towards = -c if alternative == "greater" else c
             z = (n10 - n01 + towards) / np.sqrt(n)
             details["z"] = float(z)
-            pvalue = float(stats.norm.sf(z) if alternative == "greater" else stats.norm.cdf(z))
+            pvalue = float(special.ndtr(-z) if alternative == "greater" else special.ndtr(z))
         name = "McNemar's chi-squared test" + (" with continuity correction" if correction else "")
         df = 1.0
     # binomtest's alternative is about phi; "A better" means phi < 1/2.
@@ -359,5 +378,5 @@ def cochrans_q(correct, *, names=None) -> FrequentistResult:
     details = {"n_models": k, "n_examples": n, "accuracy": (col / n).tolist()}
     if names is not None:
         details["names"] = [str(v) for v in names]
-    return FrequentistResult(statistic=float(q), pvalue=float(stats.chi2.sf(q, k - 1)),
+    return FrequentistResult(statistic=float(q), pvalue=float(special.chdtrc(k - 1, q)),
                              method="Cochran's Q test", df=float(k - 1), details=details)

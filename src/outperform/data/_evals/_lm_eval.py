@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from ..._validation import InvalidInputError
-from ._schema import EvalRun, tidy
+from ._schema import EvalRun, categorical, tidy
 
 SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl$")
 RESULTS = re.compile(r"^results_(?P<date>\d{4}-\d{2}-\d{2}T[\d.\-]+)\.json$")
@@ -107,6 +107,7 @@ def _arrow_columns(path: Path, cluster_by: str | None) -> dict | None:
             explicit_schema=pa.schema(fields), unexpected_field_behavior="ignore"))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
         return None
+    table = table.combine_chunks()
     valid = [pc.is_valid(table[n]) for n in names]
     counted = valid[0].cast(pa.int32())
     for v in valid[1:]:
@@ -114,33 +115,42 @@ def _arrow_columns(path: Path, cluster_by: str | None) -> dict | None:
     if (table["doc_id"].null_count or table["filter"].null_count
             or not pc.all(pc.equal(pc.list_value_length(table["metrics"]), counted)).as_py()):
         return None
-    cluster = None
+    text = {"example": table["doc_id"].cast(pa.string()), "prompt": table["prompt_hash"]}
     if cluster_by is not None:
-        cluster = pc.struct_field(table["doc"], [0])
-        if cluster.null_count:
+        text["cluster"] = pc.struct_field(table["doc"], [0])
+        if text["cluster"].null_count:
             return None
-    content = (pc.binary_join_element_wise(table["doc_hash"], table["target_hash"], ":")
-               if table["doc_hash"].null_count == 0 else None)
-    parts = {c: [] for c in ("example", "metric", "score", "cluster", "content", "prompt")}
-    for name, keep in zip(names, valid):
-        rows = table.filter(keep)
-        parts["example"].append(rows["doc_id"].cast(pa.string()))
-        parts["metric"].append(pc.binary_join_element_wise(name, rows["filter"], ","))
-        parts["score"].append(rows[name])
-        parts["prompt"].append(rows["prompt_hash"])
-        if content is not None:
-            parts["content"].append(content.filter(keep))
-        if cluster is not None:
-            parts["cluster"].append(cluster.filter(keep))
-    out = {}
+    if table["doc_hash"].null_count == 0:
+        text["content"] = pc.binary_join_element_wise(table["doc_hash"], table["target_hash"],
+                                                      ":")
+    # Text as categories, encoded once per file (not once per metric) in C++: the pairing
+    # then works on integer codes. Each metric's rows take the codes of their samples.
+    codes = {c: _single(pc.dictionary_encode(v)) for c, v in text.items()}
+    filters = _single(pc.dictionary_encode(table["filter"]))
+    every = all(v.null_count == 0 for v in (_single(table[n]) for n in names))
+    parts = {c: [] for c in (*codes, "metric", "score")}
+    for k, (name, keep) in enumerate(zip(names, valid)):
+        def take(a):
+            return a if every else a.filter(keep)   # the samples that have this metric
+
+        for c, d in codes.items():
+            parts[c].append(take(d.indices))
+        parts["metric"].append(pc.add(take(filters.indices), k * len(filters.dictionary)))
+        parts["score"].append(take(_single(table[name])))
+    dictionaries = {c: d.dictionary for c, d in codes.items()}
+    dictionaries["metric"] = pa.concat_arrays([
+        pc.binary_join_element_wise(n, filters.dictionary, ",") for n in names])
+    out = {"score": pa.concat_arrays(parts.pop("score")).to_pandas()}
     for c, v in parts.items():
-        if v:
-            column = pa.chunked_array([a for p in v for a in
-                                       (p.chunks if isinstance(p, pa.ChunkedArray) else [p])])
-            # text as categories (encoded in C++): pairing then works on integer codes
-            out[c] = (column if c == "score" else pc.dictionary_encode(column)).to_pandas()
+        column = categorical(pa.concat_arrays(v), dictionaries[c])
+        out[c] = column if every and c != "metric" else column.remove_unused_categories()
     out["first"] = f"{names[0]},{first.get('filter', 'none')}"
     return out
+
+
+def _single(column):
+    """The one chunk of a combined column (an empty array for an empty table)."""
+    return column.chunk(0) if column.num_chunks else column.combine_chunks()
 
 
 def _json_columns(path: Path, cluster_by: str | None) -> dict:
