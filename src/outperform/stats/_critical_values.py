@@ -14,8 +14,8 @@ import math
 from functools import lru_cache
 
 import numpy as np
-from scipy.special import ndtr
-from scipy.stats import norm, studentized_range
+from scipy.special import ndtr, ndtri
+from scipy.stats import studentized_range
 
 from .._validation import InvalidInputError, TooFewError, check_choice, check_probability
 
@@ -104,7 +104,7 @@ def bonferroni_dunn_q(k: int, alpha: float = 0.05) -> float:
     """
     k = _check_k(k)
     alpha = check_probability(alpha, "alpha")
-    return float(norm.isf(alpha / (2.0 * (k - 1))))
+    return float(-ndtri(alpha / (2.0 * (k - 1))))   # norm.isf(q) is -ndtri(q)
 
 
 def rank_standard_error(k: int, n: int) -> float:
