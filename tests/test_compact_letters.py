@@ -50,6 +50,41 @@ def test_letters_equal_multcompletters(seed, k):
     assert compact_letters(reject, names) == expected
 
 
+
+def _ordered_reject(seed, k):
+    # A test on one ordered quantity (Nemenyi on average ranks, best first): the pairs
+    # rejected are those at least a critical difference apart, ties included.
+    rng = np.random.default_rng(seed)
+    pos = np.sort(np.round(rng.uniform(0, 3, size=k), 1))
+    return np.abs(pos[:, None] - pos) >= rng.uniform(0.3, 1.5)
+
+
+@pytest.mark.skipif(not _has_multcompview(), reason="Rscript with multcompView is absent")
+@pytest.mark.parametrize("seed, k", [(0, 5), (1, 12), (2, 25), (3, 40)])
+def test_letters_of_ordered_rejections_equal_multcompletters(seed, k):
+    reject = _ordered_reject(seed, k)
+    names, expected = _r_letters(reject)
+    assert compact_letters(reject, names) == expected
+
+
+def test_letters_of_ordered_rejections_are_the_maximal_runs():
+    # Property: the models sharing a letter are exactly the maximal runs of consecutive
+    # models no pair of which is rejected, one letter each, "a" for the run of the first.
+    for seed in range(30):
+        k = 2 + seed
+        reject = _ordered_reject(seed, k)
+        letters = compact_letters(reject)
+        runs = {}
+        for m, (name, ltrs) in enumerate(letters.items()):
+            for ltr in ltrs:
+                runs.setdefault(ltr, []).append(m)
+        for members in runs.values():
+            assert members == list(range(members[0], members[-1] + 1))
+            lo, hi = members[0], members[-1]
+            assert not reject[lo:hi + 1, lo:hi + 1].any()
+            assert (lo == 0 or reject[lo - 1, hi]) and (hi == k - 1 or reject[lo, hi + 1])
+        assert sorted(runs) == sorted(runs, key=lambda ltr: runs[ltr][0])
+
 def test_letters_say_which_pairs_differ():
     # Property (Piepho 2004): two models share a letter exactly when they do not differ.
     for seed in range(20):

@@ -227,3 +227,29 @@ def test_letters_of_many_models_say_which_pairs_differ():
     off = ~np.eye(120, dtype=bool)
     assert res.reject[off].sum() > 1000
     assert np.array_equal(share[off], ~res.reject[off])
+
+
+def test_every_rejected_pair_has_its_sentence_with_the_better_rank_first():
+    # The sentences of the rejected pairs are written together (rejected_pairs): each one
+    # names the model of lower average rank as better, with the pair's adjusted p-value.
+    x = _scores(300, 25, 7)
+    df = pd.DataFrame(x + np.linspace(0, 0.05, 25), columns=[f"m{j}" for j in range(25)])
+    rep = compare(df, control="m3", posthoc=("nemenyi", "holm"))
+    for key, label in (("nemenyi", "Nemenyi"), ("holm", "Holm")):
+        res = rep.posthoc[key]
+        said = [c for c in rep.conclusions if "significantly better" in c and (
+                c.startswith(label + " (") or c.startswith(label + ":"))]
+        pattern = re.compile(label + r"(?: \(CD = [0-9.]+\))?: (\S+) is significantly better "
+                             r"than (\S+) \(average ranks ([0-9.]+) vs ([0-9.]+); adjusted "
+                             r"p = (\S+)\)\.")
+        found = {}
+        for sentence in said:
+            m = pattern.fullmatch(sentence)
+            assert m, sentence
+            a, b = res.names.index(m[1]), res.names.index(m[2])
+            assert res.average_ranks[a] < res.average_ranks[b]
+            assert (m[3], m[4]) == (f"{res.average_ranks[a]:.3f}", f"{res.average_ranks[b]:.3f}")
+            assert m[5] == f"{res.pvalue_adjusted[a, b]:.3g}"
+            found[min(a, b), max(a, b)] = True
+        rejected = {(i, j) for i, j in res.pairs() if res.reject[i, j]}
+        assert len(said) == len(rejected) > 0 and set(found) == rejected

@@ -152,3 +152,17 @@ def test_paired_tie_tolerance():
     for bad in (-1.0, np.nan, np.inf, "1e-9", True):
         with pytest.raises(InvalidInputError, match="tie_tolerance"):
             paired_tie_tolerance(x, y, bad)
+
+
+def test_ranked_scores_equal_scipy_rankdata():
+    # ranked_scores ranks with its own sort; the ranks must be scipy's, bit for bit.
+    from outperform.stats._ranks import ranked_scores
+
+    rng = np.random.default_rng(3)
+    for n, k, decimals in [(1, 2, 0), (7, 3, 1), (50, 12, 1), (200, 30, 2), (40, 200, 3),
+                           (30, 17, 8)]:
+        x = np.round(rng.normal(size=(n, k)), decimals)
+        x[0, :2] = 0.0, -0.0   # zeros of both signs tie
+        for hib in (True, False):
+            got = ranked_scores(x, higher_is_better=hib).ranks
+            assert np.array_equal(got, rankdata(-x if hib else x, axis=1))

@@ -10,6 +10,7 @@ Decision logic (Demšar 2006 §3 and §5):
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Sequence
 
 import numpy as np
@@ -28,7 +29,7 @@ from ..stats._ranks import RankedScores, ranked_scores
 from ..stats._sign import sign_test
 from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
-from ._words import conclusion
+from ._words import conclusion, rejected_pairs
 from ._guards import unit_mismatch
 
 POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "rom",
@@ -348,21 +349,41 @@ def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
                    f"{omnibus.statistic:.3f}, p = {omnibus.pvalue:.3g} >= {alpha}{same_order})"
                    + ("; post-hoc results below are descriptive." if post else "."))
     for key, res in post.items():
-        pairs = [(i, j) for i, j in res.pairs() if res.reject[i, j]]
+        rows, cols = _rejected(res)
         label = _LABELS.get(key, key)
         cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
-        if not pairs:
+        if not len(rows):
             out.append(f"{label}{cd} finds no significantly different pair at α = {alpha}.")
             continue
-        for i, j in pairs:
-            out.append(_pair_conclusion(f"{label}{cd}", res, i, j, ranks, names))
+        if "rank_biserial" in res.details:
+            out += [_pair_conclusion(f"{label}{cd}", res, i, j, ranks, names)
+                    for i, j in zip(rows.tolist(), cols.tolist())]
+        else:   # rank tests: the better model by the average ranks, as _pair_conclusion
+            out += rejected_pairs(
+                f"{label}{cd}", names, rows, cols, ranks, quantity="average ranks",
+                higher_is_better=False, spec=".3f",
+                evidence=[f"adjusted p = {p:.3g}"
+                          for p in res.pvalue_adjusted[rows, cols].tolist()])
         if key in groups:
-            member = {m: sum(m in g for g in groups[key]) for m in names}
-            unplaced = [m for m, c in member.items() if c > 1]
+            count = Counter(m for g in groups[key] for m in g)
+            unplaced = [m for m in names if count[m] > 1]
             if unplaced:
                 out.append(f"{label}: the data are not sufficient to tell which group "
                            f"{', '.join(unplaced)} belong(s) to (Demšar 2006 §3.2.2).")
     return out
+
+
+def _rejected(res: PairwiseResult) -> tuple[np.ndarray, np.ndarray]:
+    """Indices (i, j) of the rejected pairs, in the order of ``res.pairs()``."""
+    k = len(res.names)
+    if res.control is not None:
+        c = res.names.index(res.control)
+        cols = np.delete(np.arange(k), c)
+        rows = np.full(k - 1, c)
+    else:
+        rows, cols = np.triu_indices(k, 1)
+    hit = res.reject[rows, cols]
+    return rows[hit], cols[hit]
 
 
 def _pair_conclusion(test, res, i, j, ranks, names) -> str:

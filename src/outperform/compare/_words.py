@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+import numpy as np
+
 A_BETTER, B_BETTER = "A better", "B better"
 BAYES_DECISIONS = (A_BETTER, B_BETTER, "practically equivalent", "undecided")
 
@@ -145,6 +147,60 @@ def conclusion(test: str, a: str, b: str, *, decision, difference: float = math.
                  higher_is_better=higher_is_better)
     return f"{test}: {lead}{text}" + (f" ({'; '.join(parts)})" if parts else "") + "."
 
+
+
+def rejected_pairs(test: str, names: Sequence[str], a, b, values, *, quantity: str,
+                   higher_is_better: bool, evidence: Sequence[str], spec: str = ".3g"
+                   ) -> list[str]:
+    """:func:`conclusion` with ``decision=True`` for many pairs of models at once.
+
+    The sentences are those of ``conclusion(test, names[a[t]], names[b[t]], decision=True,
+    values=(values[a[t]], values[b[t]]), ...)``, written from one formatted value per model
+    (a post-hoc test may reject tens of thousands of pairs).
+
+    Parameters
+    ----------
+    test : str
+    names : sequence of str
+        Model names, length k.
+    a, b : array_like of int, shape (n,)
+        Indices (into ``names``) of models A and B of each rejected pair.
+    values : array_like of float, shape (k,)
+        The quantity per model (e.g. average ranks); A − B names the better model.
+    quantity, higher_is_better, spec :
+        As for :func:`conclusion`.
+    evidence : sequence of str, length n
+        Each pair's evidence (it must name the models it speaks of, see :func:`conclusion`).
+
+    Returns
+    -------
+    list of str, length n
+
+    Examples
+    --------
+    >>> rejected_pairs("Nemenyi", ["A", "B", "C"], [0, 1], [2, 0], [1.2, 2.5, 2.3],
+    ...                quantity="average ranks", higher_is_better=False, spec=".3f",
+    ...                evidence=["p = 0.01", "p = 0.04"])  # doctest: +NORMALIZE_WHITESPACE
+    ['Nemenyi: A is significantly better than C (average ranks 1.200 vs 2.300; p = 0.01).',
+     'Nemenyi: A is significantly better than B (average ranks 1.200 vs 2.500; p = 0.04).']
+    """
+    v = np.asarray(values, dtype=float)
+    a, b = np.asarray(a, dtype=np.intp), np.asarray(b, dtype=np.intp)
+    d = v[a] - v[b]
+    # favoured(): +1 for A, -1 for B, 0 when the difference is 0 or not finite
+    side = np.where(~np.isfinite(d) | (d == 0), 0, np.where((d > 0) == bool(higher_is_better),
+                                                            1, -1))
+    shown = [f"{x:{spec}}" for x in v.tolist()]
+    out = []
+    for i, j, s, e in zip(a.tolist(), b.tolist(), side.tolist(), evidence):
+        better, worse = (i, j) if s >= 0 else (j, i)
+        text = (f"{names[better]} is significantly better than {names[worse]}" if s else
+                f"{names[i]} and {names[j]} differ significantly, but the estimate favours "
+                "neither")
+        values_text = f"{quantity} {shown[better]} vs {shown[worse]}".strip()
+        out.append(f"{test}: {text} ({values_text}; {e})." if e else
+                   f"{test}: {text} ({values_text}).")
+    return out
 
 def constant_difference(test: str, a: str, b: str, *, difference: float,
                         higher_is_better: bool, quantity: str, n: int, units: str = "folds",

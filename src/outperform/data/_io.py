@@ -67,30 +67,62 @@ def _valid_wide(df: pd.DataFrame, metric: str, allow_missing: bool
     if (metric in NON_METRIC or isinstance(df.columns, pd.MultiIndex)
             or isinstance(df.index, pd.MultiIndex)):
         return None
-    df = _with_task_column(df)
-    values = df.drop(columns=TASK)
+    model_text = _plain_text(df.columns)
+    if (model_text is not None and TASK not in df.columns
+            and isinstance(df.index, pd.RangeIndex)
+            and pd.api.types.is_numeric_dtype(df[df.columns[0]])):
+        # the names _with_task_column gives these rows, without building its column
+        values, task_text = df, [f"task {i}" for i in df.index]
+    else:
+        df = _with_task_column(df)
+        values, task = df.drop(columns=TASK), df[TASK]
+        if isinstance(task.dtype, pd.CategoricalDtype):
+            return None
+        task_text = _plain_text(task)
+        model_text = _plain_text(values.columns)
     if values.shape[1] < 2 or not all(isinstance(t, np.dtype) and t.kind in "iuf"
                                       for t in values.dtypes):
         return None
-    task, model = df[TASK], pd.Series(values.columns, dtype=object)
-    if isinstance(task.dtype, pd.CategoricalDtype) or task.isna().any() or model.isna().any():
-        return None
-    tasks, models = task.astype(str).astype("category"), model.astype(str).astype("category")
-    for names in (tasks, models):
-        text = names.cat.categories
-        if len(text) < len(names) or (text.str.strip() == "").any():
+    if task_text is not None and model_text is not None:
+        # names that are strings already: their categories without pandas' string machinery
+        tasks, models = _text_categories(task_text), _text_categories(model_text)
+        if tasks is None or models is None:
             return None    # repeated or empty names: the general path says which
+    else:
+        model = pd.Series(values.columns, dtype=object)
+        if task.isna().any() or model.isna().any():
+            return None
+        tasks, models = task.astype(str).astype("category"), model.astype(str).astype("category")
+        for names in (tasks, models):
+            text = names.cat.categories
+            if len(text) < len(names) or (text.str.strip() == "").any():
+                return None    # repeated or empty names: the general path says which
+        tasks, models = tasks.array, models.array
     x = np.ascontiguousarray(values.to_numpy(dtype=float))   # row-major, as the pivot's
     if np.isinf(x).any() or (not allow_missing and np.isnan(x).any()):
         return None
     n, k = x.shape
     frame = pd.DataFrame({
-        TASK: pd.Categorical.from_codes(np.tile(tasks.cat.codes.to_numpy(), k),
-                                        dtype=tasks.dtype),
-        MODEL: pd.Categorical.from_codes(np.repeat(models.cat.codes.to_numpy(), n),
-                                         dtype=models.dtype),
+        TASK: pd.Categorical.from_codes(np.tile(tasks.codes, k), dtype=tasks.dtype),
+        MODEL: pd.Categorical.from_codes(np.repeat(models.codes, n), dtype=models.dtype),
         metric: x.T.ravel()})
     return frame, x, tuple(tasks.tolist()), tuple(models.tolist())
+
+
+def _plain_text(labels) -> list[str] | None:
+    """The labels when every one is already a Python string (their ``astype(str)``)."""
+    text = labels.tolist()
+    return text if all(type(t) is str for t in text) else None
+
+
+def _text_categories(text: list[str]) -> pd.Categorical | None:
+    """``pd.Series(text).astype("category")`` of distinct non-blank names, else None."""
+    names = sorted(set(text))
+    if len(names) < len(text) or any(not t.strip() for t in names):
+        return None
+    code = {t: c for c, t in enumerate(names)}
+    return pd.Categorical.from_codes([code[t] for t in text],
+                                     dtype=pd.CategoricalDtype(pd.Index(names, dtype=str)))
 
 
 def read_results(source, *, metric: str | None = None, higher_is_better: bool | None = None,

@@ -10,8 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import gammaln
-from scipy.stats import chi2, f as f_dist
+from scipy.special import chdtrc, fdtrc, gammaln
 
 from .._validation import DegenerateDataError
 from ..results import FrequentistResult
@@ -58,9 +57,11 @@ def _friedman_core(scores, higher_is_better: bool, tie_correction: bool) -> dict
         id_stat, id_p, perfect = math.inf, _identical_rankings_pvalue(ranks), True
     else:
         id_stat = (n - 1) * stat / id_den
-        id_p, perfect = float(f_dist.sf(id_stat, df1, df2)), False
+        # scipy.stats.f.sf(x, df1, df2) is fdtrc(df1, df2, x) (1 below the support), without
+        # the distribution object's per-call checks
+        id_p, perfect = float(fdtrc(df1, df2, max(id_stat, 0.0))), False
     return dict(
-        chi2=stat, chi2_pvalue=float(chi2.sf(stat, df1)), df1=df1, df2=df2,
+        chi2=stat, chi2_pvalue=float(chdtrc(df1, max(stat, 0.0))), df1=df1, df2=df2,
         f=float(id_stat), f_pvalue=id_p, kendalls_w=stat / (n * (k - 1)),
         details={
             "average_ranks": avg.tolist(),

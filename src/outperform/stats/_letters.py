@@ -54,6 +54,29 @@ def _insert_absorb(r: np.ndarray) -> np.ndarray:
     return np.array([[col >> m & 1 for col in cols] for m in range(k)], dtype=bool)
 
 
+def _interval_columns(r: np.ndarray) -> np.ndarray | None:
+    """The letter columns when the models not rejected with each one are consecutive.
+
+    That is the pattern of a test on one ordered quantity with the models in its order
+    (Nemenyi on average ranks, best first): row i's models not rejected are a run
+    lo_i..hi_i and hi_i never decreases. Insert-and-absorb ends with the maximal sets of
+    models no pair of which is rejected (each split keeps every maximal set of the graph so
+    far, the absorption drops the others); here they are the runs i..hi_i that no earlier
+    run contains (hi_i > hi_(i-1)), in the order of their first model, as ``_sort_columns``
+    would put them. None for any other pattern.
+    """
+    keep = ~r
+    np.fill_diagonal(keep, True)
+    k = keep.shape[0]
+    lo = np.argmax(keep, axis=1)
+    hi = k - 1 - np.argmax(keep[:, ::-1], axis=1)
+    if np.any(keep.sum(axis=1) != hi - lo + 1) or np.any(np.diff(hi) < 0):
+        return None
+    first = np.flatnonzero(np.r_[True, np.diff(hi) > 0])
+    m = np.arange(k)[:, None]
+    return (m >= first) & (m <= hi[first])
+
+
 def _sort_columns(b: np.ndarray) -> np.ndarray:
     """multcompLetters' sortCols: by first TRUE row, ties sorted on the rows below."""
     first = np.where(b.any(axis=0), np.argmax(b, axis=0), b.shape[0])
@@ -117,6 +140,8 @@ def compact_letters(reject, names: Sequence[str] | None = None) -> dict[str, str
         raise InvalidInputError("reject must be symmetric: reject[i, j] == reject[j, i].")
     k = r.shape[0]
     labels = model_names(names, k)
-    mat = _sort_columns(_insert_absorb(r))
+    mat = _interval_columns(r)
+    if mat is None:
+        mat = _sort_columns(_insert_absorb(r))
     ltrs = _letters(mat.shape[1])
     return {labels[m]: "".join(ltrs[c] for c in np.flatnonzero(mat[m])) for m in range(k)}

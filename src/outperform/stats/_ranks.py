@@ -158,12 +158,40 @@ def ranked_scores(scores, *, higher_is_better: bool = True, min_tasks: int = 1
                               f"least {min_tasks}.")
         return scores
     arr = as_score_matrix(scores, min_tasks=min_tasks)
-    ranks = rankdata(-arr if higher_is_better else arr, axis=1)   # as rank_scores
+    ranks = _midranks(-arr if higher_is_better else arr)   # = rank_scores(scores)
     k = ranks.shape[1]
     return RankedScores(ranks=ranks, average=ranks.mean(axis=0),
                         row_spread=np.sum((ranks - (k + 1) / 2.0) ** 2, axis=1),
                         higher_is_better=higher_is_better)
 
+
+
+def _midranks(a: np.ndarray) -> np.ndarray:
+    """``scipy.stats.rankdata(a, axis=1)`` of a finite 2-D array, the same numbers faster.
+
+    One unstable argsort per row (tied values get one rank whatever their order; scipy's
+    stable sort costs twice as much), then the midrank (first + last position of a run of
+    equal sorted values) / 2 + 1 of each run: half-integers, exact in floating point.
+    """
+    n, k = a.shape
+    order = np.argsort(a, axis=1)
+    ordered = np.take_along_axis(a, order, axis=1)
+    starts = np.empty((n, k), dtype=bool)
+    starts[:, 0] = True   # a run never spans two rows
+    np.not_equal(ordered[:, 1:], ordered[:, :-1], out=starts[:, 1:])
+    flat = starts.ravel()
+    first = np.flatnonzero(flat)
+    if first.size == n * k:   # no ties
+        mid = np.broadcast_to(np.arange(1.0, k + 1), (n, k))
+    else:
+        last = np.empty_like(first)
+        last[:-1] = first[1:] - 1
+        last[-1] = n * k - 1
+        run_mid = (first + last) * 0.5 - (first // k) * k + 1.0
+        mid = run_mid[np.cumsum(flat) - 1].reshape(n, k)
+    ranks = np.empty((n, k))
+    np.put_along_axis(ranks, order, mid, axis=1)
+    return ranks
 
 def rank_with_tolerance(values, *, atol=0.0, keep=None) -> np.ndarray:
     """Ascending midranks along the last axis, treating values closer than ``atol`` as ties.
