@@ -217,6 +217,30 @@ def test_cli_battles_are_handed_to_the_battles_module(tmp_path, monkeypatch):
                                fmt="text", plot=None)
 
 
+def test_compare_on_benchmark_predictions_names_what_works(tmp_path):
+    pytest.importorskip("sklearn")
+    from outperform.experiments import predictions_path
+
+    out = tmp_path / "iris.csv"
+    res = runner.invoke(app, ["benchmark", "--models", "nb,dummy,tree", "--datasets", "iris",
+                              "--cv", "1x3", "--predictions", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    path = predictions_path(out)
+    res = runner.invoke(app, ["compare", str(path)])
+    output = " ".join(res.output.split())
+    assert res.exit_code == 1 and "Traceback" not in output, output
+    assert "`outperform leaderboard FILE`" in output and "df.pivot(" in output, output
+    assert "drop the 'task' column" not in output
+    # Each advice works: the leaderboard reads the file, compare reads the pivot.
+    assert runner.invoke(app, ["leaderboard", str(path), "--n-resamples", "100"]).exit_code == 0
+    preds = pd.read_csv(path)
+    wide = preds.pivot(index="example", columns="model", values="y_pred")
+    wide.insert(0, "y_true", preds.groupby("example")["y_true"].first())
+    wide.to_csv(tmp_path / "wide.csv")
+    res = runner.invoke(app, ["compare", str(tmp_path / "wide.csv"), "--format", "json"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["question"] == "Q1", res.output
+
+
 def test_a_numeric_cluster_column_is_not_a_metric():
     from outperform.data import read_results
 
