@@ -32,6 +32,13 @@ def _wide(columns=("A", "B", "C"), n_tasks=8):
     return wide
 
 
+def _two_header_rows(p):
+    """A wide table whose columns are (model, metric) pairs, written as pandas writes them."""
+    wide = _wide(("A", "B")).set_index("task")
+    wide.columns = pd.MultiIndex.from_product([["A", "B"], ["acc"]])
+    pd.concat([wide, wide.rename(columns={"acc": "f1"})], axis=1).to_csv(p)
+
+
 def _csv(text: str):
     return lambda p: p.write_text(text)
 
@@ -70,6 +77,7 @@ BAD = [
     ("one_column.csv", _csv("task model score\na A 0.1\na B 0.2\n"), "single column"),
     ("ragged.csv", _csv("task,model,score\na,A,0.1\na,B,0.2\nb,A,0.3,7\nb,B,0.4\n"), "line 4"),
     ("twice.csv", _csv("task,A,A\na,0.1,0.2\nb,0.3,0.4\n"), "column 'A' 2 times"),
+    ("two_header_rows.csv", _two_header_rows, "2 header rows (a column MultiIndex)"),
     ("quoted_commas.csv", lambda p: _long().assign(score="0,5").to_csv(p, index=False),
      "decimal comma"),
     ("mixed_marks.csv", _csv("task;model;score;time\na;A;0,91;1.5\na;B;0,85;2.5\n"),

@@ -160,6 +160,41 @@ def test_cli_many_models_prints_the_top(tmp_path):
     assert "compact letters compare the 50 best-estimated models" in res.output
 
 
+def test_cli_plot_writes_the_rank_sets_of_the_top_models(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    import matplotlib.figure
+    import matplotlib.image
+
+    path = tmp_path / "items.csv"
+    _items(clustered=True).to_csv(path, index=False)
+    drawn = []
+    savefig = matplotlib.figure.Figure.savefig
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", lambda fig, *a, **kw: (
+        drawn.append([t.get_text() for t in fig.axes[0].get_yticklabels()]),
+        savefig(fig, *a, **kw))[1])
+    out = tmp_path / "figs" / "ranks.png"
+    res = runner.invoke(app, ["leaderboard", str(path), "--n-resamples", "200", "--top", "2",
+                              "--plot", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "rank confidence sets written to" in res.output
+    assert matplotlib.image.imread(out).shape[2] in (3, 4)   # a PNG that reads back
+    board = json.loads(runner.invoke(app, ["leaderboard", str(path), "--n-resamples", "200",
+                                           "--format", "json"]).output)
+    assert drawn == [[m["model"] for m in board["models"]][:2]]   # --top 2: the best two
+
+
+@pytest.mark.parametrize("name, words", [("ranks.jpg", "use a name ending in .png, .svg, .pdf"),
+                                         ("folder.png", "is a folder; give a file name")])
+def test_cli_plot_with_a_bad_name_exits_1_before_the_work(tmp_path, name, words):
+    path = tmp_path / "items.csv"
+    _items(n=50).to_csv(path, index=False)
+    (tmp_path / "folder.png").mkdir()
+    res = runner.invoke(app, ["leaderboard", str(path), "--plot", str(tmp_path / name)])
+    output = " ".join(res.output.split())
+    assert res.exit_code == 1 and words in output and "Traceback" not in output, output
+    assert not (tmp_path / name).is_file()
+
+
 def test_cli_bad_cluster_column_exits_1(tmp_path):
     path = tmp_path / "items.csv"
     _items(n=50).to_csv(path, index=False)
@@ -179,7 +214,31 @@ def test_cli_battles_are_handed_to_the_battles_module(tmp_path, monkeypatch):
     assert res.exit_code == 0, res.output
     assert calls[0][0] == path
     assert calls[0][1] == dict(alpha=0.05, n_resamples=500, random_state=3, anchor="x",
-                               fmt="text")
+                               fmt="text", plot=None)
+
+
+def test_compare_on_benchmark_predictions_names_what_works(tmp_path):
+    pytest.importorskip("sklearn")
+    from outperform.experiments import predictions_path
+
+    out = tmp_path / "iris.csv"
+    res = runner.invoke(app, ["benchmark", "--models", "nb,dummy,tree", "--datasets", "iris",
+                              "--cv", "1x3", "--predictions", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    path = predictions_path(out)
+    res = runner.invoke(app, ["compare", str(path)])
+    output = " ".join(res.output.split())
+    assert res.exit_code == 1 and "Traceback" not in output, output
+    assert "`outperform leaderboard FILE`" in output and "df.pivot(" in output, output
+    assert "drop the 'task' column" not in output
+    # Each advice works: the leaderboard reads the file, compare reads the pivot.
+    assert runner.invoke(app, ["leaderboard", str(path), "--n-resamples", "100"]).exit_code == 0
+    preds = pd.read_csv(path)
+    wide = preds.pivot(index="example", columns="model", values="y_pred")
+    wide.insert(0, "y_true", preds.groupby("example")["y_true"].first())
+    wide.to_csv(tmp_path / "wide.csv")
+    res = runner.invoke(app, ["compare", str(tmp_path / "wide.csv"), "--format", "json"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["question"] == "Q1", res.output
 
 
 def test_a_numeric_cluster_column_is_not_a_metric():

@@ -64,6 +64,16 @@ def test_bad_input_gets_a_clear_error(mutate, message):
         read_results(mutate(_long()))
 
 
+@pytest.mark.parametrize("named_task", [False, True])
+def test_two_header_rows_say_to_flatten_the_columns(named_task):
+    wide = pd.DataFrame([[0.9, 0.8, 0.7, 0.6], [0.85, 0.82, 0.6, 0.5]], index=["iris", "wine"],
+                        columns=pd.MultiIndex.from_product([["A", "B"], ["acc", "f1"]]))
+    if named_task:
+        wide = wide.rename_axis("task").reset_index()
+    with pytest.raises(InvalidInputError, match=r"2 header rows .*flatten the columns"):
+        read_results(wide)
+
+
 def test_too_few_models():
     with pytest.raises(TooFewError, match="at least 2"):
         read_results(_long(models=("A",)))

@@ -11,7 +11,7 @@ from typing import Optional
 
 import typer
 
-from ._cli_support import Format, _direction
+from ._cli_support import FIGURE_SUFFIXES, Format, _direction, _output_file
 from ._validation import InvalidInputError
 
 #: Rows printed by default when there are more models than that (``--top 0``: all).
@@ -71,6 +71,9 @@ def leaderboard_cmd(
     fmt: Format = typer.Option(Format.text, "--format", help="Output format."),
     encoding: Optional[str] = typer.Option(None, help="Encoding of a text file that is not "
                                            "UTF-8, e.g. cp1252."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Also draw the rank confidence "
+                                        "sets of the models --top shows into this figure "
+                                        "(.png, .svg, .pdf); with --battles, the ratings."),
 ) -> None:
     """Rank many models: rank confidence sets (simultaneous and marginal, Mogstad et al.
     2024), tiers, compact letters of the paired tests (McNemar or cluster-robust t, Holm),
@@ -78,11 +81,13 @@ def leaderboard_cmd(
     """
     import json
 
+    if plot is not None:
+        _output_file(plot, "--plot", FIGURE_SUFFIXES)   # before the bootstrap, not after
     if battles:
         from ._battles_cli import leaderboard_battles
 
         leaderboard_battles(file, alpha=alpha, n_resamples=n_resamples, random_state=seed,
-                            anchor=anchor, fmt=fmt)
+                            anchor=anchor, fmt=fmt, plot=plot)
         return
     if anchor is not None:
         raise InvalidInputError("--anchor applies to --battles (Bradley–Terry ratings) only.")
@@ -107,3 +112,23 @@ def leaderboard_cmd(
         typer.echo(_markdown(board, shown))
     else:
         typer.echo(board.format(top=shown, top_k=top_k))
+    if plot is not None:
+        _save_rank_sets(board, shown, plot)
+
+
+def _save_rank_sets(board, top: int | None, path: Path) -> None:
+    """Write the rank-set plot of the ``top`` best-estimated models (None: all) to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from rich.markup import escape
+
+    from ._cli import err
+    from .plot import plot_rank_sets
+
+    figure = plot_rank_sets(board, top=top).figure
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, bbox_inches="tight", dpi=120)
+    plt.close(figure)
+    err.print(f"rank confidence sets written to {escape(str(path))}")

@@ -13,7 +13,7 @@ from .._validation import InvalidInputError, OutperformError, check_random_state
 from ..data._files import read_columns
 from ..data._io import read_results, read_table
 from ..data._results_table import ResultsTable, ScoreMatrix
-from ..data._schema import ALIASES, TASK
+from ..data._schema import ALIASES, MODEL, TASK
 from ..results import ComparisonReport
 from ._q3 import compare_many_tasks
 from ._q3_bayes import add_bayesian_section, check_prior_strength
@@ -148,6 +148,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         check_prior_strength(prior_strength)
     columns = _columns(data, encoding)
     task_column = _task_column(columns)
+    if question == "auto" and y_true in columns and task_column and _model_column(columns):
+        raise InvalidInputError(_long_predictions(y_true, task_column, _model_column(columns)))
     if question == "auto" and y_true in columns and task_column:
         raise InvalidInputError(
             f"the table has a {y_true!r} column, read as the true labels of per-example "
@@ -260,10 +262,29 @@ def _columns(data, encoding: str | None) -> tuple:
     return ()
 
 
-def _task_column(columns: tuple) -> str | None:
-    """The column naming the data sets (``task`` or an alias such as ``dataset``), if any."""
-    return next((c for c in columns if str(c).strip().lower() in (TASK,) or
-                 ALIASES.get(str(c).strip().lower()) == TASK), None)
+def _task_column(columns: tuple, key: str = TASK) -> str | None:
+    """The column naming the data sets (``task`` or an alias such as ``dataset``), if any;
+    with ``key=MODEL`` the one naming the models."""
+    return next((c for c in columns if str(c).strip().lower() in (key,) or
+                 ALIASES.get(str(c).strip().lower()) == key), None)
+
+
+def _model_column(columns: tuple) -> str | None:
+    return _task_column(columns, MODEL)
+
+
+def _long_predictions(y_true: str, task: str, model: str) -> str:
+    """What works on per-example predictions in long form (one row per task, example and
+    model, as ``outperform benchmark --predictions`` writes them): dropping the task column
+    would not do, the Q1 route reads one column of predictions per model."""
+    return (f"the table looks like per-example predictions in long form (columns {task!r}, "
+            f"{model!r}, {y_true!r}: one row per example and model, as `outperform benchmark "
+            "--predictions` writes them). `outperform leaderboard FILE` "
+            "(outperform.compare.leaderboard) ranks the models on this file directly (a "
+            "file of one task); to compare the models over the data sets, compare the per-fold "
+            "scores the benchmark wrote to --out; or pivot one task to one column of "
+            f"predictions per model beside {y_true!r}, e.g. df.pivot(index='example', "
+            f"columns={model!r}, values='y_pred').")
 
 
 def _with_assumed_direction(report: ComparisonReport, table: ResultsTable) -> ComparisonReport:

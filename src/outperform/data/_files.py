@@ -200,6 +200,33 @@ def _decimal_mark(path: Path, rows: list[list[str]], sep: str) -> str:
     return ","
 
 
+def _second_header(rows: list[list[str]]) -> str | None:
+    """Advice for a file written from columns with two header rows (a pandas MultiIndex):
+    the line under the header holds no number and tells the repeated
+    names apart. None if it does not look like that."""
+    if len(rows) < 2 or len(rows[1]) != len(rows[0]):
+        return None
+    names = Counter(h.strip() for h in rows[0])
+    pairs = [(h.strip(), s.strip()) for h, s in zip(rows[0], rows[1])
+             if h.strip() and names[h.strip()] > 1]
+    below = [s for _, s in pairs]
+    if len(set(pairs)) < len(pairs) or not all(below) or any(
+            COMMA_NUMBER.fullmatch(s) or _is_number(s) for s in rows[1] if s.strip()):
+        return None
+    return (f"the file has 2 header rows (a column MultiIndex): flatten the columns to one "
+            f"row of model names such as {' '.join(pairs[0])!r} (the second row starts "
+            f"{below[0]!r}), e.g. df.columns = [' '.join(c) for c in df.columns] before "
+            "writing it.")
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def sniff_csv(path: Path, *, encoding: str | None = None, sep: str | None = None) -> CsvFormat:
     """Encoding, delimiter, decimal mark and header of a text results file, from its first lines.
 
@@ -247,8 +274,8 @@ def _sniff(path: Path, size: int, mtime_ns: int, encoding: str | None, sep: str 
     twice = [(name, n) for name, n in seen.items() if n > 1]
     if twice:
         raise InvalidInputError(
-            f"the header of {path.name!r} names column {twice[0][0]!r} {twice[0][1]} times: give "
-            "each column (model) a distinct name.")
+            f"the header of {path.name!r} names column {twice[0][0]!r} {twice[0][1]} times: "
+            + (_second_header(rows) or "give each column (model) a distinct name."))
     return CsvFormat(encoding, sep, _decimal_mark(path, rows, sep), header)
 
 

@@ -202,6 +202,8 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     else:
         raise InvalidInputError(
             f"results must be a file path or a pandas DataFrame, got {type(source).__name__}.")
+    if isinstance(df.columns, pd.MultiIndex):
+        raise InvalidInputError(_multi_header(df.columns))
     if df.empty:
         where = f" {Path(source).name!r}" if isinstance(source, (str, Path)) else ""
         raise InvalidInputError(f"the results table{where} is empty: it has no rows.")
@@ -248,6 +250,16 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
                          assumed)
     table.require(min_models=2)
     return table
+
+
+def _multi_header(columns: pd.MultiIndex) -> str:
+    """What to do with a table whose columns have several header rows (pandas reads the
+    first level as model names and then finds no column to melt on)."""
+    example = " ".join(str(part) for part in columns[0])
+    return (f"the table has {columns.nlevels} header rows (a column MultiIndex): flatten the "
+            f"columns to one row of model names, e.g. df.columns = [' '.join(map(str, c)) "
+            f"for c in df.columns] gives {example!r}, or keep one metric with "
+            f"df.xs({columns[0][-1]!r}, axis=1, level=-1).")
 
 
 def _directions(cols, metric, higher_is_better, directions, unnamed=None):
