@@ -260,3 +260,18 @@ def test_durbin_published_example():
     assert res.details["f_statistic"] == pytest.approx(8.0, rel=1e-12)
     assert res.pvalue == pytest.approx(stats.chi2.sf(12.0, 6), rel=1e-12)
     assert res.details["f_df"] == (6, 8)
+
+
+def test_common_data_set_counts_cover_every_pair_also_against_a_control():
+    # Property: n_common[i][j] counts the data sets where both i and j have a result; with a
+    # control the untested pairs used to be NaN cast to int (garbage).
+    from outperform.stats import pairwise_wilcoxon_available
+    rng = np.random.default_rng(5)
+    x = rng.random((9, 4))
+    x[[1, 4], 2] = np.nan
+    x[6, 3] = np.nan
+    present = ~np.isnan(x)
+    expected = [[int(np.sum(present[:, i] & present[:, j])) for j in range(4)] for i in range(4)]
+    for control in (None, 0):
+        res = pairwise_wilcoxon_available(x, control=control)
+        assert res.details["n_common"] == expected

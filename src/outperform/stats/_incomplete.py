@@ -272,8 +272,10 @@ def pairwise_wilcoxon_available(scores, *, control=None, adjustment: str = "holm
     effect = np.where(same, 0.0, res.effect_size)
     p_adj = np.full(len(p), np.nan)
     p_adj[tested] = adjust_pvalues(p[tested], adjustment)
-    n_common = _symmetric(k, rows, cols, both.sum(axis=-1).astype(float))
-    np.fill_diagonal(n_common, np.sum(~np.isnan(x), axis=0))
+    # every pair's (and, on the diagonal, every model's) count of data sets with a result,
+    # also for the pairs a control design does not test (NaN there would cast to garbage)
+    present = (~np.isnan(x)).astype(np.int64)
+    n_common = present.T @ present
     return _pairs_result(
         f"Pairwise Wilcoxon signed-rank tests on common data sets ({adjustment})", labels,
         rows, cols, _symmetric(k, rows, cols, z, antisymmetric=True), p, p_adj,
@@ -286,7 +288,7 @@ def pairwise_wilcoxon_available(scores, *, control=None, adjustment: str = "holm
                                      for i, j in zip(rows[same & tested], cols[same & tested])],
                  "untested_pairs": [(labels[i], labels[j])
                                     for i, j in zip(rows[~tested], cols[~tested])],
-                 "n_common": n_common.astype(int).tolist(), "zero_method": zero_method,
+                 "n_common": n_common.tolist(), "zero_method": zero_method,
                  "tie_tolerance": None if tie_tolerance is None else float(tie_tolerance),
                  "n_datasets": int(x.shape[0]), "higher_is_better": higher_is_better,
                  "incomplete_data": bool(np.isnan(x).any())})
