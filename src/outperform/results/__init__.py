@@ -1,4 +1,6 @@
 """Frozen result objects returned by every procedure; they hold values, not computations."""
+from .._lazy import lazy_exports
+
 #: public name -> private module that defines it; imported on first use (PEP 562), so that
 #: importing the package (and ``outperform --help``) does not load every kernel's
 #: dependencies (scipy.stats, pandas) before a command needs them.
@@ -27,18 +29,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str):
-    if name in _WHERE:
-        import importlib
-
-        value = getattr(importlib.import_module(_WHERE[name], __name__), name)
-        globals()[name] = value   # later lookups skip this hook
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_WHERE))
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())
 
 __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonReport", "DECISIONS", "FrequentistResult",
            "LocationInterval", "PointInterval",

@@ -3,6 +3,8 @@
 Every function takes arrays (data first, options keyword-only) and returns a result object of
 :mod:`outperform.results`. A positive difference favours model A.
 """
+from .._lazy import lazy_exports
+
 #: public name -> private module that defines it; imported on first use (PEP 562), so that
 #: importing the package (and ``outperform --help``) does not load every kernel's
 #: dependencies (scipy.stats, pandas) before a command needs them.
@@ -80,13 +82,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str):
-    if name in _WHERE:
-        import importlib
-
-        value = getattr(importlib.import_module(_WHERE[name], __name__), name)
-        globals()[name] = value   # later lookups skip this hook
-        return value
+def _deprecated(name: str):
     # against_reference, the old name of against_control, kept for one release (CHANGELOG.md).
     if name == "against_reference":
         import warnings
@@ -98,8 +94,7 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def __dir__():
-    return sorted(set(globals()) | set(_WHERE))
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals(), _deprecated)
 
 
 __all__ = [
