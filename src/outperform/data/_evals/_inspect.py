@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 
 from ..._validation import InvalidInputError
+from .._files import _is_number
 from ._schema import EvalRun, tidy
 
 SUFFIXES = (".eval", ".json")
@@ -115,14 +116,6 @@ def _number(value, to_float):
     known = (isinstance(value, (int, float, bool)) or value in ("C", "I", "P", "N")
              or (isinstance(value, str) and (value.lower() in _WORDS or _is_number(value))))
     return to_float(value) if known else value
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _content(sample) -> str:
