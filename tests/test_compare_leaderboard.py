@@ -247,3 +247,31 @@ def test_a_numeric_cluster_column_is_not_a_metric():
     df = pd.DataFrame({"task": ["t"] * 4, "model": ["a", "a", "b", "b"], "example": [0, 1, 0, 1],
                        "cluster": [7, 7, 7, 7], "score": [1.0, 0.0, 1.0, 1.0]})
     assert list(read_results(df).metrics) == ["score"]
+
+
+def _two_tasks():
+    rng = np.random.default_rng(8)
+    acc = {"t1": {"A": 0.9, "B": 0.7, "C": 0.8}, "t2": {"A": 0.6, "B": 0.9, "C": 0.75}}
+    return pd.DataFrame([{"task": t, "model": m, "example": i, "correct": int(rng.random() < p)}
+                         for t, by in acc.items() for m, p in by.items() for i in range(400)])
+
+
+def test_task_selects_one_task_of_a_per_item_table(tmp_path):
+    # Property: task="t2" is the leaderboard of the t2 rows alone (same seed, same numbers).
+    df = _two_tasks()
+    with pytest.raises(InvalidInputError, match="--task NAME"):
+        leaderboard(df)
+    alone = leaderboard(df[df["task"] == "t2"].drop(columns="task").reset_index(drop=True))
+    chosen = leaderboard(df, task="t2")
+    pd.testing.assert_frame_equal(chosen.to_frame(), alone.to_frame())
+    assert chosen.names[chosen.rank_sets.order[0]] == "B"      # B is best on t2 (0.9)
+    with pytest.raises(InvalidInputError, match="'t1', 't2'"):
+        leaderboard(df, task="t3")
+    path = tmp_path / "items.csv"
+    df.to_csv(path, index=False)
+    out = runner.invoke(app, ["leaderboard", str(path), "--task", "t1", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.stdout)["models"]
+    assert [r["model"] for r in rows][0] == "A"                # A is best on t1 (0.9)
+    bad = runner.invoke(app, ["leaderboard", str(path), "--task", "nope"])
+    assert bad.exit_code == 1 and "Traceback" not in bad.output

@@ -68,6 +68,9 @@ def leaderboard_cmd(
     top_k: int = typer.Option(1, "--top-k", help="Also list the models that may be among "
                               "the best K (their simultaneous rank set reaches K)."),
     seed: int = typer.Option(0, help="Seed of the bootstrap (the output is reproducible)."),
+    task: Optional[str] = typer.Option(None, help="Rank on this task only, when the file holds "
+                                       "several (e.g. benchmark --predictions over data "
+                                       "sets)."),
     fmt: Format = typer.Option(Format.text, "--format", help="Output format."),
     encoding: Optional[str] = typer.Option(None, help="Encoding of a text file that is not "
                                            "UTF-8, e.g. cp1252."),
@@ -101,7 +104,7 @@ def leaderboard_cmd(
                         higher_is_better=_direction(lower_is_better, higher_is_better),
                         alpha=alpha, n_resamples=n_resamples, weights=weights,
                         random_state=seed, y_true=y_true, loss=loss, encoding=encoding,
-                        progress=True)
+                        progress=True, task=task)
     k = len(board.names)
     shown = (None if k <= 50 else DEFAULT_TOP) if top is None else (top or None)
     if fmt is Format.json:

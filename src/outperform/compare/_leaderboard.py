@@ -45,7 +45,8 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
                 higher_is_better: bool | None = None, alpha: float = 0.05,
                 n_resamples: int = 1000, weights: str = "multinomial", random_state=0,
                 y_true: str = "y_true", loss: str = "zero-one", adjustment: str = "holm",
-                encoding: str | None = None, progress: bool = False) -> Leaderboard:
+                encoding: str | None = None, progress: bool = False,
+                task: str | None = None) -> Leaderboard:
     """Rank many models with simultaneous rank confidence sets, tiers and letters.
 
     Parameters
@@ -78,6 +79,9 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         Multiplicity adjustment of the pairwise tests (default Holm).
     encoding : str, optional
         Encoding of a text file that is not UTF-8.
+    task : str, optional
+        Rank on this task only, for a per-item or predictions table with a ``task`` column
+        holding several tasks (as ``outperform benchmark --predictions`` writes).
 
     Returns
     -------
@@ -108,6 +112,8 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
     check_probability(alpha, "alpha")
     notes: list[str] = []
     df = data if isinstance(data, (pd.DataFrame, ResultsTable)) else _read(data, encoding)
+    if task is not None:
+        df = _one_task(df, task, notes)
     if isinstance(df, ResultsTable):
         scores, names, metric, hib = _from_tasks(df, metric, higher_is_better, notes)
         clusters, source, unit = None, "per-task scores", "task"
@@ -221,12 +227,28 @@ def _runs(df, notes) -> None:
                      "at this training-set size), not of one trained predictor per model.")
 
 
+def _one_task(df, task, notes):
+    """The rows of one task of a per-item or predictions table."""
+    if isinstance(df, ResultsTable) or TASK not in df.columns:
+        raise InvalidInputError(f"task={task!r} selects one task of a per-item or predictions "
+                                "table with a 'task' column; this input has none.")
+    keep = df[TASK].astype(str) == str(task)
+    if not keep.any():
+        tasks = sorted(df[TASK].astype(str).unique())
+        raise InvalidInputError(f"task {task!r} is not in the table; its tasks are "
+                                f"{', '.join(map(repr, tasks[:10]))}"
+                                + (f" and {len(tasks) - 10} more." if len(tasks) > 10 else "."))
+    notes.append(f"task {task!r} only ({int(keep.sum())} of {len(df)} rows).")
+    return df.loc[keep].drop(columns=TASK).reset_index(drop=True)
+
+
 def _from_items(df, metric, higher_is_better, cluster, notes):
     col = _cluster_column(df, cluster)
     if TASK in df.columns and df[TASK].nunique() > 1:
         raise InvalidInputError(
             f"the per-item table holds {df[TASK].nunique()} tasks: rank the models on one "
-            "task at a time, or give one score per (task, model) to rank over tasks.")
+            "task at a time (task=NAME, --task NAME), or give one score per (task, model) "
+            "to rank over tasks.")
     _runs(df, notes)
     metric = _score_column(df, metric, {MODEL, EXAMPLE, TASK, col, *LABELS})
     values = pd.to_numeric(df[metric], errors="coerce")
