@@ -9,7 +9,7 @@ import pandas as pd
 from ..._validation import InvalidInputError, check_choice
 from ._helm import is_helm, read_helm
 from ._inspect import is_inspect, read_inspect
-from ._lm_eval import RESULTS, SAMPLES, read_lm_eval
+from ._lm_eval import RESULTS, SAMPLES, is_lm_eval, read_lm_eval
 from ._long import TABLE_SUFFIXES, read_long
 from ._schema import EvalLogs, EvalRun, concat
 
@@ -95,8 +95,8 @@ def is_eval_log(path) -> bool:
 
 
 def _is_log_file(path: Path) -> bool:
-    return bool(SAMPLES.match(path.name) or RESULTS.match(path.name) or path.suffix == ".eval"
-                or is_helm(path) or (path.suffix == ".json" and is_inspect(path)))
+    return (is_lm_eval(path) or path.suffix == ".eval" or is_helm(path)
+            or (path.suffix == ".json" and is_inspect(path)))
 
 
 def _sources(items, format):
