@@ -15,6 +15,9 @@ between ours, the baselines and the peer; the best time of the rounds is printed
 Run:  OPENBLAS_NUM_THREADS=1 python benchmarks/bench_leaderboard.py [--models 200]
           [--examples 1000000] [--rounds 3] [--peer-pairs 100] [--scaling]
 
+The counts use the compiled kernel when numba is installed (the ``fast`` extra); the numpy
+kernel, what runs without it, is timed as its own line.
+
 Peak memory is measured with tracemalloc (numpy reports its buffers to it) above the input
 matrix, which is built first (200 MB as bool).
 """
@@ -28,7 +31,7 @@ import tracemalloc
 import numpy as np
 
 from outperform.bayes import pairwise_bayesian_mcnemar
-from outperform.stats import pairwise_discordance, pairwise_mcnemar
+from outperform.stats import _bit_gram, pairwise_discordance, pairwise_mcnemar
 
 
 def make_correct(k: int, n: int, seed: int = 0) -> np.ndarray:
@@ -108,6 +111,12 @@ def race(correct: np.ndarray, rounds: int, peer_pairs: int) -> None:
         t2 = time.perf_counter()
         keep("ours: counts", t1 - t0)
         keep("ours: counts + McNemar + Holm + Bayesian", t2 - t0)
+        limits = _bit_gram._NUMBA_WORDS, _bit_gram._NUMBA_WORDS_LOADED
+        _bit_gram._NUMBA_WORDS = _bit_gram._NUMBA_WORDS_LOADED = np.inf
+        t0 = time.perf_counter()
+        pairwise_discordance(correct)   # the numpy kernel: what runs without numba
+        keep("ours: counts, numpy kernel (no 'fast' extra)", time.perf_counter() - t0)
+        _bit_gram._NUMBA_WORDS, _bit_gram._NUMBA_WORDS_LOADED = limits
         t_pack, t_pop = read_once_floor(correct)
         keep("floor: pack bits once", t_pack)
         keep("floor: popcount packed matrix once", t_pop)
@@ -141,6 +150,12 @@ def main() -> None:
     correct = make_correct(k, n)
     print(f"{k} models x {n:,} examples, input {correct.nbytes / 2**20:.0f} MiB (bool), "
           f"{k * (k - 1) // 2:,} pairs")
+    try:
+        import numba
+        print(f"counts kernel: compiled (numba {numba.__version__}, "
+              f"{numba.get_num_threads()} threads)")
+    except ImportError:
+        print("counts kernel: numpy (numba not installed: pip install 'outperform[fast]')")
     counts, t_counts = timed("discordance counts (bit-packed)", pairwise_discordance, correct)
     _, t_freq = timed("exact McNemar + Holm, all pairs", pairwise_mcnemar, counts)
     _, t_bayes = timed("Bayesian McNemar (ROPE), all pairs", pairwise_bayesian_mcnemar, counts)

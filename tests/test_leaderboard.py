@@ -9,7 +9,7 @@ from statsmodels.stats.multitest import multipletests
 
 from outperform._validation import InvalidInputError, TooFewError
 from outperform.bayes import bayesian_mcnemar
-from outperform.stats import _leaderboard as leaderboard
+from outperform.stats import _bit_gram as bit_gram
 from outperform.bayes import pairwise_bayesian_mcnemar
 from outperform.stats import against_control, pairwise_discordance, pairwise_mcnemar
 from outperform.stats import discordance_counts, mcnemar
@@ -40,9 +40,9 @@ def test_discordance_matches_pair_by_pair_counts(k, n, seed):
 
 def test_popcount_fallback_for_old_numpy(monkeypatch):
     words = np.random.default_rng(0).integers(0, 2**63, size=(5, 40), dtype=np.uint64)
-    fast = leaderboard._popcount_rows(words)
+    fast = bit_gram._popcount_rows(words)
     monkeypatch.delattr(np, "bitwise_count")
-    slow = leaderboard._popcount_rows(words)
+    slow = bit_gram._popcount_rows(words)
     naive = [sum(bin(int(w)).count("1") for w in row) for row in words]
     assert fast.tolist() == slow.tolist() == naive
 

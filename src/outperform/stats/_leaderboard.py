@@ -7,8 +7,8 @@ wrong and j gets right, and ``n10 = n01.T``.
 
 All discordance counts come from one Gram matrix G = C C^T of the correctness rows
 (G[i, j] = examples both get right): n01[i, j] = G[j, j] - G[i, j]. G is computed on rows
-bit-packed into 64-bit words, with AND + popcount, tile by tile (a tile of examples for all
-models fits in the L2 cache; the temporaries are bounded by it). The work grows as
+bit-packed into 64-bit words, with AND + popcount (:mod:`outperform.stats._bit_gram`: a
+compiled kernel on all cores with the ``fast`` extra, numpy otherwise). The work grows as
 k^2 n / 128 word operations (only i <= j is computed); ``benchmarks/bench_leaderboard.py``
 prints it next to the read-once floor and a chunked float32 BLAS product.
 """
@@ -21,32 +21,12 @@ import numpy as np
 from .._names import model_names
 from .._validation import InvalidInputError, TooFewError, check_choice, check_probability
 from ..results import PairwiseResult
+from ._bit_gram import bit_gram
 from ._effect_size import cohens_g
 from ._mcnemar import exact_pvalues
 from ._multipletests import ADJUSTMENTS, adjust_pvalues
 
 __all__ = ["PairwiseCounts", "against_control", "pairwise_discordance", "pairwise_mcnemar"]
-
-#: Bytes of bit-packed correctness per tile: the tile, its AND with one row and the popcounts
-#: of that stay in a core's L2 cache (1-2 MiB) for any number of models.
-_TILE_BYTES = 1 << 20
-#: Words per tile at most: 64 bits x 1023 words < 2^16, so per-tile sums fit in uint16.
-_TILE_WORDS_MAX = 1023
-
-
-_BYTE_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
-
-
-def _popcount_rows(words: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """Number of set bits of each row of a 2-D uint64 array.
-
-    ``out``: an optional uint8 buffer of the same shape for the per-word counts.
-    """
-    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
-        # A row of at most 1023 words has at most 65,472 bits: uint16 sums are exact there.
-        dtype = np.uint16 if words.shape[1] <= _TILE_WORDS_MAX else np.int64
-        return np.bitwise_count(words, out=out).sum(axis=1, dtype=dtype)
-    return _BYTE_POPCOUNT[words.view(np.uint8)].sum(axis=1, dtype=np.int64)
 
 
 def _as_correct_matrix(correct) -> np.ndarray:
@@ -68,31 +48,6 @@ def _as_correct_matrix(correct) -> np.ndarray:
     if n < 1:
         raise TooFewError("correct has no examples (columns).")
     return x
-
-
-def _gram(x: np.ndarray) -> np.ndarray:
-    """G[i, j] = number of examples both i and j get right, by AND + popcount.
-
-    The examples are processed in tiles of ``width`` 64-bit words per model, packed from the
-    bool matrix tile by tile, so the temporaries are bounded by the tile (k x width words)
-    whatever the number of examples, and are reused from the cache by all k rows.
-    """
-    k, n = x.shape
-    width = int(np.clip(_TILE_BYTES // (8 * k), 1, _TILE_WORDS_MAX))
-    g = np.zeros((k, k), dtype=np.int64)
-    both = np.empty((k, width), dtype=np.uint64)
-    bits = np.empty((k, width), dtype=np.uint8)
-    for start in range(0, n, 64 * width):
-        packed = np.packbits(x[:, start:start + 64 * width], axis=1)
-        pad = -packed.shape[1] % 8
-        if pad:
-            packed = np.pad(packed, ((0, 0), (0, pad)))
-        tile = packed.view(np.uint64)
-        w = tile.shape[1]
-        for i in range(k):  # a loop over models; each step is vectorised over the tile
-            anded = np.bitwise_and(tile[i], tile[i:], out=both[:k - i, :w])
-            g[i, i:] += _popcount_rows(anded, bits[:k - i, :w])
-    return g + np.triu(g, 1).T
 
 
 class PairwiseCounts(NamedTuple):
@@ -156,7 +111,7 @@ def pairwise_discordance(correct) -> PairwiseCounts:
     array([0.75, 0.75, 0.25])
     """
     x = _as_correct_matrix(correct)
-    g = _gram(x)
+    g = bit_gram(x)
     n_correct = np.diag(g).copy()
     return PairwiseCounts(n_correct[None, :] - g, n_correct, x.shape[1])
 
