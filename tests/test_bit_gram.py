@@ -73,3 +73,21 @@ def test_without_numba_large_work_stays_on_numpy(monkeypatch):
     monkeypatch.setattr(bit_gram, "gram_numba", lambda x: pytest.fail("numba path taken"))
     x = rows(4, 500, 2)
     assert np.array_equal(bit_gram.bit_gram(x), reference(x))
+
+
+def test_a_kernel_that_cannot_load_warns_and_counts_with_numpy(monkeypatch):
+    pytest.importorskip("numba")
+    monkeypatch.delitem(sys.modules, "outperform.stats._bit_gram_numba", raising=False)
+    monkeypatch.setattr(bit_gram, "_NUMBA_WORDS", 0)
+    real_import = bit_gram.importlib.import_module
+
+    def broken(name, *args):
+        if name == "outperform.stats._bit_gram_numba":
+            raise RuntimeError("cannot cache function: no locator available")
+        return real_import(name, *args)
+
+    monkeypatch.setattr(bit_gram.importlib, "import_module", broken)
+    x = rows(5, 700, 3)
+    with pytest.warns(RuntimeWarning, match="counting with numpy instead"):
+        g = bit_gram.bit_gram(x)
+    assert np.array_equal(g, reference(x))

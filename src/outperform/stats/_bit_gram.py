@@ -17,8 +17,10 @@ operations in all. Two kernels give the same integers:
 """
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -36,6 +38,8 @@ _NUMBA_WORDS = 1 << 28
 #: Once the kernel is loaded in this process, it is used from this much work on (below, the
 #: threads cost more than they save).
 _NUMBA_WORDS_LOADED = 1 << 22
+
+_KERNEL = __name__ + "_numba"
 
 _BYTE_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
 
@@ -105,6 +109,19 @@ def gram_numba(x: np.ndarray, threads: int | None = None) -> np.ndarray:
     return partial.sum(axis=0)
 
 
+def _load_kernel() -> bool:
+    """Import the compiled kernel; False, with a warning, when numba cannot load it (e.g. an
+    incompatible numba, or no writable folder for its cache)."""
+    try:
+        importlib.import_module(_KERNEL)
+    except Exception as exc:  # noqa: BLE001  (any failure of numba: count with numpy)
+        warnings.warn(f"the compiled counting kernel could not be loaded ({exc!r}); counting "
+                      "with numpy instead: the same counts, about 6x slower.", RuntimeWarning,
+                      stacklevel=4)
+        return False
+    return True
+
+
 def bit_gram(x: np.ndarray) -> np.ndarray:
     """G[i, j] = columns where rows i and j of a C-contiguous 2-D bool matrix are both True.
 
@@ -112,9 +129,10 @@ def bit_gram(x: np.ndarray) -> np.ndarray:
     """
     k, n = x.shape
     work = k * (k + 1) // 2 * -(-n // 64)
-    if __name__ + "_numba" in sys.modules:
+    if _KERNEL in sys.modules:
         fast = work >= _NUMBA_WORDS_LOADED
     else:
-        fast = work >= _NUMBA_WORDS and importlib.util.find_spec("numba") is not None
+        fast = (work >= _NUMBA_WORDS and importlib.util.find_spec("numba") is not None
+                and _load_kernel())
     g = gram_numba(x) if fast else gram_numpy(x)
     return g + np.triu(g, 1).T
