@@ -275,3 +275,21 @@ def test_task_selects_one_task_of_a_per_item_table(tmp_path):
     assert [r["model"] for r in rows][0] == "A"                # A is best on t1 (0.9)
     bad = runner.invoke(app, ["leaderboard", str(path), "--task", "nope"])
     assert bad.exit_code == 1 and "Traceback" not in bad.output
+
+
+def test_text_scores_share_their_decimals_and_line_up():
+    # Half-widths from ~0.006 to ~0.02: every "mean ± half-width" has the decimals of two
+    # significant digits of the median half-width, and ends in one column.
+    rng = np.random.default_rng(3)
+    accuracy = [0.98, 0.97, 0.95, 0.86, 0.73, 0.10]
+    rows = [{"model": f"m{i}", "example": e, "correct": int(rng.random() < p)}
+            for i, p in enumerate(accuracy) for e in range(1800)]
+    board = leaderboard(pd.DataFrame(rows), n_resamples=200)
+    lines = board.format().splitlines()[3:3 + len(accuracy)]
+    low, high = board.rank_sets.score_interval()
+    half = (high - low) / 2
+    decimals = int(1 - np.floor(np.log10(np.median(half))))
+    for line in lines:
+        mean, _, width = line.split()[-3:]
+        assert len(mean.split(".")[1]) == len(width.split(".")[1]) == decimals
+    assert len({len(line) for line in lines}) == 1

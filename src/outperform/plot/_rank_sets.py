@@ -104,7 +104,7 @@ def plot_rank_sets(board, *, top: int | None = None, percentile: bool = True, ax
     ax.xaxis.set_major_locator(_rank_locator(k))
     show_letters = bool(letters) and max(len(letters[rs.names[j]]) for j in order) <= 8
     labels = [f"{text}  tier {tiers[j]}" + (f"  {letters[rs.names[j]]}" if show_letters else "")
-              for j, text in zip(order, score_texts(rs, order))]
+              for j, text in zip(order, rs.score_texts(order))]
     right = ax.twinx()
     right.set_ylim(ax.get_ylim())
     right.set_yticks(y, labels, fontsize=small)
@@ -120,16 +120,6 @@ def plot_rank_sets(board, *, top: int | None = None, percentile: bool = True, ax
     if new_figure:
         ax.figure.tight_layout()
     return ax
-
-
-def score_texts(rs, order) -> list[str]:
-    """"mean ± half-width of its confidence interval" of the models ``order``, with one number
-    of decimals for all: two significant digits of the typical (median) half-width."""
-    low, high = rs.score_interval()
-    half = (high - low)[order] / 2
-    typical = float(np.median(half[half > 0])) if (half > 0).any() else 1.0
-    d = int(np.clip(1 - np.floor(np.log10(typical)), 0, 6))
-    return [f"{rs.estimate[j]:.{d}f} ± {h:.{d}f}" for j, h in zip(order, half)]
 
 
 def _rank_locator(k: int):

@@ -5,7 +5,6 @@ them in the report's inferences as a subsection, with the rank-set plot as its f
 """
 from __future__ import annotations
 
-from ..plot._rank_sets import score_texts
 from ._sections import Table
 
 #: The k of the top-k sets listed, when there are more than k models.
@@ -21,7 +20,7 @@ def leaderboard_table(board) -> Table:
     the mean score ± the half-width of its confidence interval."""
     rs, level = board.rank_sets, _level(board)
     order, tiers = rs.order, rs.tiers()
-    scores = score_texts(rs, order)
+    scores = rs.score_texts(order)
     rows = [[rs.names[j], str(rs.rank[j]),
              *(f"[{s[j, 0]}, {s[j, 1]}]" for s in (rs.simultaneous, rs.marginal, rs.percentile)),
              str(tiers[j]), board.letters[rs.names[j]], scores[n]]

@@ -70,9 +70,10 @@ class Leaderboard(HTMLRepr):
         models that may be among the best ``top_k`` (simultaneous sets)."""
         rs = self.rank_sets
         level = f"{100 * rs.confidence_level:g}%"
-        low, high = rs.score_interval()
         tiers = rs.tiers()
         order = rs.order if top is None else rs.order[:top]
+        scores = rs.score_texts(order)
+        score_width = max(len(text) for text in scores)
         width = max(max(len(rs.names[j]) for j in order), 5) + 2
         unit = {"cluster": f"{rs.n_clusters} clusters of {rs.n_items} items",
                 "item": f"{rs.n_items} items", "task": f"{rs.n_items} tasks"}[rs.unit]
@@ -82,13 +83,13 @@ class Leaderboard(HTMLRepr):
                  f"of the {rs.unit}s, pairing kept; score ± {level} interval"
                  + (" (cluster-robust)" if rs.n_clusters is not None else ""),
                  "model".ljust(width) + f"{'rank':>5}{'simultaneous':>14}{'marginal':>11}"
-                 f"{'tier':>6}{'letters':>9}  score"]
-        for j in order:
+                 f"{'tier':>6}{'letters':>9}  " + "score".rjust(score_width)]
+        for j, score in zip(order, scores):
             s, m = rs.simultaneous[j], rs.marginal[j]
             lines.append(
                 rs.names[j].ljust(width) + f"{rs.rank[j]:>5}{f'[{s[0]}, {s[1]}]':>14}"
                 f"{f'[{m[0]}, {m[1]}]':>11}{tiers[j]:>6}{self.letters[rs.names[j]]:>9}  "
-                f"{rs.estimate[j]:.4g} ± {(high[j] - low[j]) / 2:.2g}")
+                + score.rjust(score_width))
         if top is not None and top < len(rs.names):
             lines.append(f"... {len(rs.names) - top} more models (all of them: --top 0)")
         top_k = min(max(int(top_k), 1), len(rs.names))

@@ -109,6 +109,17 @@ class RankSets:
         z = ndtri(0.5 + level / 2)
         return self.estimate - z * self.standard_error, self.estimate + z * self.standard_error
 
+    def score_texts(self, order=None) -> list[str]:
+        """"mean ± half-width of its confidence interval" of the models ``order`` (default:
+        best estimate first), with one number of decimals for all: two significant digits
+        of the typical (median) half-width, so the column lines up and no digit is noise."""
+        order = self.order if order is None else np.asarray(order)
+        low, high = self.score_interval()
+        half = (high - low)[order] / 2
+        typical = float(np.median(half[half > 0])) if (half > 0).any() else 1.0
+        d = int(np.clip(1 - np.floor(np.log10(typical)), 0, 6))
+        return [f"{self.estimate[j]:.{d}f} ± {h:.{d}f}" for j, h in zip(order, half)]
+
     def top_k(self, k: int, kind: str = "simultaneous") -> tuple[str, ...]:
         """Models whose rank set reaches rank ``k`` (lower end <= k), best estimate first.
 
