@@ -341,7 +341,7 @@ from outperform.experiments import run_experiment
 
 class Slow(GaussianNB):
     def fit(self, X, y):
-        time.sleep(0.3)
+        time.sleep(1.0)
         return super().fit(X, y)
 
 run_experiment({"slow": Slow()}, "iris", "10x10", out=sys.argv[1], progress=False)
@@ -364,13 +364,13 @@ def test_a_second_writer_fails_at_once_and_a_dead_writers_lock_is_taken_over(tmp
     writer = subprocess.Popen([sys.executable, "-c", _SLOW_WRITER, str(out)], env=env)
     try:
         _wait_for(lambda: journal.exists() and journal.read_text().count("\n") >= 2)
-        started = time.monotonic()
         with pytest.raises(InvalidInputError) as info:
             run_experiment({"slow": GaussianNB()}, "iris", "10x10", out=out, progress=False)
-        assert time.monotonic() - started < 5  # at once, not after the other run
         message = str(info.value)
         assert str(out) in message and f"process {writer.pid}@" in message
-        assert writer.poll() is None  # the first writer was not disturbed
+        # At once, not after the other run: the writer (100 fits of a second each) is still
+        # running, undisturbed. (No wall-clock bound: it failed on a loaded machine.)
+        assert writer.poll() is None
     finally:
         writer.send_signal(signal.SIGKILL)  # dies holding the lock, leaving lock and journal
         writer.wait()
