@@ -216,15 +216,12 @@ def test_seeded_reproducible_and_pickles():
     assert c.confidence_interval(0.5)[1] < a.high
 
 
-def test_many_resamples_are_chunked_and_fast():
-    """20 x 50 x 10 scores: 50,000 resamples of all four aggregates in well under a minute
-    (no loop over resamples; memory bounded by the chunks)."""
-    import time
+def test_many_resamples_are_chunked():
+    """20 x 50 x 10 scores: 50,000 resamples of all four aggregates, in chunks (memory bounded
+    by the chunks). Their speed is measured in benchmarks/bench_runs.py, not here."""
     x = _scores(shape=(10, 50))
-    start = time.perf_counter()
     r = aggregate_runs(x, n_resamples=50_000, random_state=0)
-    assert r["iqm"].n_resamples == 50_000
-    assert time.perf_counter() - start < 30
+    assert r["iqm"].n_resamples == 50_000 == r["iqm"].distribution.size
 
 
 @pytest.mark.parametrize("bad, message", [
