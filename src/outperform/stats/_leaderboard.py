@@ -100,6 +100,13 @@ def pairwise_discordance(correct) -> PairwiseCounts:
     TooFewError
         Fewer than 2 models or no examples.
 
+    Notes
+    -----
+    The counts come from AND + popcount on bit-packed rows, k^2 n / 128 word operations. With
+    numba installed (``pip install 'outperform[fast]'``) large inputs run a compiled kernel
+    on all cores: 200 models x 10^6 examples in ~0.04 s on 2 cores, against ~0.35 s for the
+    numpy kernel used otherwise (``benchmarks/bench_leaderboard.py``); the counts are equal.
+
     Examples
     --------
     >>> counts = pairwise_discordance([[1, 1, 0, 1], [0, 1, 1, 1], [0, 0, 0, 1]])
