@@ -6,11 +6,14 @@ further call costs a second or two.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import integrate, stats
 
 from outperform._validation import DegenerateDataError, InvalidInputError, TooFewError
+from outperform.bayes import _hierarchical_model as hm
 from outperform.bayes import _hierarchical_ttest as ht
 from outperform.bayes import HierarchicalPrior, hierarchical_correlated_ttest
 from outperform.data import load_uci54_arrays
@@ -282,3 +285,61 @@ def test_bad_input(a, b, kwargs, exc, msg):
     kwargs = {"rho": 0.1, **kwargs}
     with pytest.raises(exc, match=msg):
         hierarchical_correlated_ttest(a, b, **kwargs)
+
+
+@pytest.mark.parametrize("truncate", [False, True])
+def test_padding_leaves_the_potential_of_the_data_sets_unchanged(truncate):
+    # One compiled sampler serves every q of a bucket: padded data sets must add exactly
+    # independent standard normals, whatever the other parameters (a property of the mask).
+    import jax
+    import jax.numpy as jnp
+
+    rng = np.random.default_rng(11)
+    q = 5
+    xbar, c, q_ref = rng.normal(0, 1, q), rng.uniform(0.5, 2, q), rng.uniform(5, 20, q)
+    centre = rng.uniform(0, 1, q)
+    tail = (8.0, np.array([5.0, 10.0, 1.5 if truncate else 1000.0]), [1.0, 2.0, 0.01, 0.1])
+    *padded, mask = hm.padded_args(xbar, c, q_ref, centre)
+    assert mask.size == hm.padded_size(q) == 16 and mask.sum() == q
+
+    def f32(values):
+        return [jnp.asarray(v, dtype=jnp.float32) for v in values]
+
+    plain = ht._potential_gen(truncate)(*f32((xbar, c, q_ref, centre, *tail)))
+    masked = ht._potential_gen(truncate)(*f32((*padded, *tail, mask)))
+    for _ in range(5):
+        params = {k: jnp.float32(v) for k, v in zip(
+            ("alpha", "beta", "log_nu_minus_one", "delta0", "std0"), rng.normal(0, 1, 5))}
+        z = rng.normal(0, 2, mask.size)
+        pad_z = z[q:]
+        got = float(masked({**params, "z": jnp.asarray(z, dtype=jnp.float32)}))
+        want = (float(plain({**params, "z": jnp.asarray(z[:q], dtype=jnp.float32)}))
+                + 0.5 * float(np.sum(pad_z ** 2)))
+        assert got == pytest.approx(want, rel=1e-5, abs=1e-3)
+        # The gradient NUTS follows: the same for the real coordinates, z for the padding,
+        # finite even where a padded z is far out (it would make the masked terms infinite).
+        z[q:] = 1e4
+        g_masked = jax.grad(masked)({**params, "z": jnp.asarray(z, dtype=jnp.float32)})
+        g_plain = jax.grad(plain)({**params, "z": jnp.asarray(z[:q], dtype=jnp.float32)})
+        for k in params:   # (NaN in both where the truncation term underflows: equal_nan)
+            np.testing.assert_allclose(float(g_masked[k]), float(g_plain[k]), rtol=1e-4,
+                                       atol=1e-4)
+        np.testing.assert_allclose(g_masked["z"][:q], g_plain["z"], rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(g_masked["z"][q:], z[q:], rtol=1e-6)
+
+
+def test_data_set_counts_of_one_bucket_share_one_compiled_sampler():
+    from outperform.bayes import _mcmc
+
+    rng = np.random.default_rng(12)
+    a, b = rng.normal(0.5, 1, (20, 10)), rng.normal(0, 1, (20, 10))
+    kwargs = dict(rho=0.1, rope=0.1, n_chains=2, n_samples=50, n_warmup=50)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # 50 draws: too few to converge
+        ht.hierarchical_correlated_ttest(a, b, **kwargs)
+        before = _mcmc._program.cache_info()
+        res = ht.hierarchical_correlated_ttest(a[:17], b[:17], **kwargs)   # 17 and 20: 32
+    after = _mcmc._program.cache_info()
+    assert (after.hits, after.misses) == (before.hits + 1, before.misses)
+    assert res.details["shrunk_means"].shape == (17,)
+    assert res.posterior.delta.shape == (2, 50, 17)

@@ -119,6 +119,11 @@ def _potential_gen(truncate):
     prior of the z_i, the likelihood with sigma_i integrated out,
     -(n - 1)/2 sum_i log(1 + c_i (xbar_i - delta_i)^2), the truncation term when it matters
     (module docstring) and the log-Jacobians.
+
+    ``mask`` (optional, 1 for a data set, 0 for padding; default all 1): padded entries
+    leave every sum and become independent standard normal coordinates, apart from the rest
+    of the model, so the posterior of the real ones is unchanged. Padding the data sets to
+    :func:`padded_size` lets one compiled sampler serve every q of a bucket.
     """
     import jax.numpy as jnp
     from jax.nn import log_sigmoid, sigmoid
@@ -127,8 +132,9 @@ def _potential_gen(truncate):
     def bounded(raw, low, high):
         return low + (high - low) * sigmoid(raw), log_sigmoid(raw) + log_sigmoid(-raw)
 
-    def potential_gen(xbar, c, q_ref, centre, n, bounds, prior_bounds):
+    def potential_gen(xbar, c, q_ref, centre, n, bounds, prior_bounds, mask=None):
         half = 0.5 * (n - 1.0)
+        mask = jnp.ones_like(xbar) if mask is None else mask
 
         def potential(p):
             alpha, log_ja = bounded(p["alpha"], prior_bounds[0], prior_bounds[1])
@@ -143,20 +149,46 @@ def _potential_gen(truncate):
             lp += alpha * jnp.log(beta) - gammaln(alpha) + alpha * log_g - beta * g
             # z_i ~ t_nu(w_i delta0, std0^w_i), i.e. delta_i ~ t_nu(delta0, std0).
             log_scale = centre * jnp.log(std0)
-            t = (z - centre * delta0) * jnp.exp(-log_scale)
-            lp += z.shape[0] * (gammaln(0.5 * (nu + 1.0)) - gammaln(0.5 * nu)
-                                - 0.5 * jnp.log(nu))
-            lp -= jnp.sum(log_scale) + 0.5 * (nu + 1.0) * jnp.sum(jnp.log1p(t * t / nu))
-            ratio = c * (xbar - _delta_from(z, delta0, std0, centre)) ** 2
-            lp -= half * jnp.sum(jnp.log1p(ratio))
+            real = mask > 0
+            # Padded entries enter the terms below as 0 (not masked after the fact: a far
+            # padded z could make a term infinite, and 0 * inf is NaN, in the gradient too).
+            t = jnp.where(real, (z - centre * delta0) * jnp.exp(-log_scale), 0.0)
+            lp += jnp.sum(mask) * (gammaln(0.5 * (nu + 1.0)) - gammaln(0.5 * nu)
+                                   - 0.5 * jnp.log(nu))
+            lp -= (jnp.sum(mask * log_scale)
+                   + 0.5 * (nu + 1.0) * jnp.sum(mask * jnp.log1p(t * t / nu)))
+            ratio = jnp.where(real, c * (xbar - _delta_from(z, delta0, std0, centre)) ** 2, 0.0)
+            lp -= half * jnp.sum(mask * jnp.log1p(ratio))
             if truncate:
-                lp += jnp.sum(jnp.log(gammaincc(half, q_ref * (1.0 + ratio)
-                                                / (2.0 * bounds[2] ** 2))))
+                lp += jnp.sum(mask * jnp.log(gammaincc(half, q_ref * (1.0 + ratio)
+                                                       / (2.0 * bounds[2] ** 2))))
+            lp -= 0.5 * jnp.sum((1.0 - mask) * z * z)     # padding: standard normals
             return -lp
 
         return potential
 
     return potential_gen
+
+
+#: Data-set counts are padded up to a multiple of this, so one compiled sampler serves
+#: e.g. every q from 49 to 64 (each new q otherwise compiles for ~10 s).
+DATA_SET_BUCKET = 16
+
+
+def padded_size(q: int) -> int:
+    """The number of data sets the sampler is compiled for: q rounded up to the bucket."""
+    return -(-q // DATA_SET_BUCKET) * DATA_SET_BUCKET
+
+
+def padded_args(xbar, c, q_ref, centre):
+    """The per-data-set arguments of the potential padded to :func:`padded_size`, and the
+    mask. Padded entries get values that keep every masked term finite (centre 0: the
+    padded z is delta's non-centred coordinate; x-bar 0, c and q_ref 1)."""
+    q = xbar.size
+    extra = padded_size(q) - q
+    pad = [np.concatenate([v, np.full(extra, fill)])
+           for v, fill in ((xbar, 0.0), (c, 1.0), (q_ref, 1.0), (centre, 0.0))]
+    return (*pad, np.concatenate([np.ones(q), np.zeros(extra)]))
 
 
 def _initial_values(xbar, within_sd, centre, bounds, prior, n_chains, rng):

@@ -47,8 +47,10 @@ Sampler: NUTS from NumPyro's functional API (``numpyro.infer.hmc.hmc``), in floa
 chains ``vectorized`` (``jax.vmap``) inside one jitted scan, each chain starting from the
 inverse Hessian diagonal of the potential as its mass matrix (``_mcmc._sampler``: the
 first warm-up window, with NumPyro's identity, ran trees of up to 1,023 leapfrog steps and
-cost three quarters of the run). The data are arguments of the compiled program, so in one
-process a second call on data of the same shape does not compile again, and thanks to the
+cost three quarters of the run). The data are arguments of the compiled program, padded to
+a multiple of 16 data sets (the padding is masked out of the model: ``_hierarchical_model.
+padded_args``), so in one process a second call on data of the same number of folds and a
+number of data sets in the same bucket (e.g. 49-64) does not compile again, and thanks to the
 cache folder (on by default, ``~/.cache/outperform/jax``; ``OUTPERFORM_JAX_CACHE=0`` turns
 it off, ``=<folder>`` moves it: :func:`outperform.bayes.compilation_cache_folder`), which
 holds the traced program (``jax.export``) and JAX's compiled code, neither does a later
@@ -92,7 +94,8 @@ from .._validation import (DegenerateDataError, InvalidInputError, TooFewError,
                            random_seed)
 from ..results import BayesianResult
 from ._hierarchical_model import (HierarchicalPrior, _centredness, _constrained, _initial_values,
-                                  _potential_gen, _summaries, _truncation_matters)
+                                  _potential_gen, _summaries, _truncation_matters,
+                                  padded_args)
 from ._mcmc import check_convergence, diagnostics, run_nuts
 from ._rope import decide, student_regions
 
@@ -279,8 +282,11 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
     centre = _centredness(xbar, c, n)
     init = _initial_values(xbar, within_sd / scale, centre, bounds, prior, int(n_chains),
                            np.random.default_rng(seed))
-    args = (xbar, c, q_ref, centre, float(n), np.array(bounds),
-            np.array(prior.alpha_bounds + prior.beta_bounds))
+    # Padded to a bucket of data-set counts: one compiled sampler for every q in it.
+    *per_set, mask = padded_args(xbar, c, q_ref, centre)
+    args = (*per_set, float(n), np.array(bounds),
+            np.array(prior.alpha_bounds + prior.beta_bounds), mask)
+    init["z"] = np.pad(init["z"], ((0, 0), (0, mask.size - q)))
     stage = (f"hierarchical t-test: NUTS, {n_chains} chains x ({n_warmup} warm-up + "
              f"{n_samples}) draws on {q} data sets (the first call compiles)")
     with progress_status(stage, progress):
@@ -288,6 +294,7 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
                                   name="hierarchical_ttest" + ("_truncated" if truncate else ""),
                                   n_chains=int(n_chains), n_samples=int(n_samples),
                                   n_warmup=int(n_warmup), seed=seed, chain_method=chain_method)
+    raw["z"] = raw["z"][..., :q]                       # the padding's draws are dropped
     draws = _constrained(raw, bounds, prior, centre)
     delta0, std0, nu = draws["delta0"] * scale, draws["std0"] * scale, draws["nu"]
     delta = draws["delta"] * scale
