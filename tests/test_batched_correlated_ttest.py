@@ -79,3 +79,28 @@ def test_one_row_helpers_give_the_batch_kernels_bits():
     a, b = rng.uniform(0.5, 3000, (2, 500))
     np.testing.assert_array_equal(special.betaincinv(a[:, None], b[:, None], [0.025, 0.5]),
                                   stats.beta.ppf([0.025, 0.5], a[:, None], b[:, None]))
+
+
+def test_corrected_t_of_each_row_equals_the_single_pair_call():
+    from outperform import DegenerateDataError
+    from outperform.stats import corrected_resampled_ttest, corrected_resampled_ttests
+
+    rng = np.random.default_rng(5)
+    for n in (2, 9, 30, 100, 1000):      # row sums must add in the 1-D order at every size
+        a = rng.normal(0.8, 0.03, (7, n))
+        b = a - rng.normal(0.005, 0.01, (7, n))
+        for alternative in ("two-sided", "greater", "less"):
+            batch = corrected_resampled_ttests(a, b, rho=0.1, alternative=alternative)
+            for i, res in enumerate(batch):
+                one = corrected_resampled_ttest(a[i], b[i], rho=0.1, alternative=alternative)
+                assert res.to_dict() == one.to_dict()
+                assert res.confidence_interval(0.9) == one.confidence_interval(0.9)
+    a = np.zeros((2, 5))
+    with pytest.raises(DegenerateDataError, match="all 5 fold differences are equal"):
+        corrected_resampled_ttests(a, a - 1.0, rho=0.1)
+    with pytest.raises(InvalidInputError, match="same shape"):
+        corrected_resampled_ttests(a, a[:1], rho=0.1)
+    with pytest.raises(InvalidInputError, match="finite"):
+        corrected_resampled_ttests(a + np.nan, a, rho=0.1)
+    with pytest.raises(TooFewError):
+        corrected_resampled_ttests(a[:, :1], a[:, :1], rho=0.1)

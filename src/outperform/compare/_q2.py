@@ -20,7 +20,7 @@ from ..bayes._correlated_ttest import correlated_bayesian_ttests
 from ..data._results_table import ResultsTable
 from ..data._schema import FOLD, N_TEST, N_TRAIN, RUN
 from ..results import ComparisonReport, FrequentistResult, PairwiseResult
-from ..stats._correlated_ttest import correlation_heuristic, corrected_resampled_ttest
+from ..stats._correlated_ttest import correlation_heuristic, corrected_resampled_ttests
 from ..stats._multipletests import adjust_pvalues
 from ..stats._tost import tost
 from ._guards import unit_mismatch
@@ -111,17 +111,15 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
     # tables name A and B after ``models`` (a control second would swap the columns).
     pairs = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
              if control and len(names) > 2 else list(combinations(range(len(names)), 2)))
-    freq, widths = {}, {}
-    for i, j in pairs:
-        a, b = sign * scores[names[i]], sign * scores[names[j]]
-        freq[i, j] = _corrected_t(a, b, r)
-        # 0.1 sd of the differences; 0 when they are equal (their sd is then rounding noise).
-        sd = 0.0 if "undefined" in freq[i, j].details else float(np.std(a - b, ddof=1))
-        width = rope if rope is not None else ROPE_SD_FRACTION * sd
-        widths[i, j] = width
-    # The Bayesian test of all pairs in one batch (the same results as pair by pair).
+    # Both tests of all pairs in one batch each (the same results as pair by pair).
     rows = np.array(pairs).T
     signed = sign * np.stack([scores[m] for m in names])
+    freq = dict(zip(pairs, _corrected_t(signed[rows[0]], signed[rows[1]], r)))
+    # 0.1 sd of the differences; 0 when they are equal (their sd is then rounding noise).
+    sds = np.std(signed[rows[0]] - signed[rows[1]], axis=1, ddof=1)
+    widths = {ij: (float(rope) if rope is not None else
+                   0.0 if "undefined" in freq[ij].details else ROPE_SD_FRACTION * float(sd))
+              for ij, sd in zip(pairs, sds)}
     bayes = dict(zip(pairs, correlated_bayesian_ttests(
         signed[rows[0]], signed[rows[1]], rho=r, ropes=[widths[ij] for ij in pairs],
         threshold=threshold)))
@@ -171,18 +169,25 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
                             conclusions=tuple(conclusions), **common)
 
 
-def _corrected_t(a: np.ndarray, b: np.ndarray, rho: float) -> FrequentistResult:
-    """The corrected resampled t-test of a pair, or its undefined result at zero variance.
+def _corrected_t(a: np.ndarray, b: np.ndarray, rho: float) -> list[FrequentistResult]:
+    """The corrected resampled t-test of each pair (rows of a and b), or its undefined result
+    at zero variance.
 
-    When every fold difference is the same (up to rounding, :data:`CONSTANT_RTOL`), the t
-    statistic is 0/0 or infinite and the test has no variance to weigh the difference
+    When every fold difference of a pair is the same (up to rounding, :data:`CONSTANT_RTOL`),
+    the t statistic is 0/0 or infinite and the test has no variance to weigh the difference
     against: the result has NaN statistic and p-value, the common difference as
     ``estimate`` and the reason in ``details["undefined"]``.
     """
     d = a - b
-    scale = max(float(np.max(np.abs(a))), float(np.max(np.abs(b))))
-    if np.ptp(d) > CONSTANT_RTOL * scale:
-        return corrected_resampled_ttest(a, b, rho=rho)
+    scale = np.maximum(np.max(np.abs(a), axis=1), np.max(np.abs(b), axis=1))
+    varies = np.ptp(d, axis=1) > CONSTANT_RTOL * scale
+    tested = iter(corrected_resampled_ttests(a[varies], b[varies], rho=rho)
+                  if varies.any() else ())
+    return [next(tested) if v else _undefined(row, float(s), rho)
+            for row, s, v in zip(d, scale, varies)]
+
+
+def _undefined(d: np.ndarray, scale: float, rho: float) -> FrequentistResult:
     common = float(np.median(d))
     common = 0.0 if abs(common) <= CONSTANT_RTOL * scale else common
     return FrequentistResult(
