@@ -111,41 +111,64 @@ def _fold_differences(a, b) -> np.ndarray:
     return x - y
 
 
-def _t_results(d: np.ndarray, variance_factor: float, alternative: str, method: str,
-               details: dict) -> list[FrequentistResult]:
-    """Student t test of mean(d_p) = 0 for each row p of d (n_tests, n), with squared
-    standard error var(d_p) * variance_factor. Row reductions add in the same order as a
-    1-D one, so each result equals the one-row call's, bit for bit."""
-    n = d.shape[1]
-    flat = np.flatnonzero(np.ptp(d, axis=1) == 0)
-    if flat.size:
-        raise DegenerateDataError(
-            f"all {n} fold differences are equal ({d[flat[0], 0]:g}), so their variance is 0 "
-            "and the t statistic is undefined. correlated_bayesian_ttest handles this case "
-            "(point mass at the common difference)."
-        )
-    mean = np.mean(d, axis=1)
-    sd = np.std(d, axis=1, ddof=1)
-    se = sd * np.sqrt(variance_factor)
-    t = mean / se
-    df = n - 1
+def _flat_error(n: int, value: float) -> DegenerateDataError:
+    return DegenerateDataError(
+        f"all {n} fold differences are equal ({value:g}), so their variance is 0 and the t "
+        "statistic is undefined. correlated_bayesian_ttest handles this case (point mass at "
+        "the common difference).")
+
+
+def _p_value(t, df: int, alternative: str):
     # Student t cdf from scipy.special: a frozen scipy.stats.t costs ~1 ms per call, which
     # dominates simulation studies that call this test thousands of times.
-    pvalue = {"two-sided": 2 * special.stdtr(df, -np.abs(t)), "greater": special.stdtr(df, -t),
-              "less": special.stdtr(df, t)}[alternative]
-    return [FrequentistResult(
-        statistic=float(t[i]), pvalue=float(pvalue[i]), method=method, alternative=alternative,
-        df=float(df), estimate=float(mean[i]), effect_size=float(mean[i]) / float(sd[i]),
+    if alternative == "two-sided":
+        return 2 * special.stdtr(df, -np.abs(t))
+    return special.stdtr(df, -t if alternative == "greater" else t)
+
+
+def _result(t: float, p: float, mean: float, sd: float, se: float, n: int, alternative: str,
+            method: str, details: dict) -> FrequentistResult:
+    return FrequentistResult(
+        statistic=float(t), pvalue=float(p), method=method, alternative=alternative,
+        df=float(n - 1), estimate=mean, effect_size=mean / sd,
         effect_size_name="Cohen's d_z (mean / sd of the fold differences)",
-        details={"n_folds": n, "standard_error": float(se[i]), **details},
-        _interval=LocationInterval(float(mean[i]), float(se[i]), alternative, df=float(df)))
-        for i in range(d.shape[0])]
+        details={"n_folds": n, "standard_error": float(se), **details},
+        _interval=LocationInterval(mean, float(se), alternative, df=float(n - 1)))
 
 
 def _t_result(d: np.ndarray, variance_factor: float, alternative: str, method: str,
               details: dict) -> FrequentistResult:
-    """Student t test of mean(d) = 0 with squared standard error var(d) * variance_factor."""
-    return _t_results(d[None, :], variance_factor, alternative, method, details)[0]
+    """Student t test of mean(d) = 0 with squared standard error var(d) * variance_factor.
+
+    One row of :func:`_t_results` on Python floats (the per-call cost of a test called in
+    loops); the same arithmetic, so the same bits (tests/test_batched_correlated_ttest.py).
+    """
+    n = d.size
+    mean = float(np.mean(d))
+    if np.ptp(d) == 0:
+        raise _flat_error(n, d[0])
+    sd = float(np.std(d, ddof=1))
+    se = sd * np.sqrt(variance_factor)
+    t = mean / se
+    return _result(t, _p_value(t, n - 1, alternative), mean, sd, se, n, alternative, method,
+                   details)
+
+
+def _t_results(d: np.ndarray, variance_factor: float, alternative: str, method: str,
+               details: dict) -> list[FrequentistResult]:
+    """:func:`_t_result` of each row of d (n_tests, n). Row reductions add in the same order
+    as 1-D ones, so each result equals the one-row call's, bit for bit."""
+    n = d.shape[1]
+    flat = np.ptp(d, axis=1) == 0
+    if flat.any():
+        raise _flat_error(n, d[flat.argmax(), 0])
+    mean = np.mean(d, axis=1)
+    sd = np.std(d, axis=1, ddof=1)
+    se = sd * np.sqrt(variance_factor)
+    t = mean / se
+    p = _p_value(t, n - 1, alternative)
+    return [_result(*row, n, alternative, method, details)
+            for row in zip(*(v.tolist() for v in (t, p, mean, sd, se)))]
 
 
 def corrected_resampled_ttest(a, b, *, rho=None, n_train=None, n_test=None,
