@@ -91,3 +91,11 @@ def test_a_kernel_that_cannot_load_warns_and_counts_with_numpy(monkeypatch):
     with pytest.warns(RuntimeWarning, match="counting with numpy instead"):
         g = bit_gram.bit_gram(x)
     assert np.array_equal(g, reference(x))
+
+
+@pytest.mark.parametrize("limit, expected", [("1", 1), ("64", None), ("", None), ("x", None)])
+def test_threads_respect_omp_num_threads(monkeypatch, limit, expected):
+    # joblib's workers set OMP_NUM_THREADS to their share of the cores.
+    numba = pytest.importorskip("numba")
+    monkeypatch.setenv("OMP_NUM_THREADS", limit)
+    assert bit_gram._default_threads() == (expected or numba.get_num_threads())

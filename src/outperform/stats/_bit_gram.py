@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -85,20 +86,29 @@ def gram_numpy(x: np.ndarray) -> np.ndarray:
     return g
 
 
+def _default_threads() -> int:
+    """numba's thread count (``NUMBA_NUM_THREADS``, else the cores), capped by
+    ``OMP_NUM_THREADS`` when set: joblib's workers set it to their share of the cores, so a
+    count inside parallel work does not start a thread per core in every worker."""
+    import numba
+
+    threads = numba.get_num_threads()
+    limit = os.environ.get("OMP_NUM_THREADS", "").strip()
+    return min(threads, max(int(limit), 1)) if limit.isdigit() else threads
+
+
 def gram_numba(x: np.ndarray, threads: int | None = None) -> np.ndarray:
     """G as :func:`gram_numpy`, by the compiled kernel on ``threads`` threads (default:
-    numba's thread count, i.e. ``NUMBA_NUM_THREADS`` or the number of cores).
+    :func:`_default_threads`).
 
     The examples are packed in tiles of ``_TILE_BYTES / 2`` (memory bounded by the tile, and
     a tile stays in L2 while the kernel reads it k / 2 times); each tile's words are split
     evenly between the threads, each adding to its own G.
     """
-    import numba
-
     from ._bit_gram_numba import gram_words
 
     k, n = x.shape
-    threads = max(1, threads or numba.get_num_threads())
+    threads = max(1, threads or _default_threads())
     step = 64 * max(1, _TILE_BYTES // (16 * k))
     partial = np.zeros((threads, k, k), dtype=np.int64)
     with ThreadPoolExecutor(threads) as pool:
