@@ -26,7 +26,7 @@ def compare_evals_cmd(
     paths: List[Path] = typer.Argument(..., help="Evaluation logs or folders of runs: lm-eval "
                                        "samples_*.jsonl (with results_*.json), Inspect .eval/"
                                        ".json logs, HELM run folders, or a CSV/Parquet table "
-                                       "(model, task, item, score[, cluster][, epoch])."),
+                                       "(model, \\[task,] item, score[, cluster][, epoch])."),
     format: str = typer.Option("auto", "--format", help=FORMAT_HELP),
     metric: Optional[str] = typer.Option(None, help="Metric to compare, e.g. acc, "
                                          "'exact_match,strict-match', an Inspect scorer "
