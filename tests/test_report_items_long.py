@@ -155,3 +155,15 @@ def test_the_long_table_needs_no_task_column(tmp_path):
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     assert list(out["per_task"]) == ["task"]
+
+
+def test_report_reads_a_per_item_table_in_the_encoding_given(tmp_path):
+    # A spreadsheet export in Windows-1252: --encoding reaches the per-item reader too.
+    path = tmp_path / "items_cp1252.csv"
+    path.write_bytes(BRIEF.replace("arc", "café").encode("cp1252"))
+    res = runner.invoke(app, ["report", str(path), "--encoding", "cp1252",
+                              "--out", str(tmp_path / "rep"), "--formats", "json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(next((tmp_path / "rep").glob("*.json")).read_text())
+    assert (out["tests"]["mcnemar"]["details"]["n10"],
+            out["tests"]["mcnemar"]["details"]["n01"]) == (1, 0)

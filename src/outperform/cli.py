@@ -300,7 +300,7 @@ def report(
     from .compare import compare
     from .data._evals._long import is_item_table
     from .data._evals._read import is_eval_log
-    from .data._files import read_columns
+    from .data._files import read_columns, read_table
     from .report import FORMATS, write_report
 
     direction = _direction(lower_is_better, higher_is_better)
@@ -316,11 +316,14 @@ def report(
                                 "report files (it is created if missing).")
     # A long table of per-item scores (model, item id, score; no run/fold) is an evaluation
     # log too: the header decides, before read_results would refuse its repeated cells.
-    if (len(files) > 1 or is_eval_log(files[0])
-            or (files[0].is_file() and is_item_table(read_columns(files[0], encoding=encoding)))):
+    items = (len(files) == 1 and files[0].is_file()
+             and is_item_table(read_columns(files[0], encoding=encoding)))
+    if len(files) > 1 or is_eval_log(files[0]) or items:
         from ._evals_cli import write_eval_reports
 
-        write_eval_reports(files, out, chosen, metric=metric, cluster_by=cluster_by,
+        # the evaluation-log reader has no encoding: a table in another one is read here
+        sources = [read_table(files[0], encoding=encoding)] if items and encoding else files
+        write_eval_reports(sources, out, chosen, metric=metric, cluster_by=cluster_by,
                            intersect=intersect, control=control, alpha=alpha,
                            higher_is_better=direction)
         return
