@@ -26,7 +26,7 @@ def compare_evals_cmd(
     paths: List[Path] = typer.Argument(..., help="Evaluation logs or folders of runs: lm-eval "
                                        "samples_*.jsonl (with results_*.json), Inspect .eval/"
                                        ".json logs, HELM run folders, or a CSV/Parquet table "
-                                       "(model, task, item, score[, cluster][, epoch])."),
+                                       "(model, \\[task,] item, score[, cluster][, epoch])."),
     format: str = typer.Option("auto", "--format", help=FORMAT_HELP),
     metric: Optional[str] = typer.Option(None, help="Metric to compare, e.g. acc, "
                                          "'exact_match,strict-match', an Inspect scorer "
@@ -134,14 +134,15 @@ def print_eval_comparison(result, console: Console, top: int | None = None) -> N
 def write_eval_reports(paths, out: Path, formats, *, metric=None, cluster_by=None,
                        intersect=False, control=None, alpha=0.05,
                        higher_is_better=None) -> None:
-    """``outperform report`` on evaluation logs: one report per task (and pair of models),
-    and one over tasks when there is one, written to ``out``; the tables on the terminal."""
+    """``outperform report`` on evaluation logs (paths, or a DataFrame of per-item scores):
+    one report per task (and pair of models), and one over tasks when there is one, written
+    to ``out``; the tables on the terminal."""
     import re
 
     from .compare import compare_evals
     from .report import write_report
 
-    result = compare_evals([str(p) for p in paths], metric=metric, cluster_by=cluster_by,
+    result = compare_evals([str(p) if isinstance(p, (str, Path)) else p for p in paths], metric=metric, cluster_by=cluster_by,
                            intersect=intersect, control=control, alpha=alpha,
                            higher_is_better=higher_is_better)
     reports = [(task if len(reps) == 1 else f"{task}-{r.models[0]}-vs-{r.models[1]}", r)

@@ -267,8 +267,9 @@ def report(
     files: List[Path] = typer.Argument(..., metavar="FILE...", help="Results table (any layout "
                                        "`compare` reads: per-example predictions with y_true, "
                                        "folds on one task, or many data sets), or evaluation "
-                                       "logs / folders of runs as `compare-evals` reads them "
-                                       "(one report per task)."),
+                                       "logs / folders of runs / a long table of per-item "
+                                       "scores (model, item, score) as `compare-evals` reads "
+                                       "them (one report per task)."),
     out: Path = typer.Option(Path("outperform-report"), help="Folder for the report files."),
     formats: str = typer.Option("html,md,tex,json", help="Comma-separated: html, md, tex, "
                                 "json, txt (the diagrams are written as PDF and SVG)."),
@@ -297,7 +298,9 @@ def report(
 ) -> None:
     """Write a publishable report (HTML, Markdown, LaTeX, JSON) with its figures."""
     from .compare import compare
+    from .data._evals._long import is_item_table
     from .data._evals._read import is_eval_log
+    from .data._files import read_columns, read_table
     from .report import FORMATS, write_report
 
     direction = _direction(lower_is_better, higher_is_better)
@@ -311,10 +314,16 @@ def report(
     if out.exists() and not out.is_dir():
         raise InvalidInputError(f"--out {str(out)!r} is an existing file; give a folder for the "
                                 "report files (it is created if missing).")
-    if len(files) > 1 or is_eval_log(files[0]):
+    # A long table of per-item scores (model, item id, score; no run/fold) is an evaluation
+    # log too: the header decides, before read_results would refuse its repeated cells.
+    items = (len(files) == 1 and files[0].is_file()
+             and is_item_table(read_columns(files[0], encoding=encoding)))
+    if len(files) > 1 or is_eval_log(files[0]) or items:
         from ._evals_cli import write_eval_reports
 
-        write_eval_reports(files, out, chosen, metric=metric, cluster_by=cluster_by,
+        # the evaluation-log reader has no encoding: a table in another one is read here
+        sources = [read_table(files[0], encoding=encoding)] if items and encoding else files
+        write_eval_reports(sources, out, chosen, metric=metric, cluster_by=cluster_by,
                            intersect=intersect, control=control, alpha=alpha,
                            higher_is_better=direction)
         return

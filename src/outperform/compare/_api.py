@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import InvalidInputError, OutperformError, check_random_state, check_threshold
+from ..data._evals._long import is_item_table, item_column
 from ..data._files import read_columns
 from ..data._io import read_results, read_table
 from ..data._results_table import ResultsTable, ScoreMatrix
@@ -128,7 +129,9 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         labels of ``y_true`` nor probabilities (see :func:`compare_predictions`); a
         ``threshold`` outside (0.5, 1); a ``prior_strength`` that is not > 0; missing
         cells in a Q2 table or with ``bayesian=``/``hierarchical=``, or with a post-hoc test
-        that needs every cell.
+        that needs every cell; with ``question="auto"``, a long table of per-item scores
+        (``model``, an item id such as ``item`` or ``id``, ``score``, no run/fold column),
+        which :func:`outperform.compare.compare_evals` compares paired by item.
 
     Examples
     --------
@@ -172,6 +175,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         report = _with_leaderboard(report, frame, y_true=y_true, loss=loss, group=group,
                                    alpha=alpha, random_state=random_state)
         return _with_ignored_options(report, "Q1", given)
+    if question == "auto" and is_item_table(columns):
+        raise InvalidInputError(_per_item_scores(columns))
     if "n01" in columns and "n10" in columns:
         from ._hierarchical import compare_counts
 
@@ -285,6 +290,20 @@ def _long_predictions(y_true: str, task: str, model: str) -> str:
             "scores the benchmark wrote to --out; or pivot one task to one column of "
             f"predictions per model beside {y_true!r}, e.g. df.pivot(index='example', "
             f"columns={model!r}, values='y_pred').")
+
+
+def _per_item_scores(columns: tuple) -> str:
+    """Why compare() does not read a long table of per-item scores, and what does.
+
+    Its analysis (per task, each pair of models paired by item; over tasks, Q3 and the
+    hierarchical McNemar) is an EvalComparison, not the one ComparisonReport compare()
+    returns; the options of compare (post-hoc test, rho, the CD diagram) do not apply to it.
+    """
+    item = next(c for c in columns if str(c).strip().lower() == item_column(columns))
+    return (f"the table holds per-item scores (columns 'model', {item!r}, 'score', no run/fold: "
+            "one row per model and item, as evaluation logs give), not one result per (task, "
+            "model) or per fold. Compare the models paired by item with compare_evals "
+            "(outperform compare-evals FILE), or write the report with outperform report FILE.")
 
 
 def _with_assumed_direction(report: ComparisonReport, table: ResultsTable) -> ComparisonReport:

@@ -8,9 +8,10 @@ import numpy as np
 import pandas as pd
 
 from .._validation import InvalidInputError
+from ._evals._long import item_column
 from ._files import COMMA_NUMBER, NA_STRINGS, read_table
 from ._results_table import ResultsTable, ScoreMatrix
-from ._schema import ALIASES, KEYS, MODEL, NON_METRIC, TASK, metric_direction
+from ._schema import ALIASES, FOLD, KEYS, MODEL, NON_METRIC, RUN, TASK, metric_direction
 
 
 def _normalise_columns(df: pd.DataFrame) -> pd.DataFrame:
@@ -378,12 +379,9 @@ def _validated(df: pd.DataFrame, metric_cols: list[str], allow_missing: bool = F
 
     keys = [c for c in KEYS if c in df.columns]
     ids = _group_ids(df, keys)
-    dup = np.bincount(ids)[ids] > 1
-    if dup.any():
-        first = _plain(df[keys].iloc[int(np.argmax(dup))])
-        raise InvalidInputError(
-            f"{int(dup.sum())} rows share the same {keys}, e.g. {first}. Each measurement must "
-            "appear once: drop duplicates, or add a 'run'/'fold' column that tells them apart.")
+    sizes = np.bincount(ids)
+    if (sizes > 1).any():
+        _refuse_duplicates(df, keys, ids, sizes)
 
     tasks, models = df[TASK].cat.categories, df[MODEL].cat.categories
     counts = np.bincount(df[TASK].cat.codes.to_numpy(np.int64) * len(models)
@@ -418,6 +416,32 @@ def _validated(df: pd.DataFrame, metric_cols: list[str], allow_missing: bool = F
             "some (task, model) cells hold several rows but there is no run/fold column to pair "
             "them: add 'run'/'fold' columns.")
     return df.reset_index(drop=True)
+
+
+def _refuse_duplicates(df: pd.DataFrame, keys: list[str], ids: np.ndarray,
+                       sizes: np.ndarray) -> None:
+    """Raise for rows that repeat a key: how many keys and rows, and what tells them apart.
+
+    A column of item ids that does (``id``, ``item``, ...), without runs or folds, makes the
+    table a long table of per-item scores, which ``compare_evals`` reads, not a results table
+    to add runs to.
+    """
+    row = int(np.argmax(sizes[ids] > 1))
+    what = (f"{int(sizes[sizes > 1].sum())} rows share the same {keys} as another row: "
+            f"{int((sizes > 1).sum())} combination(s) appear more than once, e.g. "
+            f"{_plain(df[keys].iloc[row])} on {int(sizes[ids[row]])} rows.")
+    item = item_column(df.columns)
+    if item is not None and item not in keys and not {RUN, FOLD} & set(keys):
+        column = next(c for c in df.columns if str(c).strip().lower() == item)
+        if not df.duplicated(keys + [column]).any():
+            raise InvalidInputError(
+                f"{what} The {column!r} column tells them apart: this is a long table of "
+                "per-item scores (one row per model and item, as evaluation logs give), not "
+                "one result per (task, model). Compare it paired by item with compare_evals "
+                "(outperform compare-evals FILE), or write its report with outperform report "
+                "FILE.")
+    raise InvalidInputError(f"{what} Each measurement must appear once: drop duplicates, or "
+                            "add a 'run'/'fold' column that tells them apart.")
 
 
 def _refuse_partial_cells(df: pd.DataFrame, col) -> None:

@@ -27,7 +27,7 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
         ``samples_<task>_<date>.jsonl`` (its ``results_<date>.json`` beside it; a results
         file stands for its samples), Inspect AI ``.eval``/``.json`` logs, HELM run folders
         (``per_instance_stats.json``, ``run_spec.json``, ``scenario_state.json``), or a long
-        table (CSV/Parquet/DataFrame with ``model, task, item, score[, cluster][, epoch]``).
+        table (CSV/Parquet/DataFrame with ``model, [task,] item, score[, cluster][, epoch]``).
     format : {"auto", "lm-eval", "inspect", "helm", "csv"}
         ``"auto"`` recognises each file by its name and content.
     cluster_by : str, optional
