@@ -293,3 +293,14 @@ def test_text_scores_share_their_decimals_and_line_up():
         mean, _, width = line.split()[-3:]
         assert len(mean.split(".")[1]) == len(width.split(".")[1]) == decimals
     assert len({len(line) for line in lines}) == 1
+
+
+@pytest.mark.parametrize("name", ["id", "item", "doc_id", "sample_id", "ID"])
+def test_item_ids_named_as_evaluation_logs_name_them_are_the_examples(name):
+    # The names read_eval_logs accepts for a long table; before, only 'example' was read
+    # and a table with 'id' was refused as "rows share the same (task, model)".
+    items = _items(seed=4, n=300)
+    board = leaderboard(items.rename(columns={"example": name}), n_resamples=200)
+    same = leaderboard(items, n_resamples=200)
+    assert board.to_dict() == same.to_dict()
+    assert board.rank_sets.n_items == 300

@@ -36,7 +36,7 @@ def _markdown(board, top: int | None) -> str:
 
 
 def leaderboard_cmd(
-    file: Path = typer.Argument(..., help="Per-item scores (columns model, example, a score, "
+    file: Path = typer.Argument(..., help="Per-item scores (columns model, example or id, a score, "
                                 "optional cluster), per-example predictions (y_true and one "
                                 "column per model), one score per (task, model), or with "
                                 "--battles pairwise battles (model_a, model_b, winner)."),

@@ -18,6 +18,7 @@ import pandas as pd
 
 from .._validation import InvalidInputError, check_probability
 from ..data._files import read_table
+from ..data._evals._long import item_column
 from ..data._io import _normalise_columns, read_results
 from ..data._results_table import ResultsTable
 from ..data._schema import (CLUSTER, EXAMPLE, FOLD, MODEL, NON_METRIC, RUN, TASK,
@@ -52,7 +53,8 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
     Parameters
     ----------
     data : str, Path, DataFrame or ResultsTable
-        One of: (a) per-item scores, long: columns ``model``, ``example`` and a score column
+        One of: (a) per-item scores, long: columns ``model``, ``example`` (or ``item``,
+        ``id``, ``doc_id``, ``sample_id``, as evaluation logs name it) and a score column
         (``score``, ``correct``, ``accuracy``, ... or ``metric=``), optional ``cluster`` (and
         a single ``task``); (b) per-example predictions: ``y_true`` and one prediction column
         per model (see :func:`outperform.compare.compare_predictions`); (c) one score per
@@ -121,7 +123,7 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         scores, names, clusters, metric, hib = _from_predictions(df, y_true, loss, cluster)
         source, unit = "per-example predictions", "item"
     else:
-        df = _normalise_columns(df)
+        df = _item_ids_as_examples(_normalise_columns(df))
         if MODEL in df.columns and EXAMPLE in df.columns:
             scores, names, clusters, metric, hib = _from_items(df, metric, higher_is_better,
                                                                cluster, notes)
@@ -153,6 +155,18 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
                      f"independent (design effect {deff:.2f}, median over models).")
     return Leaderboard(rank_sets=rs, pairwise=pairwise, letters=letters, metric=metric,
                        source=source, notes=tuple(notes))
+
+
+def _item_ids_as_examples(df: pd.DataFrame) -> pd.DataFrame:
+    """A long table whose item ids are named as evaluation logs name them (``item``, ``id``,
+    ``doc_id``, ``sample_id``: :func:`outperform.data.read_eval_logs`' names) gets them as
+    its ``example`` column; per-fold tables (run/fold columns) are left alone."""
+    item = item_column(df.columns)
+    if MODEL not in df.columns or EXAMPLE in df.columns or item is None \
+            or {RUN, FOLD} & set(df.columns):
+        return df
+    column = next(c for c in df.columns if str(c).strip().lower() == item)
+    return df.rename(columns={column: EXAMPLE})
 
 
 def _read(path, encoding) -> pd.DataFrame:
