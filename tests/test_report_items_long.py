@@ -167,3 +167,13 @@ def test_report_reads_a_per_item_table_in_the_encoding_given(tmp_path):
     out = json.loads(next((tmp_path / "rep").glob("*.json")).read_text())
     assert (out["tests"]["mcnemar"]["details"]["n10"],
             out["tests"]["mcnemar"]["details"]["n01"]) == (1, 0)
+
+
+def test_one_discordant_item_is_singular():
+    # "a right and b wrong on 1 items" read wrong; the count is one item (a: 1,0,1; b: 0,0,1).
+    from outperform.compare import compare_evals
+
+    rows = [("a", 1, 1), ("a", 2, 0), ("a", 3, 1), ("b", 1, 0), ("b", 2, 0), ("b", 3, 1)]
+    df = pd.DataFrame(rows, columns=["model", "id", "score"]).assign(task="arc")
+    said = " ".join(compare_evals(df).conclusions)
+    assert "a right and b wrong on 1 item, the reverse on 0" in said

@@ -186,7 +186,8 @@ def _pair_report(p: PairedTask, i, j, hib, alpha, threshold, rope, control) -> C
             words.append(conclusion(
                 tests["mcnemar"].method, a, b, decision=tests["mcnemar"].pvalue < alpha,
                 values=(x.mean(), y.mean()), quantity=p.metric, higher_is_better=True,
-                spec=".4g", evidence=f"{a} right and {b} wrong on {c.n10} items, the reverse "
+                spec=".4g", evidence=f"{a} right and {b} wrong on {c.n10} item"
+                                     f"{'' if c.n10 == 1 else 's'}, the reverse "
                                      f"on {c.n01}; {_p(tests['mcnemar'].pvalue)}"))
             lo_r, hi_r = bm.rope
             words.append(conclusion(bm.method, a, b, decision=bm.decision,

@@ -379,7 +379,8 @@ def _mcnemar_words(names, res, counts, losses, alpha) -> str:
         res.method, a, b, decision=res.pvalue < alpha,
         values=(losses[a].mean(), losses[b].mean()), quantity="error rate",
         higher_is_better=False,
-        evidence=f"{a} wrong and {b} right on {counts.n01} examples, the reverse on "
+        evidence=f"{a} wrong and {b} right on {counts.n01} example"
+                 f"{'' if counts.n01 == 1 else 's'}, the reverse on "
                  f"{counts.n10}; p = {res.pvalue:.3g} " + ("<" if res.pvalue < alpha else ">=")
                  + f" {alpha}")
 
