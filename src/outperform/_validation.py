@@ -84,6 +84,28 @@ def as_paired(a, b, names: tuple[str, str] = ("a", "b")) -> tuple[np.ndarray, np
     return x, y
 
 
+def as_paired_rows(a, b, test: str) -> tuple[np.ndarray, np.ndarray]:
+    """Two (n_pairs, n) float arrays of fold scores, one pair per row, for a batch of ``test``.
+
+    Raises
+    ------
+    InvalidInputError
+        Not two 2-D arrays of the same shape, or a NaN / infinite score.
+    TooFewError
+        Fewer than 2 folds.
+    """
+    x, y = (np.asarray(v, dtype=float) for v in (a, b))
+    if x.ndim != 2 or x.shape != y.shape:
+        raise InvalidInputError(
+            f"a and b must be (n_pairs, n) arrays of the same shape, got {x.shape} and "
+            f"{y.shape}.")
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+        raise InvalidInputError("the fold scores must be finite numbers (no NaN or inf).")
+    if x.shape[1] < 2:
+        raise TooFewError(f"the {test} needs at least 2 folds, got {x.shape[1]}.")
+    return x, y
+
+
 def as_score_matrix(scores, name: str = "scores", *, min_tasks: int = 2,
                     min_models: int = 2) -> np.ndarray:
     """Return a 2-D float array of shape (n_tasks, n_models).

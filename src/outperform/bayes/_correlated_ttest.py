@@ -37,6 +37,7 @@ from .._validation import (
     InvalidInputError,
     TooFewError,
     as_paired,
+    as_paired_rows,
     check_choice,
     check_threshold,
     check_rope,
@@ -353,16 +354,11 @@ def correlated_bayesian_ttests(a, b, *, rho, ropes, threshold: float = 0.95
     InvalidInputError, TooFewError
         As :func:`correlated_bayesian_ttest`.
     """
-    x, y = (np.asarray(v, dtype=float) for v in (a, b))
-    if x.ndim != 2 or x.shape != y.shape or len(ropes) != x.shape[0]:
-        raise InvalidInputError(
-            f"a and b must be (n_pairs, n) arrays of the same shape with one ROPE per pair; "
-            f"got {x.shape}, {y.shape} and {len(ropes)} ROPEs.")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
-        raise InvalidInputError("the fold scores must be finite numbers (no NaN or inf).")
+    x, y = as_paired_rows(a, b, "correlated Bayesian t-test")
+    if len(ropes) != x.shape[0]:
+        raise InvalidInputError(f"one ROPE per pair is needed: {x.shape[0]} pairs, "
+                                f"{len(ropes)} ROPEs.")
     n = x.shape[1]
-    if n < 2:
-        raise TooFewError(f"the correlated Bayesian t-test needs at least 2 folds, got {n}.")
     rho = float(_check_rho(rho))
     bounds = [check_rope(r) for r in ropes]
     check_threshold(threshold)

@@ -20,6 +20,7 @@ from .._validation import (
     TooFewError,
     as_float_array,
     as_paired,
+    as_paired_rows,
     check_alternative,
 )
 from ..results import FrequentistResult
@@ -272,16 +273,8 @@ def corrected_resampled_ttests(a, b, *, rho: float, alternative: str = "two-side
     [0.1081, 0.9041]
     """
     check_alternative(alternative)
-    x, y = (np.asarray(v, dtype=float) for v in (a, b))
-    if x.ndim != 2 or x.shape != y.shape:
-        raise InvalidInputError(
-            f"a and b must be (n_pairs, n) arrays of the same shape, got {x.shape} and "
-            f"{y.shape}.")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
-        raise InvalidInputError("the fold scores must be finite numbers (no NaN or inf).")
+    x, y = as_paired_rows(a, b, "corrected resampled t-test")
     n = x.shape[1]
-    if n < 2:
-        raise TooFewError(f"a t-test on fold differences needs at least 2 folds, got {n}.")
     r = resolve_rho(rho)
     return _t_results(x - y, 1 / n + r / (1 - r), alternative, CORRECTED_METHOD, {"rho": r})
 
