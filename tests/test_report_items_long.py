@@ -177,3 +177,18 @@ def test_one_discordant_item_is_singular():
     df = pd.DataFrame(rows, columns=["model", "id", "score"]).assign(task="arc")
     said = " ".join(compare_evals(df).conclusions)
     assert "a right and b wrong on 1 item, the reverse on 0" in said
+
+
+def test_mcnemar_estimate_is_named_phi_in_the_report():
+    # The "estimate [95% CI]" column holds A − B for the other tests; McNemar's is
+    # φ = n01 / (n01 + n10) = 0 / 1 here, with scipy's Clopper–Pearson interval.
+    from scipy.stats import binomtest
+
+    from outperform.compare import compare_evals
+    from outperform.report import render_markdown
+
+    rows = [("a", 1, 1), ("a", 2, 0), ("a", 3, 1), ("b", 1, 0), ("b", 2, 0), ("b", 3, 1)]
+    df = pd.DataFrame(rows, columns=["model", "id", "score"]).assign(task="arc")
+    report = compare_evals(df).per_task["arc"][0]
+    ci = binomtest(0, 1).proportion_ci(0.95, method="exact")
+    assert f"φ = 0 [{ci.low:.3g}, {ci.high:.3g}]" in render_markdown(report)

@@ -207,7 +207,9 @@ def summary_table(report) -> Table:
 def _estimate(res) -> str:
     if res.estimate is None or (isinstance(res.estimate, float) and math.isnan(res.estimate)):
         return "–"
-    text = f"{res.estimate:.3g}"
+    # Named when it is not the difference A − B the column stands for (McNemar's φ).
+    name = (res.details or {}).get("estimate_name")
+    text = (f"{name.split(' = ')[0]} = " if name else "") + f"{res.estimate:.3g}"
     try:
         lo, hi = res.confidence_interval(0.95)
     except NotImplementedError:

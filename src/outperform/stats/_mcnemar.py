@@ -211,7 +211,8 @@ def mcnemar(n01, n10, *, method: str = "exact", correction: bool = True,
     Returns
     -------
     FrequentistResult
-        ``estimate`` = phi_hat = n01 / (n01 + n10) (< 0.5 favours A) with a Clopper-Pearson
+        ``estimate`` = phi_hat = n01 / (n01 + n10) (< 0.5 favours A; named in
+        ``details["estimate_name"]``) with a Clopper-Pearson
         ``confidence_interval`` (one-sided for one-sided alternatives); ``effect_size`` =
         Cohen's g = 1/2 - phi_hat (minus Williams' g, so positive when A is better) and its
         label in ``details["effect_size_label"]``.
@@ -251,7 +252,8 @@ def mcnemar(n01, n10, *, method: str = "exact", correction: bool = True,
             "bayesian_mcnemar for a posterior that stays defined, or check that A and B differ.")
     g = cohens_g(n01, n10)
     details = {"n01": n01, "n10": n10, "n_discordant": n,
-               "effect_size_label": effect_size_label(g, "g")}
+               "effect_size_label": effect_size_label(g, "g"),
+               "estimate_name": "φ = n01 / (n01 + n10)"}
     if method == "exact":
         statistic = float(n01)
         pvalue = float(exact_pvalues(n01, n10, alternative))
