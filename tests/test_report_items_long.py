@@ -192,3 +192,31 @@ def test_mcnemar_estimate_is_named_phi_in_the_report():
     report = compare_evals(df).per_task["arc"][0]
     ci = binomtest(0, 1).proportion_ci(0.95, method="exact")
     assert f"φ = 0 [{ci.low:.3g}, {ci.high:.3g}]" in render_markdown(report)
+
+
+def test_report_keeps_task_names_apart_in_its_file_names(tmp_path):
+    # "café" lost its é ("caf"), so "café" and "cafè" wrote the same files, one report
+    # overwriting the other; "CAFÉ" collides with "café" on case-insensitive file systems.
+    rows = [(t, m, i, s) for t, scores in (("café", (1, 0, 0, 1)), ("cafè", (1, 0, 1, 1)),
+                                           ("CAFÉ", (0, 0, 0, 1)))
+            for (m, i), s in zip((("a", 1), ("a", 2), ("b", 1), ("b", 2)), scores)]
+    path = tmp_path / "uni.csv"
+    pd.DataFrame(rows, columns=["task", "model", "id", "score"]).to_csv(path, index=False)
+    res = runner.invoke(app, ["report", str(path), "--out", str(tmp_path / "r"),
+                              "--formats", "json"])
+    assert res.exit_code == 0, res.output
+    written = sorted(p.stem for p in (tmp_path / "r").glob("*.json"))
+    tasks = {json.loads((tmp_path / "r" / f"{s}.json").read_text())["details"]["task"]
+             for s in written if not s.startswith("over-tasks")}
+    assert tasks == {"café", "cafè", "CAFÉ"}
+    assert {"café", "cafè", "CAFÉ-2"} <= set(written)
+
+
+@pytest.mark.parametrize("flags, named", [(["--rope", "0.01"], "--rope applies"),
+                                          (["--no-bayesian", "--loss", "log"],
+                                           "--no-bayesian, --loss apply")])
+def test_report_on_per_item_scores_refuses_options_it_cannot_apply(tmp_path, flags, named):
+    res = runner.invoke(app, ["report", str(_brief_csv(tmp_path)), "--out", str(tmp_path / "r"),
+                              *flags])
+    assert res.exit_code == 1 and named in res.stderr and "Traceback" not in res.output
+    assert not (tmp_path / "r").exists()

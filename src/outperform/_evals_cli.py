@@ -151,7 +151,15 @@ def write_eval_reports(paths, out: Path, formats, *, metric=None, cluster_by=Non
                                           ("over-tasks-hierarchical", result.hierarchical))
                 if r is not None]
     print_eval_comparison(result, Console())
+    stems: set[str] = set()
     for name, rep in reports:
-        stem = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("_") or "task"
+        # Letters of any script are kept ("café"); names that still collide get -2, -3, ...
+        # rather than one report overwriting another.
+        base = stem = re.sub(r"[^\w.-]+", "_", name).strip("_") or "task"
+        n = 1
+        while stem.casefold() in stems:      # casefold: case-insensitive file systems too
+            n += 1
+            stem = f"{base}-{n}"
+        stems.add(stem.casefold())
         for path in write_report(rep, out, formats=formats, stem=stem).values():
             err.print(f"wrote {path}")

@@ -321,6 +321,16 @@ def report(
     if len(files) > 1 or is_eval_log(files[0]) or items:
         from ._evals_cli import write_eval_reports
 
+        given = [flag for flag, on in (("--rope", rope is not None), ("--no-bayesian", not bayesian),
+                                       ("--y-true", y_true != "y_true"),
+                                       ("--loss", loss != "zero-one")) if on]
+        if given:   # not silently dropped: the user expects them to act
+            raise InvalidInputError(
+                f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to results tables "
+                "and predictions, not to evaluation logs or per-item scores (compared paired "
+                "by item, as compare-evals does): leave "
+                f"{'it' if len(given) == 1 else 'them'} out.")
+
         # the evaluation-log reader has no encoding: a table in another one is read here
         sources = [read_table(files[0], encoding=encoding)] if items and encoding else files
         write_eval_reports(sources, out, chosen, metric=metric, cluster_by=cluster_by,
