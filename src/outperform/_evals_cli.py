@@ -131,6 +131,19 @@ def print_eval_comparison(result, console: Console, top: int | None = None) -> N
     console.print(f"[dim]read {len(result.provenance)} run(s) ({', '.join(harnesses)}).[/dim]")
 
 
+def refuse_table_options(given: dict[str, bool]) -> None:
+    """Raise for the options of ``outperform report`` given (True) that only results tables
+    and predictions use: on evaluation logs they would do nothing, and the user expects them
+    to act."""
+    flags = [flag for flag, on in given.items() if on]
+    if flags:
+        one = len(flags) == 1
+        raise InvalidInputError(
+            f"{', '.join(flags)} appl{'ies' if one else 'y'} to results tables and "
+            "predictions, not to evaluation logs or per-item scores (compared paired by item, "
+            f"as compare-evals does): leave {'it' if one else 'them'} out.")
+
+
 def write_eval_reports(paths, out: Path, formats, *, metric=None, cluster_by=None,
                        intersect=False, control=None, alpha=0.05,
                        higher_is_better=None) -> None:

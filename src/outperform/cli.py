@@ -319,17 +319,10 @@ def report(
     items = (len(files) == 1 and files[0].is_file()
              and is_item_table(read_columns(files[0], encoding=encoding)))
     if len(files) > 1 or is_eval_log(files[0]) or items:
-        from ._evals_cli import write_eval_reports
+        from ._evals_cli import refuse_table_options, write_eval_reports
 
-        given = [flag for flag, on in (("--rope", rope is not None), ("--no-bayesian", not bayesian),
-                                       ("--y-true", y_true != "y_true"),
-                                       ("--loss", loss != "zero-one")) if on]
-        if given:   # not silently dropped: the user expects them to act
-            raise InvalidInputError(
-                f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to results tables "
-                "and predictions, not to evaluation logs or per-item scores (compared paired "
-                "by item, as compare-evals does): leave "
-                f"{'it' if len(given) == 1 else 'them'} out.")
+        refuse_table_options({"--rope": rope is not None, "--no-bayesian": not bayesian,
+                              "--y-true": y_true != "y_true", "--loss": loss != "zero-one"})
 
         # the evaluation-log reader has no encoding: a table in another one is read here
         sources = [read_table(files[0], encoding=encoding)] if items and encoding else files
