@@ -15,12 +15,10 @@ import warnings
 
 from ..results._rank_sets import RankSets
 
-__all__ = ["FEW_UNITS", "WARN_BELOW", "few_units_note"]
-
 #: Below this many resampled units a leaderboard gets a note. Source: the study above; at
-#: 100 units every design (items, clusters of 4, tasks; 4 or 10 tied models) reached the
-#: coverage it has at 200 (0.934 to 0.956 against 0.936 to 0.946, within 2 Monte Carlo
-#: errors), while at 50 units 10 tied models were covered in 0.913 to 0.923 of benchmarks.
+#: 100 units every design (items, clusters of 4, tasks; 4 or 10 tied models) was covered in
+#: 0.934 to 0.956 of the benchmarks, as at 200 units (0.936 to 0.949), while at 50 units 10
+#: tied models were covered in 0.913 to 0.923 of them.
 FEW_UNITS = 100
 #: Below this many units the Python API also warns (UserWarning): the study's coverage at 5
 #: units was 0.21 to 0.86, at 10 units 0.65 to 0.93.
