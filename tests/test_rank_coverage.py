@@ -49,8 +49,24 @@ def test_plot(tmp_path):
         plot_rank_set_coverage(res.to_frame())
 
 
+def test_normal_scores_and_clusters():
+    # Continuous scores take means on any scale; clusters must divide the items.
+    res = rank_set_coverage([-1.0, 0.0, 2.0], scores="normal", n_items=12, cluster_size=3,
+                            n_replications=3, n_resamples=100)
+    assert res.true_ranks.tolist() == [[3, 3], [2, 2], [1, 1]]
+    assert "normal scores" in res.design and "4 clusters of 3 items" in res.design
+    # cluster_size=1 is the design without clusters, draw for draw.
+    a = rank_set_coverage(n_items=20, n_replications=5, n_resamples=100, random_state=4)
+    b = rank_set_coverage(n_items=20, n_replications=5, n_resamples=100, random_state=4,
+                          cluster_size=1)
+    assert all((a.covered[k] == b.covered[k]).all() for k in a.covered)
+
+
 @pytest.mark.parametrize("kwargs", [dict(means=[0.5]), dict(means=[0.5, 1.2]),
-                                    dict(n_items=1), dict(difficulty=-1.0)])
+                                    dict(n_items=1), dict(difficulty=-1.0),
+                                    dict(scores="counts"), dict(n_items=10, cluster_size=3),
+                                    dict(n_items=10, cluster_size=10),
+                                    dict(means=[0.0, float("nan")], scores="normal")])
 def test_bad_designs_are_refused(kwargs):
     with pytest.raises(InvalidInputError):
         rank_set_coverage(**kwargs)

@@ -28,6 +28,7 @@ from ..stats._leaderboard import pairwise_mcnemar
 from ..stats._letters import compact_letters
 from ..stats._pairwise_ttest import pairwise_ttest
 from ..stats._rank_sets import rank_sets
+from ._few_units import few_units_note
 from ._q1 import LOSSES, per_example_losses, read_predictions
 
 __all__ = ["leaderboard"]
@@ -97,6 +98,13 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
     TooFewError
         Fewer than 2 models, items or clusters.
 
+    Warns
+    -----
+    UserWarning
+        Fewer than 10 items, clusters or tasks: the rank sets' coverage is far below its
+        level (a note says so below 100 of them; docs/tutorial-leaderboards.md, "How many
+        items are enough").
+
     Examples
     --------
     >>> rng = np.random.default_rng(0)
@@ -153,6 +161,9 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         notes.append(f"{rs.n_clusters} clusters resampled whole; the cluster-robust standard "
                      f"errors are {np.sqrt(deff):.2f} times those that treat the items as "
                      f"independent (design effect {deff:.2f}, median over models).")
+    few = few_units_note(rs)
+    if few is not None:
+        notes.append(few)
     return Leaderboard(rank_sets=rs, pairwise=pairwise, letters=letters, metric=metric,
                        source=source, notes=tuple(notes))
 

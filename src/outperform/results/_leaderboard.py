@@ -32,7 +32,8 @@ class Leaderboard(HTMLRepr):
         The input read: ``"per-item scores"``, ``"per-example predictions"`` or
         ``"per-task scores"``.
     notes : tuple of str
-        How the input was read and what to keep in mind (clusters, design effects).
+        How the input was read and what to keep in mind (clusters, design effects, too
+        few items, clusters or tasks for the rank sets' coverage).
     """
 
     rank_sets: RankSets
