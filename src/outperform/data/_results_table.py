@@ -116,8 +116,25 @@ class ResultsTable:
         return len(self.frame) // cells
 
     def missing_cells(self, metric: str | None = None) -> tuple[tuple[str, str], ...]:
-        """(task, model) cells with no value of ``metric`` (absent rows or NaN)."""
-        return self.score_matrix(metric).missing_cells
+        """(task, model) cells with no value of ``metric`` (absent rows or NaN), row by row.
+
+        Counted from the category codes (the cells of :meth:`score_matrix` that are NaN,
+        without averaging every cell to find them).
+        """
+        metric = self.default_metric(metric)
+        wide = self._read_wide()
+        if wide is not None and wide.metric == metric:
+            return wide.missing_cells
+        task, model = self.frame[TASK], self.frame[MODEL]
+        t, m = task.cat.codes.to_numpy(np.int64), model.cat.codes.to_numpy(np.int64)
+        n_models = len(model.cat.categories)
+        present = np.bincount(t * n_models + m, weights=self.frame[metric].notna().to_numpy(),
+                              minlength=len(task.cat.categories) * n_models) > 0
+        # Rows and columns in order of first appearance, as ``tasks`` and ``models``.
+        rows, cols = pd.unique(t), pd.unique(m)
+        grid = present.reshape(-1, n_models)[np.ix_(rows, cols)]
+        return tuple((task.cat.categories[rows[i]], model.cat.categories[cols[j]])
+                     for i, j in np.argwhere(~grid))
 
     def require_complete(self, metric: str | None = None) -> None:
         """Raise ``InvalidInputError`` naming the missing cells, if there are any."""
@@ -220,7 +237,15 @@ class ResultsTable:
         keys = list(self.replicate_columns)
         if keys:
             sub = sub.sort_values(keys, kind="stable")
-        return {m: sub.loc[sub[MODEL] == m, metric].to_numpy(dtype=float) for m in self.models}
+        # Split by the model's category code (one pass, not one selection per model); the
+        # stable sort keeps each model's rows in (run, fold, example) order.
+        codes = sub[MODEL].cat.codes.to_numpy(np.int64)
+        values = sub[metric].to_numpy(dtype=float)
+        order = np.argsort(codes, kind="stable")
+        categories = sub[MODEL].cat.categories
+        bounds = np.searchsorted(codes[order], np.arange(len(categories) + 1))
+        return {m: values[order[bounds[c]:bounds[c + 1]]]
+                for m, c in zip(self.models, categories.get_indexer(self.models))}
 
     def require(self, *, min_models: int = 2, min_tasks: int = 1) -> None:
         """Raise ``TooFewError`` if there are too few models or tasks for a procedure."""
