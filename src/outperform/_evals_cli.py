@@ -155,7 +155,8 @@ def write_eval_reports(paths, out: Path, formats, *, metric=None, cluster_by=Non
     from .compare import compare_evals
     from .report import write_report
 
-    result = compare_evals([str(p) if isinstance(p, (str, Path)) else p for p in paths], metric=metric, cluster_by=cluster_by,
+    result = compare_evals([str(p) if isinstance(p, (str, Path)) else p for p in paths],
+                           metric=metric, cluster_by=cluster_by,
                            intersect=intersect, control=control, alpha=alpha,
                            higher_is_better=higher_is_better)
     reports = [(task if len(reps) == 1 else f"{task}-{r.models[0]}-vs-{r.models[1]}", r)

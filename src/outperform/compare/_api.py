@@ -299,10 +299,9 @@ def _per_item_scores(columns: tuple) -> str:
     hierarchical McNemar) is an EvalComparison, not the one ComparisonReport compare()
     returns; the options of compare (post-hoc test, rho, the CD diagram) do not apply to it.
     """
-    item = next(c for c in columns if str(c).strip().lower() == item_column(columns))
-    return (f"the table holds per-item scores (columns 'model', {item!r}, 'score', no run/fold: "
-            "one row per model and item, as evaluation logs give), not one result per (task, "
-            "model) or per fold. Compare the models paired by item with compare_evals "
+    return (f"the table holds per-item scores (columns 'model', {item_column(columns)!r}, "
+            "'score', no run/fold: one row per model and item, as evaluation logs give), not "
+            "one result per (task, model) or per fold. Compare the models paired by item with compare_evals "
             "(outperform compare-evals FILE), or write the report with outperform report FILE.")
 
 

@@ -176,8 +176,7 @@ def _item_ids_as_examples(df: pd.DataFrame) -> pd.DataFrame:
     if MODEL not in df.columns or EXAMPLE in df.columns or item is None \
             or {RUN, FOLD} & set(df.columns):
         return df
-    column = next(c for c in df.columns if str(c).strip().lower() == item)
-    return df.rename(columns={column: EXAMPLE})
+    return df.rename(columns={item: EXAMPLE})
 
 
 def _read(path, encoding) -> pd.DataFrame:

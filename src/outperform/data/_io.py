@@ -432,10 +432,9 @@ def _refuse_duplicates(df: pd.DataFrame, keys: list[str], ids: np.ndarray,
             f"{_plain(df[keys].iloc[row])} on {int(sizes[ids[row]])} rows.")
     item = item_column(df.columns)
     if item is not None and item not in keys and not {RUN, FOLD} & set(keys):
-        column = next(c for c in df.columns if str(c).strip().lower() == item)
-        if not df.duplicated(keys + [column]).any():
+        if not df.duplicated(keys + [item]).any():
             raise InvalidInputError(
-                f"{what} The {column!r} column tells them apart: this is a long table of "
+                f"{what} The {item!r} column tells them apart: this is a long table of "
                 "per-item scores (one row per model and item, as evaluation logs give), not "
                 "one result per (task, model). Compare it paired by item with compare_evals "
                 "(outperform compare-evals FILE), or write its report with outperform report "

@@ -105,15 +105,27 @@ class ResultsTable:
         """Key columns below (task, model) present in the table: run, fold, example."""
         return tuple(c for c in (RUN, FOLD, "example") if c in self.frame.columns)
 
+    def _cells(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """Each row's (task, model) category codes and the number of model categories: the
+        cells are counted and placed from them in O(rows) (tables of 10^7 rows)."""
+        task, model = self.frame[TASK], self.frame[MODEL]
+        return (task.cat.codes.to_numpy(np.int64), model.cat.codes.to_numpy(np.int64),
+                len(model.cat.categories))
+
+    def _in_order(self, grid: np.ndarray, t: np.ndarray, m: np.ndarray):
+        """A flat grid over the category codes as a matrix whose rows and columns are in
+        order of first appearance (as ``tasks`` and ``models``), with their labels."""
+        n_models = len(self.frame[MODEL].cat.categories)
+        rows, cols = pd.unique(t), pd.unique(m)
+        return (grid.reshape(-1, n_models)[np.ix_(rows, cols)],
+                tuple(self.frame[TASK].cat.categories[rows]),
+                tuple(self.frame[MODEL].cat.categories[cols]))
+
     @property
     def measurements_per_cell(self) -> int:
         """Number of rows per (task, model) cell present (equal for all after validation)."""
-        # Cells present, counted from the category codes in O(rows) (tables of 10^7 rows).
-        models = len(self.frame[MODEL].cat.categories)
-        cells = np.count_nonzero(np.bincount(
-            self.frame[TASK].cat.codes.to_numpy(np.int64) * models
-            + self.frame[MODEL].cat.codes.to_numpy(np.int64)))
-        return len(self.frame) // cells
+        t, m, n_models = self._cells()
+        return len(self.frame) // np.count_nonzero(np.bincount(t * n_models + m))
 
     def missing_cells(self, metric: str | None = None) -> tuple[tuple[str, str], ...]:
         """(task, model) cells with no value of ``metric`` (absent rows or NaN), row by row.
@@ -125,16 +137,11 @@ class ResultsTable:
         wide = self._read_wide()
         if wide is not None and wide.metric == metric:
             return wide.missing_cells
-        task, model = self.frame[TASK], self.frame[MODEL]
-        t, m = task.cat.codes.to_numpy(np.int64), model.cat.codes.to_numpy(np.int64)
-        n_models = len(model.cat.categories)
+        t, m, n_models = self._cells()
         present = np.bincount(t * n_models + m, weights=self.frame[metric].notna().to_numpy(),
-                              minlength=len(task.cat.categories) * n_models) > 0
-        # Rows and columns in order of first appearance, as ``tasks`` and ``models``.
-        rows, cols = pd.unique(t), pd.unique(m)
-        grid = present.reshape(-1, n_models)[np.ix_(rows, cols)]
-        return tuple((task.cat.categories[rows[i]], model.cat.categories[cols[j]])
-                     for i, j in np.argwhere(~grid))
+                              minlength=len(self.frame[TASK].cat.categories) * n_models) > 0
+        grid, tasks, models = self._in_order(present, t, m)
+        return tuple((tasks[i], models[j]) for i, j in np.argwhere(~grid))
 
     def require_complete(self, metric: str | None = None) -> None:
         """Raise ``InvalidInputError`` naming the missing cells, if there are any."""
@@ -207,20 +214,15 @@ class ResultsTable:
         The mean or median of one value is that value, so this is what the pivot gives, in
         O(rows) (a wide table read in is such a table). None when a cell has several rows.
         """
-        task, model = self.frame[TASK], self.frame[MODEL]
-        t, m = task.cat.codes.to_numpy(np.int64), model.cat.codes.to_numpy(np.int64)
-        n_models = len(model.cat.categories)
+        t, m, n_models = self._cells()
         cells = t * n_models + m
-        size = len(task.cat.categories) * n_models
+        size = len(self.frame[TASK].cat.categories) * n_models
         if len(cells) and np.bincount(cells, minlength=size).max() > 1:
             return None
         grid = np.full(size, np.nan)
         grid[cells] = self.frame[metric].to_numpy(dtype=float)
-        # Rows and columns in order of first appearance, as ``tasks`` and ``models``.
-        rows, cols = pd.unique(t), pd.unique(m)
-        grid = grid.reshape(-1, n_models)[np.ix_(rows, cols)]
-        return ScoreMatrix(grid, tuple(task.cat.categories[rows]),
-                           tuple(model.cat.categories[cols]), metric, self.metrics[metric])
+        grid, tasks, models = self._in_order(grid, t, m)
+        return ScoreMatrix(grid, tasks, models, metric, self.metrics[metric])
 
     def paired_replicates(self, task: str, metric: str | None = None) -> dict[str, np.ndarray]:
         """Per-model arrays of one task's measurements, aligned on (run, fold, example).

@@ -267,6 +267,9 @@ def corrected_resampled_ttests(a, b, *, rho: float, alternative: str = "two-side
 
     Examples
     --------
+    The p-values are scipy's ``2 * stats.t.sf(|t|, 3)`` with t = mean(d) / sqrt(var(d)
+    (1/4 + rho / (1 - rho))) computed by hand for each row:
+
     >>> a = [[0.81, 0.83, 0.79, 0.84], [0.81, 0.83, 0.79, 0.84]]
     >>> b = [[0.80, 0.80, 0.78, 0.81], [0.82, 0.84, 0.80, 0.80]]
     >>> [round(res.pvalue, 4) for res in corrected_resampled_ttests(a, b, rho=0.25)]

@@ -17,10 +17,12 @@ ITEM_COLUMNS = ("item", "example", "doc_id", "sample_id", "id")
 ONE_TASK = "task"
 
 
-def item_column(columns) -> str | None:
-    """The item-id column :func:`read_long` would read among ``columns`` (lower-cased), if any."""
-    names = {str(c).strip().lower() for c in columns}
-    return next((c for c in ITEM_COLUMNS if c in names), None)
+def item_column(columns):
+    """The item-id column :func:`read_long` would read among ``columns``, as it is spelt there
+    (``"ID"`` for ``id``), or None: the first of :data:`ITEM_COLUMNS` present, whatever the
+    case and surrounding spaces."""
+    names = {str(c).strip().lower(): c for c in reversed(list(columns))}
+    return next((names[c] for c in ITEM_COLUMNS if c in names), None)
 
 
 def is_item_table(columns) -> bool:
