@@ -4,7 +4,7 @@ what a pandas user writes for the same question.
 
 Run:  .venv/bin/python benchmarks/bench_compare_evals.py [--items 100000] [--rounds 3]
 
-The files are written by tests/data/evals/make_fixtures.py in the layout of
+The files are written by tests/fixtures/evals/make_fixtures.py in the layout of
 lm-evaluation-harness 0.4.13's writer (each line with its document, arguments, responses,
 hashes and metrics, about 1 kB: 106 MB per model). Each command runs in its own process; its
 wall time and its CPU time (user + system, ``RUSAGE_CHILDREN``) are printed. The peer path
@@ -58,7 +58,7 @@ def main() -> None:
     args = parser.parse_args()
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, str(ROOT / "tests/data/evals/make_fixtures.py"), "--big",
+        subprocess.run([sys.executable, str(ROOT / "tests/fixtures/evals/make_fixtures.py"), "--big",
                         str(args.items), tmp], check=True)
         files = sorted(str(p) for p in Path(tmp).glob("*/samples_mini_arc_*.jsonl"))
         size = sum(Path(f).stat().st_size for f in files) / 1e6

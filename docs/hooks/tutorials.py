@@ -6,7 +6,7 @@ open is saved as ``figures/<page>-<block>-<k>.png`` and shown on the page right 
 block, below the ```text block of its output if there is one. The figures are made at
 build time, so the site never shows a figure the code no longer draws.
 
-tests/test_docs.py runs the tutorials with :func:`run_tutorial` (checking what each block
+tests/architecture/test_docs.py runs the tutorials with :func:`run_tutorial` (checking what each block
 prints) and then builds the site from the figures it made, named by the environment
 variable ``OUTPERFORM_DOCS_FIGURES``, so the suite runs each tutorial once.
 """

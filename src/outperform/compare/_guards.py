@@ -179,7 +179,7 @@ def unit_mismatch(values: Mapping[str, np.ndarray]) -> list[str]:
 #: ====  ==========  ==============
 #:
 #: With more data sets the rate stays near 11-12% (ROPE -> 0: 0.120, 0.114, 0.113 at N = 15,
-#: 30, 50; 4,000 experiments each). ``tests/test_compare_few_data_sets.py`` recomputes it.
+#: 30, 50; 4,000 experiments each). ``tests/compare/test_guards_few_data_sets.py`` recomputes it.
 MIN_DATA_SETS_TABLE = {
     2: (0.505, 0.428), 3: (0.254, 0.215), 4: (0.251, 0.202), 5: (0.191, 0.161),
     6: (0.158, 0.160), 7: (0.156, 0.139), 8: (0.142, 0.138), 9: (0.128, 0.132),

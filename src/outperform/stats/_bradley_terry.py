@@ -14,7 +14,7 @@ Fit. The log-likelihood (:mod:`._bt_likelihood`) is concave in (lambda, log nu);
 maximised by ``scipy.optimize.minimize(method="trust-exact")`` with its exact gradient and
 Hessian (no library fits Davidson's model: choix and BradleyTerry2 fit Bradley–Terry only,
 statsmodels' Logit/GLM have no tie outcome). Without ties the result is BradleyTerry2's
-``BTm`` fit to 1e-6 (tests/test_bradley_terry.py).
+``BTm`` fit to 1e-6 (tests/stats/test_bradley_terry.py).
 
 Uncertainty. ``covariance``: the inverse Fisher information (observed = expected here).
 ``robust_covariance``: the sandwich I^-1 (sum_b w_b s_b s_b') I^-1 with battles as the units

@@ -142,7 +142,7 @@ def _t_result(d: np.ndarray, variance_factor: float, alternative: str, method: s
     """Student t test of mean(d) = 0 with squared standard error var(d) * variance_factor.
 
     One row of :func:`_t_results` on Python floats (the per-call cost of a test called in
-    loops); the same arithmetic, so the same bits (tests/test_batched_correlated_ttest.py).
+    loops); the same arithmetic, so the same bits (tests/stats/test_correlated_ttest_batched.py).
     """
     n = d.size
     mean = float(np.mean(d))

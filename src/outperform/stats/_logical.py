@@ -129,7 +129,7 @@ def bergmann_hommel_adjust(pvalues, k: int) -> np.ndarray:
         [0.0303, 0.0319) every exhaustive set holding that pair has |I| min p <= α, so the
         rule rejects it, and scmamp's value would not. The step-down Holm and Shaffer APVs
         do take the cumulative maximum, because their rules are sequential in the raw
-        order; Bergmann–Hommel's is not (tests/test_logical_posthoc.py checks the rule for
+        order; Bergmann–Hommel's is not (tests/stats/test_logical.py checks the rule for
         a grid of α, the paper's "rejects the hypotheses [1–8]" at α = 0.05, the same
         decision from the p-values printed in its Table 3 (as the C++ implementation
         hyp-test), and scmamp's numbers once the cumulative maximum is taken).

@@ -7,7 +7,7 @@ use it for the number of data sets on which algorithm A beats algorithm B; Coran
 
 Three ways to compute the whole pmf (all vectorised over a batch of probability vectors).
 Their errors, eps = 2.2e-16 the machine epsilon, as measured against
-``scipy.stats.binom.pmf`` (all p_i equal) and checked in ``tests/test_poisson_binomial.py``:
+``scipy.stats.binom.pmf`` (all p_i equal) and checked in ``tests/stats/test_poisson_binomial.py``:
 
 ``"recursion"``
     The dynamic programme of Lacoste §5, q_i(k) = p_i q_{i-1}(k-1) + (1 - p_i) q_{i-1}(k),

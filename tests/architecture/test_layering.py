@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from _paths import ROOT
+
 LINT = Path(sys.executable).with_name("lint-imports")
 
 pytestmark = pytest.mark.skipif(not LINT.exists(), reason="import-linter is not installed")

@@ -5,15 +5,15 @@ nothing) and lists which of the heavy libraries ended up in ``sys.modules``.
 """
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from _paths import FIXTURES
 from outperform.data import load_demsar_table6
 
 HEAVY = ("pandas", "scipy", "scipy.stats", "scipy.optimize", "statsmodels", "sklearn",
          "matplotlib", "jax", "numpyro", "pyarrow", "inspect_ai", "joblib", "dask")
-LM_EVAL = Path(__file__).parent / "data" / "evals" / "lm_eval"
+LM_EVAL = FIXTURES / "evals" / "lm_eval"
 
 
 def _loaded(code: str) -> set[str]:

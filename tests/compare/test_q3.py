@@ -64,7 +64,7 @@ def test_two_models_recommend_wilcoxon_and_report_sign_test():
     sign = rep.tests["sign"]
     # Demšar §3.1.4: C4.5+m wins 11 of 14 counting one of the two ties. Exact two-sided binomial
     # p = 2 * P(X >= 11 | n = 14) = 2 * 470 / 2**14; Demšar's Table 3 (w = 11 at N = 14) follows
-    # the normal approximation, whose p = 0.0325 is below 0.05 (see tests/test_sign.py).
+    # the normal approximation, whose p = 0.0325 is below 0.05 (see tests/stats/test_sign.py).
     assert sign.details["losses"] + sign.details["ties_credited"] == 11
     assert sign.pvalue == pytest.approx(2 * 470 / 2**14)
     assert any("t-test" in w for w in rep.warnings)

@@ -18,12 +18,12 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from _paths import ROOT
 from outperform import InvalidInputError
 from outperform._cli import EXTRAS
 from outperform.cli import app
 from outperform.data import load_demsar_table6
 
-ROOT = Path(__file__).resolve().parents[1]
 # The package, not the function ``outperform.compare`` that shadows it on the top level; the
 # CLI imports ``compare`` from it when a command runs, so a patch here reaches the command.
 COMPARE = importlib.import_module("outperform.compare")

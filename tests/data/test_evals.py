@@ -1,5 +1,5 @@
 """Readers of evaluation logs and the pairing of items (issue 16): the fixtures of
-tests/data/evals/ read end to end, and every plausible mistake refused or warned about."""
+tests/fixtures/evals/ read end to end, and every plausible mistake refused or warned about."""
 from __future__ import annotations
 
 import json
@@ -10,10 +10,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from _paths import FIXTURES
 from outperform._validation import InvalidInputError
 from outperform.data import pair_items, read_eval_logs
 
-DATA = Path(__file__).parent / "data" / "evals"
+DATA = FIXTURES / "evals"
 LM_EVAL, INSPECT, HELM = DATA / "lm_eval", DATA / "inspect", DATA / "helm"
 A, B = "EleutherAI/pythia-160m", "EleutherAI/pythia-410m"
 

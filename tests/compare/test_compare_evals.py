@@ -2,18 +2,18 @@
 intervals equal statsmodels'."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from _paths import FIXTURES
 from outperform.cli import app
 from outperform.compare import compare_evals
 from outperform.stats import paired_difference, proportion_confint
 
-DATA = Path(__file__).parent / "data" / "evals"
+DATA = FIXTURES / "evals"
 runner = CliRunner()
 
 

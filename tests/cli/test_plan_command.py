@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 from typer.testing import CliRunner
 
+from _paths import ROOT
 from outperform.cli import app
 
 runner = CliRunner()
@@ -86,13 +87,12 @@ def test_planning_page_code_prints_what_the_page_says(tmp_path, monkeypatch):
     import contextlib
     import io
     import re
-    from pathlib import Path
 
     import matplotlib
 
     matplotlib.use("Agg")
     monkeypatch.chdir(tmp_path)
-    text = (Path(__file__).resolve().parents[1] / "docs" / "planning.md").read_text("utf-8")
+    text = (ROOT / "docs" / "planning.md").read_text("utf-8")
     fences = list(re.finditer(r"^```(\w+)\n(.*?)^```[ \t]*$", text, re.S | re.M))
     namespace: dict = {}
     ran = 0

@@ -3,18 +3,18 @@ simulation (benchmarks/study_rank_set_units.py; docs/tutorial-leaderboards.md, "
 items are enough")."""
 import re
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from _paths import ROOT
 from outperform.compare import leaderboard
 from outperform.compare._few_units import COVERAGE, FEW_UNITS, WARN_BELOW, measured
 from outperform.data import load_demsar_table6
 from outperform.simulate import rank_set_coverage
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "tutorial-leaderboards.md"
+DOCS = ROOT / "docs" / "tutorial-leaderboards.md"
 
 
 def _items(n, models=("a", "b", "c"), cluster_size=None, seed=0):

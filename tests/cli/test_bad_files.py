@@ -94,7 +94,7 @@ BAD = [
      "'model' is empty"),
     ("duplicates.csv", lambda p: pd.concat([_long(), _long().iloc[:1]]).to_csv(p, index=False),
      "share the same"),
-    # A whole missing cell is analysed (tests/test_incomplete.py); NaN in some folds is not.
+    # A whole missing cell is analysed (tests/stats/test_incomplete.py); NaN in some folds is not.
     ("one_model.csv", lambda p: _long(models=("A",)).to_csv(p, index=False), "at least 2"),
     ("no_metric.csv", _csv("task,model,note\na,A,x\na,B,y\n"), "no metric column"),
     ("results.json", _csv("{}"), "use a .csv"),

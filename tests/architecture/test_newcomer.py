@@ -3,12 +3,13 @@ then `outperform report` on their own CSV. Slow (it installs the core dependenci
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from _paths import ROOT
+
+REPO = ROOT
 
 
 @pytest.mark.slow

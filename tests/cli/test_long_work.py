@@ -5,12 +5,12 @@ import importlib
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from _paths import ROOT
 from outperform.cli import app
 
 runner = CliRunner()
@@ -70,7 +70,7 @@ def test_benchmark_shows_a_progress_bar_only_on_a_terminal(tmp_path, monkeypatch
 
 def test_scikit_learn_is_a_core_dependency_loaded_only_when_used():
     tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
-    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     core = {d.split(">")[0].split("=")[0] for d in project["project"]["dependencies"]}
     assert {"scikit-learn", "joblib", "threadpoolctl"} <= core
     assert project["project"]["optional-dependencies"]["ml"] == []  # old installs still work

@@ -2,7 +2,7 @@
 
 Each case asserts the exit code (1 bad input, 2 usage error, 0 for odd input that must work),
 that no traceback reaches the user, and that the message names the problem. Exit code 3 and
-the traceback file are tested in ``test_cli_errors.py``.
+the traceback file are tested in ``tests/cli/test_errors.py``.
 """
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def files(tmp_path_factory):
     put("table.xlsx", text="not really a spreadsheet")
     put("one_row.csv", text="task,model,score\nt1,A,0.5\n")
     put("one_model.csv", text="task,model,score\nt1,A,0.5\nt2,A,0.6\nt3,A,0.7\n")
-    # An empty cell is a missing result, analysed (tests/test_incomplete.py); inf is an error.
+    # An empty cell is a missing result, analysed (tests/stats/test_incomplete.py); inf is an error.
     put("inf_score.csv", text="task,A,B,C\nt1,0.5,0.6,0.7\nt2,inf,0.6,0.7\nt3,0.5,0.4,0.7\n")
     put("text_score.csv", text="task,A,B,C\nt1,0.5,0.6,0.7\nt2,good,0.6,0.7\nt3,0.5,0.4,0.7\n")
     put("dup_rows.csv", text="task,model,score\na,A,1\na,A,2\n")

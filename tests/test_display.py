@@ -9,18 +9,18 @@ import base64
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from scipy import stats
 
+from _paths import ROOT
 from _report_cases import report
 from outperform.bayes import correlated_bayesian_ttest
 from outperform.data import load_demsar_table2, load_demsar_table6
 from outperform.report import render_html_fragment
 from outperform.stats import nemenyi, paired_ttest
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+SRC = ROOT / "src"
 IMG = re.compile(r'<img alt="[^"]*" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)">')
 
 

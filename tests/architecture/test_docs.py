@@ -9,11 +9,12 @@ import json
 import os
 import re
 import sys
-from pathlib import Path
 
 import pytest
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+from _paths import ROOT
+
+DOCS = ROOT / "docs"
 TUTORIALS = sorted(DOCS.glob("tutorial-*.md"))
 
 

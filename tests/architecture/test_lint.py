@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from _paths import ROOT
+
 RUFF = Path(sys.executable).with_name("ruff")
 
 
