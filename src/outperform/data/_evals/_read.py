@@ -9,7 +9,8 @@ import pandas as pd
 from ..._validation import InvalidInputError, check_choice
 from ._helm import is_helm, read_helm
 from ._inspect import is_inspect, read_inspect
-from ._lm_eval import RESULTS, SAMPLES, is_lm_eval, read_lm_eval
+from ._lm_eval import (RESULTS, SAMPLES, is_lm_eval, is_old_samples, read_lm_eval,
+                       samples_of_results)
 from ._long import TABLE_SUFFIXES, read_long
 from ._schema import EvalLogs, EvalRun, concat
 
@@ -123,13 +124,13 @@ def _classify(path: Path, format: str, *, quiet: bool):
     if path.is_dir():
         return
     if format in ("auto", "lm-eval"):
-        if SAMPLES.match(path.name):
+        if SAMPLES.match(path.name) or is_old_samples(path):
             yield "lm-eval", path
             return
         results = RESULTS.match(path.name)
-        if results:
+        if results or (not quiet and path.suffix == ".json" and samples_of_results(path)):
             if not quiet:  # a results file given by name stands for its samples files
-                found = sorted(path.parent.glob(f"samples_*_{results['date']}.jsonl"))
+                found = samples_of_results(path)
                 if not found:
                     raise InvalidInputError(f"{path}: no samples_<task>_{results['date']}.jsonl "
                                             "beside it; run lm-eval with --log_samples.")
