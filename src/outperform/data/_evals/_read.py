@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..._validation import InvalidInputError, check_choice
-from ._helm import is_helm, read_helm
+from ._helm import is_helm, read_helm, unfinished_helm
 from ._inspect import is_inspect, read_inspect
 from ._lm_eval import (RESULTS, SAMPLES, is_lm_eval, is_old_samples, read_lm_eval,
                        samples_of_results)
@@ -62,8 +62,8 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
     """
     check_choice(format, "format", FORMATS)
     items = paths if isinstance(paths, (list, tuple)) else [paths]
-    frames, runs, defaults = [], [], {}
-    for kind, source in _sources(items, format):
+    frames, runs, defaults, skipped = [], [], {}, []
+    for kind, source in _sources(items, format, skipped):
         if kind == "csv":
             rows, found, first = read_long(source, cluster_by=cluster_by)
             runs.extend(found)
@@ -78,13 +78,15 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
         _check_duplicates(rows, source)
         frames.append(rows)
     if not frames:
-        raise InvalidInputError(f"no evaluation log found in {[str(p) for p in items]}: give "
+        shown = [str(p) if not isinstance(p, pd.DataFrame) else "<DataFrame>" for p in items]
+        raise InvalidInputError(f"no evaluation log found in {shown}: give "
                                 "lm-eval samples_*.jsonl, Inspect .eval/.json logs, HELM run "
-                                "folders or a CSV/Parquet table of per-item scores.")
+                                "folders or a CSV/Parquet table of per-item scores."
+                                + "".join(" " + s for s in skipped))
     _check_models(runs)
     scores = concat(frames)
     return EvalLogs(scores=scores, runs=tuple(runs), default_metric=defaults,
-                    warnings=tuple(_differences(runs)))
+                    warnings=tuple(skipped) + tuple(_differences(runs)))
 
 
 def is_eval_log(path) -> bool:
@@ -100,8 +102,9 @@ def _is_log_file(path: Path) -> bool:
             or (path.suffix == ".json" and is_inspect(path)))
 
 
-def _sources(items, format):
-    """(kind, source) of every log among ``items``, folders searched recursively."""
+def _sources(items, format, skipped: list):
+    """(kind, source) of every log among ``items``, folders searched recursively; why a
+    HELM run folder found is not read goes to ``skipped``."""
     for item in items:
         if isinstance(item, pd.DataFrame):
             yield "csv", item
@@ -110,8 +113,14 @@ def _sources(items, format):
         if not path.exists():
             raise InvalidInputError(f"{path} does not exist.")
         if path.is_dir() and not (format in ("auto", "helm") and is_helm(path)):
-            found = sorted(p for p in path.rglob("*") if p.is_file() or is_helm(p))
-            yield from (s for p in found for s in _classify(p, format, quiet=True))
+            found = sorted(p for p in (path, *path.rglob("*")) if p.is_file() or is_helm(p)
+                           or (format in ("auto", "helm") and unfinished_helm(p)))
+            for p in found:
+                why = unfinished_helm(p) if format in ("auto", "helm") else None
+                if why:
+                    skipped.append(why)
+                    continue
+                yield from _classify(p, format, quiet=True)
         else:
             yield from _classify(path, format, quiet=False)
 
