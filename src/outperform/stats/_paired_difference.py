@@ -19,7 +19,8 @@ from ._clustered import clustered_mean
 #: Below this many clusters the cluster-robust statistic is referred to Student's t with
 #: G − 1 degrees of freedom instead of the normal (Cameron & Miller 2015, §VI.C: with few
 #: clusters the normal makes tests over-reject; t(G − 1) is statsmodels' ``use_t=True``).
-FEW_CLUSTERS = 5
+#: From 10 clusters on, the normal, as statsmodels' cluster OLS gives by default.
+FEW_CLUSTERS = 10
 
 
 def paired_difference(a, b, clusters=None) -> FrequentistResult:
@@ -38,7 +39,7 @@ def paired_difference(a, b, clusters=None) -> FrequentistResult:
         ``estimate`` = mean(a) − mean(b) (positive favours A when higher is better),
         ``statistic`` = estimate / SE (z; NaN, and the p-value too, when every difference is
         the same non-zero value), two-sided ``pvalue``, ``confidence_interval()``
-        estimate ± z·SE; with ``clusters`` and fewer than :data:`FEW_CLUSTERS` (5) of them,
+        estimate ± z·SE; with ``clusters`` and fewer than :data:`FEW_CLUSTERS` (10) of them,
         the statistic is referred to Student's t with G − 1 degrees of freedom (``df``) for
         the p-value and the interval; ``details``: ``standard_error``, ``naive_standard_error``,
         ``design_effect``, ``n_items``, ``n_clusters``, ``unpaired_standard_error``,
