@@ -162,7 +162,7 @@ def _check_ranges(df: pd.DataFrame, values: np.ndarray, path: str) -> None:
         kind = "0 or 1 (wrong or right)" if binary[k] else "between 0 and 1"
         raise InvalidInputError(
             f"{path}: {int(bad.sum())} score(s) of metric {df['metric'].iloc[k]!r} are not "
-            f"{kind}, first {values[k]!r} for example {str(df['example'].iloc[k])!r} (model "
+            f"{kind}, first {float(values[k])!r} for example {str(df['example'].iloc[k])!r} (model "
             f"{str(df['model'].iloc[k])!r}); the log is damaged or the metric misnamed: fix it "
             "or compare another metric (--metric).")
 
