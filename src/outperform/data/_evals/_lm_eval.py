@@ -33,8 +33,10 @@ from ._schema import EvalRun, categorical, tidy
 
 SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl?$")
 RESULTS = re.compile(r"^results_(?P<date>\d{4}-\d{2}-\d{2}T[\d.\-]+)\.json$")
-# The start of a JSON array of samples (0.4.0-0.4.2 and the first samples_*.json).
+# The start of a JSON array of samples (0.4.0-0.4.2 and the first samples_*.json), and of
+# a results file (``json.dumps(results, indent=2)``, "results" its first key in every version).
 _ARRAY = re.compile(rb'\s*\[\s*\{\s*"doc_id"\s*:')
+_RESULTS_HEAD = re.compile(rb'\s*\{\s*"results"\s*:')
 # Logged settings that define what a model run was; two runs of one model must agree on them.
 MODEL_SETTINGS = ("model", "model_args", "model_dtype", "model_revision", "model_sha",
                   "gen_kwargs")
@@ -297,8 +299,8 @@ def _results_like(path: Path) -> dict | None:
     None."""
     if path.suffix != ".json" or not path.is_file():
         return None
-    with open(path, "rb") as f:
-        if not f.read(64).lstrip().startswith(b"{"):
+    with open(path, "rb") as f:   # not parsed unless it starts as one (an Inspect log may be large)
+        if not _RESULTS_HEAD.match(f.read(64)):
             return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

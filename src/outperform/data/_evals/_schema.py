@@ -153,9 +153,10 @@ def tidy(columns: Mapping[str, Any], path: str) -> tuple[pd.DataFrame, dict[str,
 def _check_ranges(df: pd.DataFrame, values: np.ndarray, path: str) -> None:
     """Refuse a score outside the range its metric's name fixes (an ``acc`` of 2.0 would
     otherwise turn the McNemar tests into t-tests without a word)."""
-    base = df["metric"].astype(str).str.split(",").str[0].str.split("/").str[-1].to_numpy()
-    binary = np.isin(base, BINARY) & ~np.isin(values, (0.0, 1.0))
-    unit = np.isin(base, UNIT) & ((values < 0) | (values > 1))
+    codes, names = pd.factorize(df["metric"])         # the check runs on the few names
+    base = np.array([str(n).split(",")[0].split("/")[-1] for n in names], dtype=object)
+    binary = np.isin(base, BINARY)[codes] & ~np.isin(values, (0.0, 1.0))
+    unit = np.isin(base, UNIT)[codes] & ((values < 0) | (values > 1))
     bad = binary | unit
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
