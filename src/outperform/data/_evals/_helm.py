@@ -1,5 +1,7 @@
-"""HELM run folders: ``per_instance_stats.json`` with ``run_spec.json`` and
-``scenario_state.json`` beside it.
+"""HELM run folders: ``per_instance_stats.json`` with ``run_spec.json`` and, when kept,
+``scenario_state.json`` beside it (without it the instances have no content hash, and
+``cluster_by`` cannot be read). The task is the run name without its model
+(:func:`task_of_run`), the model that of the ``adapter_spec``.
 
 Fields follow HELM 0.5.16 (commit 63754d0): ``helm/benchmark/runner.py`` writes the three
 files of a run with ``asdict_without_nones``; ``helm/benchmark/metrics/metric.py``

@@ -24,11 +24,16 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
     Parameters
     ----------
     paths : str, Path, DataFrame or sequence of them
-        Log files or folders (searched recursively): lm-evaluation-harness
-        ``samples_<task>_<date>.jsonl`` (its ``results_<date>.json`` beside it; a results
-        file stands for its samples), Inspect AI ``.eval``/``.json`` logs, HELM run folders
-        (``per_instance_stats.json``, ``run_spec.json``, ``scenario_state.json``), or a long
-        table (CSV/Parquet/DataFrame with ``model, [task,] item, score[, cluster][, epoch]``).
+        Log files or folders (searched recursively): lm-evaluation-harness samples of any
+        version since 0.4.0 (``samples_<task>_<date>.jsonl`` or ``.json`` with its
+        ``results_<date>.json`` beside it, or before 0.4.3 ``<model_args>_<task>.jsonl``
+        with ``results.json``; a results file stands for its samples), Inspect AI
+        ``.eval``/``.json`` logs, HELM run folders (``per_instance_stats.json`` and
+        ``run_spec.json``, with ``scenario_state.json`` if kept; a run named
+        ``<scenario>:...,model=<m>`` is task ``<scenario>:...`` of model ``m``; a folder
+        with ``run_spec.json`` and no per-instance stats is skipped with a warning), or a
+        long table (CSV/Parquet/DataFrame with ``model, [task,] item, score[, cluster][,
+        epoch]``).
     format : {"auto", "lm-eval", "inspect", "helm", "csv"}
         ``"auto"`` recognises each file by its name and content.
     cluster_by : str, optional
@@ -45,8 +50,9 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
     Raises
     ------
     InvalidInputError
-        No log found; a file of unknown format; a score that is not a number; an example id
-        twice in one run; one model name for runs with different settings (names the field);
+        No log found; a file of unknown format; a score that is not a number, or outside
+        the range its metric's name fixes (``acc`` not 0/1, an exact match outside [0, 1]);
+        an example id twice in one run; one model name for runs with different settings (names the field);
         the same model and task in two runs.
     ModuleNotFoundError
         An Inspect log without inspect_ai installed (``pip install 'outperform[inspect]'``).
