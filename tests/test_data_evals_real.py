@@ -43,8 +43,10 @@ def test_lm_eval_every_layout_reproduces_the_harness_mean_and_standard_error(
     logs = read_eval_logs(LM_EVAL / folder)
     assert logs.models == (model,) and logs.tasks == (task,)
     assert logs.default_metric[task] == metric
-    x = logs.scores.loc[logs.scores["metric"] == metric, "score"].to_numpy()
     results = _results(LM_EVAL / folder)
+    assert logs.runs[0].harness_version == results.get("lm_eval_version",
+                                                       f"git {results['git_hash']}")
+    x = logs.scores.loc[logs.scores["metric"] == metric, "score"].to_numpy()
     reported = results["results"][task]
     # the documents evaluated: n-samples (0.4.2-94 on), else the --limit of the run
     n = (results["n-samples"][task]["effective"] if "n-samples" in results

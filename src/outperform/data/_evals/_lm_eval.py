@@ -113,7 +113,7 @@ def read_lm_eval(path: Path, *, cluster_by: str | None = None):
               "fewshot_as_multiturn": results.get("fewshot_as_multiturn")}
     version = results.get("versions", {}).get(task)
     rows, unusable = tidy(cols, str(path))
-    run = EvalRun(harness="lm-eval", unusable=unusable, harness_version=results.get("lm_eval_version"),
+    run = EvalRun(harness="lm-eval", unusable=unusable, harness_version=_version(results),
                   file=str(path), model=model, task=task,
                   task_version=None if version is None else str(version), settings=settings,
                   prompt={k: v for k, v in prompt.items() if v is not None})
@@ -340,6 +340,14 @@ def _results(path: Path) -> dict:
         return json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise InvalidInputError(f"{path}: not a JSON results file ({exc}).") from None
+
+
+def _version(results: dict) -> str | None:
+    """The harness version as logged: ``lm_eval_version`` (0.4.3 on), else the commit
+    (``git_hash``) the run used."""
+    if results.get("lm_eval_version"):
+        return str(results["lm_eval_version"])
+    return f"git {results['git_hash']}" if results.get("git_hash") else None
 
 
 def _model_name(results: dict, path: Path) -> str:
