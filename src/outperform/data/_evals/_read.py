@@ -52,8 +52,8 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
     InvalidInputError
         No log found; a file of unknown format; a score that is not a number, or outside
         the range its metric's name fixes (``acc`` not 0/1, an exact match outside [0, 1]);
-        an example id twice in one run; one model name for runs with different settings (names the field);
-        the same model and task in two runs.
+        an example id twice in one run; one model name for runs with different settings
+        (names the field); the same model and task in two runs.
     ModuleNotFoundError
         An Inspect log without inspect_ai installed (``pip install 'outperform[inspect]'``).
 
