@@ -242,7 +242,14 @@ def sample_that_is_a_list(tmp):
     return read_eval_logs(tmp)
 
 
+def predict_only_run(tmp):
+    _lm(tmp, "o/a", "t", [_sample(i, bypass=999) for i in range(3)])
+    return read_eval_logs(tmp)
+
+
 PYTHON_CASES = [
+    ("lm-eval --predict_only samples", predict_only_run,
+     ("InvalidInputError", "written by lm-eval --predict_only")),
     ("acc 2.0 (0.4.7+ layout)", acc_two_new_layout,
      ("InvalidInputError", "are not 0 or 1 (wrong or right), first 2.0 for example '2'")),
     ("acc 0.5 (0.4.3 layout)", acc_half_old_layout,

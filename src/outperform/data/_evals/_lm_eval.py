@@ -28,6 +28,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import pandas as pd
+
 from ..._validation import InvalidInputError
 from ._schema import EvalRun, categorical, tidy
 
@@ -103,6 +105,12 @@ def read_lm_eval(path: Path, *, cluster_by: str | None = None):
     cols = ((_arrow_columns(path, cluster_by) if match is not None else None)
             or _json_columns(path, cluster_by, _filters(results, task)))
     first = cols.pop("first")
+    if first.split(",")[0] == "bypass" and {str(m).split(",")[0]
+                                            for m in pd.unique(cols["metric"])} == {"bypass"}:
+        raise InvalidInputError(f"{path}: written by lm-eval --predict_only: its samples hold "
+                                "the model's outputs and no score (the placeholder metric "
+                                "'bypass' = 999); score them (lm-eval without --predict_only) "
+                                "before comparing.")
     model = _model_name(results, path)
     cols.update(task=task, model=model, epoch=1)
     config = results.get("config", {})
