@@ -177,6 +177,13 @@ def _pair_report(p: PairedTask, i, j, hib, alpha, threshold, rope, control) -> C
     tests = {"paired_difference": diff}
     words = [_difference_words(p, diff, a, b, x, y, hib, alpha)]
     warnings = []
+    if diff.df is not None:
+        warnings.append(f"only {diff.details['n_clusters']} clusters: the cluster-robust "
+                        "standard error rests on them alone, so the paired difference is "
+                        f"tested with Student's t on G − 1 = {diff.df} degrees of freedom "
+                        "(not the normal)"
+                        + ("; below 5 clusters even that is rough: more clusters (passages, "
+                           "conversations) make it reliable." if diff.df < 4 else "."))
     if p.binary and p.clusters is None and hib:
         c = discordance_counts(x.astype(bool), y.astype(bool))
         if c.n01 + c.n10 > 0:

@@ -16,6 +16,12 @@ from ..results import FrequentistResult
 from ..results._intervals import LocationInterval
 from ._clustered import clustered_mean
 
+#: Below this many clusters the cluster-robust statistic is referred to Student's t with
+#: G − 1 degrees of freedom instead of the normal (Cameron & Miller 2015, §VI.C: with few
+#: clusters the normal makes tests over-reject; t(G − 1) is statsmodels' ``use_t=True``).
+#: From 10 clusters on, the normal, as statsmodels' cluster OLS gives by default.
+FEW_CLUSTERS = 10
+
 
 def paired_difference(a, b, clusters=None) -> FrequentistResult:
     """Difference of mean scores A − B on paired items, with a (cluster-robust) SE.
@@ -33,7 +39,9 @@ def paired_difference(a, b, clusters=None) -> FrequentistResult:
         ``estimate`` = mean(a) − mean(b) (positive favours A when higher is better),
         ``statistic`` = estimate / SE (z; NaN, and the p-value too, when every difference is
         the same non-zero value), two-sided ``pvalue``, ``confidence_interval()``
-        estimate ± z·SE; ``details``: ``standard_error``, ``naive_standard_error``,
+        estimate ± z·SE; with ``clusters`` and fewer than :data:`FEW_CLUSTERS` (10) of them,
+        the statistic is referred to Student's t with G − 1 degrees of freedom (``df``) for
+        the p-value and the interval; ``details``: ``standard_error``, ``naive_standard_error``,
         ``design_effect``, ``n_items``, ``n_clusters``, ``unpaired_standard_error``,
         ``unpaired_pvalue``.
 
@@ -70,11 +78,17 @@ def paired_difference(a, b, clusters=None) -> FrequentistResult:
     zu = d / unpaired if unpaired > 0 else (0.0 if d == 0 else np.nan)
     method = ("paired difference of means, cluster-robust SE" if clusters is not None
               else "paired difference of means")
+    df = diff.n_clusters - 1 if clusters is not None and diff.n_clusters < FEW_CLUSTERS \
+        else None
+    if df is None:
+        p = 2 * special.ndtr(-abs(z))
+    else:
+        p = 2 * special.stdtr(df, -abs(z))
+        method += f", t with G − 1 = {df} df"
     return FrequentistResult(
-        statistic=float(z), pvalue=float(2 * special.ndtr(-abs(z))), method=method,
-        estimate=d,
+        statistic=float(z), pvalue=float(p), method=method, estimate=d, df=df,
         details={"standard_error": se, "naive_standard_error": float(diff.naive_standard_error[0]),
                  "design_effect": float(diff.design_effect[0]), "n_items": diff.n_items,
                  "n_clusters": diff.n_clusters, "unpaired_standard_error": unpaired,
                  "unpaired_pvalue": float(2 * special.ndtr(-abs(zu)))},
-        _interval=LocationInterval(d, se))
+        _interval=LocationInterval(d, se, df=df))

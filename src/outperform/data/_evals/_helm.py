@@ -1,5 +1,7 @@
-"""HELM run folders: ``per_instance_stats.json`` with ``run_spec.json`` and
-``scenario_state.json`` beside it.
+"""HELM run folders: ``per_instance_stats.json`` with ``run_spec.json`` and, when kept,
+``scenario_state.json`` beside it (without it the instances have no content hash, and
+``cluster_by`` cannot be read). The task is the run name without its model
+(:func:`task_of_run`), the model that of the ``adapter_spec``.
 
 Fields follow HELM 0.5.16 (commit 63754d0): ``helm/benchmark/runner.py`` writes the three
 files of a run with ``asdict_without_nones``; ``helm/benchmark/metrics/metric.py``
@@ -34,6 +36,18 @@ def is_helm(path: Path) -> bool:
     return (path / STATS).exists() if path.is_dir() else path.name == STATS
 
 
+def unfinished_helm(path: Path) -> str | None:
+    """Why a folder that looks like a HELM run (it has ``run_spec.json``) cannot be read, or
+    None: it has no ``per_instance_stats.json`` (the run did not finish, or only its
+    summary was kept)."""
+    if path.is_dir() and (path / "run_spec.json").exists() and not (path / STATS).exists():
+        kept = sorted(p.name for p in path.iterdir() if p.suffix == ".json")
+        return (f"HELM run folder {path} skipped: it has no {STATS}, which holds the "
+                f"per-instance scores (it has {kept}); the run did not finish, or only its "
+                "summary was kept: rerun it, or copy the whole run folder.")
+    return None
+
+
 def read_helm(path: Path, *, cluster_by: str | None = None):
     """Read one HELM run (folder or its ``per_instance_stats.json``) into tidy rows.
 
@@ -57,8 +71,7 @@ def read_helm(path: Path, *, cluster_by: str | None = None):
     model = adapter.get("model") or adapter.get("model_deployment")
     if not model:
         raise InvalidInputError(f"{folder}/run_spec.json names no model (adapter_spec.model).")
-    task = ",".join(p for p in str(spec.get("name", folder.name)).split(",")
-                    if not p.startswith(("model=", "model_deployment=")))
+    task = task_of_run(str(spec.get("name", folder.name)))
     instances = {(r["instance"].get("id"), r.get("train_trial_index", 0)): r
                  for r in state.get("request_states", [])
                  if "perturbation" not in r["instance"]}
@@ -77,7 +90,7 @@ def read_helm(path: Path, *, cluster_by: str | None = None):
             cols["example"].append(entry["instance_id"])
             cols["epoch"].append(trial + 1)
             cols["metric"].append(name["name"])
-            cols["score"].append(stat.get("mean", stat["sum"] / max(stat["count"], 1)))
+            cols["score"].append(_mean(stat))
             cols["cluster"].append(cluster)
             cols["content"].append(content)
             cols["prompt"].append(prompt)
@@ -93,6 +106,41 @@ def read_helm(path: Path, *, cluster_by: str | None = None):
                   settings={k: v for k, v in adapter.items() if k in MODEL_FIELDS},
                   prompt={k: v for k, v in adapter.items() if k not in MODEL_FIELDS})
     return rows, run, default
+
+
+def task_of_run(name: str) -> str:
+    """The task of a HELM run name: its scenario and arguments without the model.
+
+    HELM names a run ``<scenario>:<arg>=<value>,...`` (``helm/benchmark/run_spec.py``), the
+    model among the arguments (``model=``, ``model_deployment=``), possibly alone:
+    ``xstest:model=openai_gpt-4o`` is task ``xstest``; ``mmlu:subject=anatomy,
+    method=multiple_choice_joint,model=openai_gpt2`` is task ``mmlu:subject=anatomy,
+    method=multiple_choice_joint``.
+
+    Examples
+    --------
+    >>> task_of_run("simple_safety_tests:model=meta_llama-3-8b")
+    'simple_safety_tests'
+    >>> task_of_run("mmlu:subject=anatomy,model=openai_gpt2,method=multiple_choice_joint")
+    'mmlu:subject=anatomy,method=multiple_choice_joint'
+    """
+    scenario, colon, args = name.partition(":")
+    if not colon:
+        scenario, args = "", name
+    kept = [a for a in args.split(",")
+            if a and not a.strip().startswith(("model=", "model_deployment="))]
+    if not scenario:
+        return ",".join(kept)
+    return scenario + (":" + ",".join(kept) if kept else "")
+
+
+def _mean(stat: dict):
+    """The per-instance value of a HELM ``Stat``: its ``mean``; None (no value) for a stat
+    of count 0, which HELM writes without a mean (``training_co2_cost`` of an API model)."""
+    if "mean" in stat:
+        return stat["mean"]
+    count = stat.get("count") or 0
+    return stat["sum"] / count if count else None
 
 
 def _json(path: Path):

@@ -7,9 +7,10 @@ from pathlib import Path
 import pandas as pd
 
 from ..._validation import InvalidInputError, check_choice
-from ._helm import is_helm, read_helm
+from ._helm import is_helm, read_helm, unfinished_helm
 from ._inspect import is_inspect, read_inspect
-from ._lm_eval import RESULTS, SAMPLES, is_lm_eval, read_lm_eval
+from ._lm_eval import (RESULTS, SAMPLES, is_lm_eval, is_old_samples, read_lm_eval,
+                       samples_of_results)
 from ._long import TABLE_SUFFIXES, read_long
 from ._schema import EvalLogs, EvalRun, concat
 
@@ -23,11 +24,16 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
     Parameters
     ----------
     paths : str, Path, DataFrame or sequence of them
-        Log files or folders (searched recursively): lm-evaluation-harness
-        ``samples_<task>_<date>.jsonl`` (its ``results_<date>.json`` beside it; a results
-        file stands for its samples), Inspect AI ``.eval``/``.json`` logs, HELM run folders
-        (``per_instance_stats.json``, ``run_spec.json``, ``scenario_state.json``), or a long
-        table (CSV/Parquet/DataFrame with ``model, [task,] item, score[, cluster][, epoch]``).
+        Log files or folders (searched recursively): lm-evaluation-harness samples of any
+        version since 0.4.0 (``samples_<task>_<date>.jsonl`` or ``.json`` with its
+        ``results_<date>.json`` beside it, or before 0.4.3 ``<model_args>_<task>.jsonl``
+        with ``results.json``; a results file stands for its samples), Inspect AI
+        ``.eval``/``.json`` logs, HELM run folders (``per_instance_stats.json`` and
+        ``run_spec.json``, with ``scenario_state.json`` if kept; a run named
+        ``<scenario>:...,model=<m>`` is task ``<scenario>:...`` of model ``m``; a folder
+        with ``run_spec.json`` and no per-instance stats is skipped with a warning), or a
+        long table (CSV/Parquet/DataFrame with ``model, [task,] item, score[, cluster][,
+        epoch]``).
     format : {"auto", "lm-eval", "inspect", "helm", "csv"}
         ``"auto"`` recognises each file by its name and content.
     cluster_by : str, optional
@@ -44,9 +50,10 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
     Raises
     ------
     InvalidInputError
-        No log found; a file of unknown format; a score that is not a number; an example id
-        twice in one run; one model name for runs with different settings (names the field);
-        the same model and task in two runs.
+        No log found; a file of unknown format; a score that is not a number, or outside
+        the range its metric's name fixes (``acc`` not 0/1, an exact match outside [0, 1]);
+        an example id twice in one run; one model name for runs with different settings
+        (names the field); the same model and task in two runs.
     ModuleNotFoundError
         An Inspect log without inspect_ai installed (``pip install 'outperform[inspect]'``).
 
@@ -61,8 +68,8 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
     """
     check_choice(format, "format", FORMATS)
     items = paths if isinstance(paths, (list, tuple)) else [paths]
-    frames, runs, defaults = [], [], {}
-    for kind, source in _sources(items, format):
+    frames, runs, defaults, skipped = [], [], {}, []
+    for kind, source in _sources(items, format, skipped):
         if kind == "csv":
             rows, found, first = read_long(source, cluster_by=cluster_by)
             runs.extend(found)
@@ -77,13 +84,15 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
         _check_duplicates(rows, source)
         frames.append(rows)
     if not frames:
-        raise InvalidInputError(f"no evaluation log found in {[str(p) for p in items]}: give "
+        shown = [str(p) if not isinstance(p, pd.DataFrame) else "<DataFrame>" for p in items]
+        raise InvalidInputError(f"no evaluation log found in {shown}: give "
                                 "lm-eval samples_*.jsonl, Inspect .eval/.json logs, HELM run "
-                                "folders or a CSV/Parquet table of per-item scores.")
+                                "folders or a CSV/Parquet table of per-item scores."
+                                + "".join(" " + s for s in skipped))
     _check_models(runs)
     scores = concat(frames)
     return EvalLogs(scores=scores, runs=tuple(runs), default_metric=defaults,
-                    warnings=tuple(_differences(runs)))
+                    warnings=tuple(skipped) + tuple(_differences(runs)))
 
 
 def is_eval_log(path) -> bool:
@@ -99,8 +108,9 @@ def _is_log_file(path: Path) -> bool:
             or (path.suffix == ".json" and is_inspect(path)))
 
 
-def _sources(items, format):
-    """(kind, source) of every log among ``items``, folders searched recursively."""
+def _sources(items, format, skipped: list):
+    """(kind, source) of every log among ``items``, folders searched recursively; why a
+    HELM run folder found is not read goes to ``skipped``."""
     for item in items:
         if isinstance(item, pd.DataFrame):
             yield "csv", item
@@ -109,8 +119,14 @@ def _sources(items, format):
         if not path.exists():
             raise InvalidInputError(f"{path} does not exist.")
         if path.is_dir() and not (format in ("auto", "helm") and is_helm(path)):
-            found = sorted(p for p in path.rglob("*") if p.is_file() or is_helm(p))
-            yield from (s for p in found for s in _classify(p, format, quiet=True))
+            found = sorted(p for p in (path, *path.rglob("*")) if p.is_file() or is_helm(p)
+                           or (format in ("auto", "helm") and unfinished_helm(p)))
+            for p in found:
+                why = unfinished_helm(p) if format in ("auto", "helm") else None
+                if why:
+                    skipped.append(why)
+                    continue
+                yield from _classify(p, format, quiet=True)
         else:
             yield from _classify(path, format, quiet=False)
 
@@ -123,13 +139,13 @@ def _classify(path: Path, format: str, *, quiet: bool):
     if path.is_dir():
         return
     if format in ("auto", "lm-eval"):
-        if SAMPLES.match(path.name):
+        if SAMPLES.match(path.name) or is_old_samples(path):
             yield "lm-eval", path
             return
         results = RESULTS.match(path.name)
-        if results:
+        if results or (not quiet and path.suffix == ".json" and samples_of_results(path)):
             if not quiet:  # a results file given by name stands for its samples files
-                found = sorted(path.parent.glob(f"samples_*_{results['date']}.jsonl"))
+                found = samples_of_results(path)
                 if not found:
                     raise InvalidInputError(f"{path}: no samples_<task>_{results['date']}.jsonl "
                                             "beside it; run lm-eval with --log_samples.")

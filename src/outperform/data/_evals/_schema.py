@@ -17,6 +17,12 @@ from ..._validation import InvalidInputError
 
 COLUMNS = ("task", "model", "metric", "example", "epoch", "score", "cluster", "content", "prompt")
 TEXT = ("task", "model", "metric", "example", "cluster", "content", "prompt")
+#: Per-item metrics of the harnesses that are 0 (wrong) or 1 (right) on every item
+#: (lm-eval's ``acc``/``acc_norm``: 1.0 if the prediction is the gold answer).
+BINARY = ("acc", "acc_norm", "acc_mutual_info")
+#: Per-item metrics that lie in [0, 1] (exact-match variants: 0/1, or a fraction of references).
+UNIT = ("exact_match", "quasi_exact_match", "prefix_exact_match", "quasi_prefix_exact_match",
+        "em")
 
 
 @dataclass(frozen=True)
@@ -137,10 +143,29 @@ def tidy(columns: Mapping[str, Any], path: str) -> tuple[pd.DataFrame, dict[str,
                 "log or compare another metric (--metric).")
         keep = ~bad
         df, values = df[keep].reset_index(drop=True), values[keep]
+    _check_ranges(df, values, path)
     df["score"] = values
     for column in TEXT:
         df[column] = _categories(df[column], str_ids=column == "example")
     return df, unusable
+
+
+def _check_ranges(df: pd.DataFrame, values: np.ndarray, path: str) -> None:
+    """Refuse a score outside the range its metric's name fixes (an ``acc`` of 2.0 would
+    otherwise turn the McNemar tests into t-tests without a word)."""
+    codes, names = pd.factorize(df["metric"])         # the check runs on the few names
+    base = np.array([str(n).split(",")[0].split("/")[-1] for n in names], dtype=object)
+    binary = np.isin(base, BINARY)[codes] & ~np.isin(values, (0.0, 1.0))
+    unit = np.isin(base, UNIT)[codes] & ((values < 0) | (values > 1))
+    bad = binary | unit
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        kind = "0 or 1 (wrong or right)" if binary[k] else "between 0 and 1"
+        raise InvalidInputError(
+            f"{path}: {int(bad.sum())} score(s) of metric {df['metric'].iloc[k]!r} are not "
+            f"{kind}, first {float(values[k])!r} for example {str(df['example'].iloc[k])!r} (model "
+            f"{str(df['model'].iloc[k])!r}); the log is damaged or the metric misnamed: fix it "
+            "or compare another metric (--metric).")
 
 
 def _categories(values: pd.Series, *, str_ids: bool) -> pd.Series:
@@ -171,8 +196,20 @@ def concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
         elif all(_arrow_strings(p.cat.categories.dtype) for p in parts):
             out[c] = _union(parts)
         else:
-            out[c] = union_categoricals(parts)
+            # Readers give categories of different dtypes (pyarrow strings from lm-eval, Python
+            # objects from Inspect, HELM and tables; empty ones for absent clusters):
+            # union_categoricals needs one, so each part's labels become plain strings.
+            out[c] = union_categoricals([_plain(p) for p in parts])
     return pd.DataFrame(out)
+
+
+def _plain(part: pd.Series) -> pd.Categorical:
+    """A categorical column with its labels as Python strings (object dtype)."""
+    labels = pd.Index([str(v) for v in part.cat.categories], dtype=object)
+    if not labels.is_unique:       # e.g. 1 and "1": the values, as strings, decide
+        return pd.Categorical(part.astype(object).where(part.notna(), None).map(
+            lambda v: v if v is None else str(v)))
+    return pd.Categorical.from_codes(part.cat.codes.to_numpy(), categories=labels)
 
 
 def _arrow_strings(dtype) -> bool:
@@ -187,7 +224,9 @@ def _union(parts: list[pd.Series]) -> pd.Categorical:
 
     chunks = []
     for p in parts:
-        codes = p.cat.codes.to_numpy()
+        # pandas keeps codes as int8 below 128 categories; the union may need more, and
+        # pyarrow does not widen the index type of a dictionary when it unifies them.
+        codes = p.cat.codes.to_numpy().astype(np.int32)
         labels = pa.array(p.cat.categories.array)
         chunks.append(pa.DictionaryArray.from_arrays(
             pa.array(codes, mask=codes < 0),
