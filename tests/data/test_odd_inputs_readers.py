@@ -22,9 +22,10 @@ from outperform.compare import compare_evals
 from outperform.data import pair_items, read_eval_logs
 from outperform.data._evals._helm import task_of_run
 
-TESTS = Path(__file__).parent
-REAL = TESTS / "data" / "real"
-FIXTURES = TESTS / "data" / "evals"
+from _paths import FIXTURES as _FIXTURES  # noqa: E402
+
+REAL = _FIXTURES / "real"
+FIXTURES = _FIXTURES / "evals"
 DATE = "2024-08-21T03-44-09.494230"
 runner = CliRunner()
 

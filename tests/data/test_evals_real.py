@@ -1,4 +1,4 @@
-"""Evaluation logs written by the harnesses themselves (tests/data/real/, pinned in its
+"""Evaluation logs written by the harnesses themselves (tests/fixtures/real/, pinned in its
 README): every lm-evaluation-harness samples layout since 0.4.0, HELM run folders named
 ``<scenario>:model=<m>`` (with and without ``scenario_state.json``) and Inspect AI logs are
 read, and the harness's own mean and standard error are reproduced from the items read."""
@@ -16,9 +16,11 @@ from outperform.compare import compare_evals
 from outperform.data import pair_items, read_eval_logs
 from outperform.stats import paired_difference
 
-REAL = Path(__file__).parent / "data" / "real"
+from _paths import FIXTURES  # noqa: E402
+
+REAL = FIXTURES / "real"
 LM_EVAL, HELM = REAL / "lm_eval", REAL / "helm"
-INSPECT = Path(__file__).parent / "data" / "evals" / "inspect"
+INSPECT = FIXTURES / "evals" / "inspect"
 
 # (folder, model, task, metric of the results file): lm-eval's layouts, oldest first.
 LM_EVAL_RUNS = [
