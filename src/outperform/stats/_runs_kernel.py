@@ -45,6 +45,13 @@ class _Kernel:
     def __init__(self, x: np.ndarray, gamma: float, dtype=np.float32):
         self.n_runs, self.n_tasks = x.shape
         flat = x.T.ravel()                    # cell task * n_runs + run
+        # The aggregates are homogeneous (f(c x; c gamma) = c f(x; gamma), c > 0): scores
+        # beyond float32's range (~3e38) or near its smallest normal numbers are divided by
+        # their largest magnitude, and the caller multiplies the results by ``scale``.
+        top = float(np.max(np.abs(flat)))
+        self.scale = top if np.dtype(dtype) == np.float32 and (top > 1e30 or 0 < top < 1e-30) \
+            else 1.0
+        flat, gamma = flat / self.scale, gamma / self.scale
         n = flat.size
         self.flat = flat.astype(dtype)
         self.gamma = gamma
