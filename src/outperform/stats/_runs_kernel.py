@@ -74,8 +74,10 @@ class _Kernel:
         mean = values @ self.cell_weights
         found["mean"] = mean
         if "optimality_gap" in statistics:
-            found["optimality_gap"] = self.gamma - (mean if self.clipped is None else
-                                                    self.clipped.take(cells) @ self.cell_weights)
+            kept = mean if self.clipped is None else self.clipped.take(cells) @ self.cell_weights
+            # rescaled scores: gamma / scale may lie outside float32's range, so float64
+            found["optimality_gap"] = self.gamma - (kept if self.scale == 1.0 else
+                                                    kept.astype(np.float64))
         if "iqm" in statistics:      # trim_mean(resample, 0.25, axis=None): sorted middle
             values.sort(axis=1)
             found["iqm"] = values[:, self.low:n - self.low] @ self.middle_weights
