@@ -93,6 +93,10 @@ def test_huge_scores_estimate_is_the_float64_aggregate():
     assert r["mean"].estimate == pytest.approx(np.mean(x), rel=1e-12)
     assert r["mean"].low <= r["mean"].estimate <= r["mean"].high
     assert np.isfinite([r["median"].low, r["median"].high]).all()
+    # every score is above gamma = 1: gamma - mean(min(x, gamma)) = 0 on every resample
+    gap = r["optimality_gap"]
+    assert gap.estimate == pytest.approx(0, abs=1e-12)
+    assert gap.low == pytest.approx(0, abs=1e-12) and gap.high == pytest.approx(0, abs=1e-12)
 
 
 def test_tiny_scores_are_not_flushed_to_zero():

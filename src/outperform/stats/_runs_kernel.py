@@ -56,7 +56,10 @@ class _Kernel:
         self.flat = flat.astype(dtype)
         self.gamma = gamma
         # no score above gamma: min(x, gamma) = x and the optimality gap is gamma - mean
-        self.clipped = None if flat.max() <= gamma else np.minimum(flat, gamma).astype(dtype)
+        # (rescaled scores keep min(x, gamma) in float64: gamma / scale may be below float32's
+        # smallest numbers, e.g. gamma = 1 against scores of 1e300)
+        self.clipped = None if flat.max() <= gamma else np.minimum(flat, gamma).astype(
+            dtype if self.scale == 1.0 else np.float64)
         self.low = int(0.25 * n)             # scipy.stats.trim_mean(..., 0.25) cuts int(0.25 n)
         self.run_weights = np.full(self.n_runs, 1 / self.n_runs, dtype)
         self.cell_weights = np.full(n, 1 / n, dtype)
@@ -74,10 +77,12 @@ class _Kernel:
         mean = values @ self.cell_weights
         found["mean"] = mean
         if "optimality_gap" in statistics:
-            kept = mean if self.clipped is None else self.clipped.take(cells) @ self.cell_weights
-            # rescaled scores: gamma / scale may lie outside float32's range, so float64
-            found["optimality_gap"] = self.gamma - (kept if self.scale == 1.0 else
-                                                    kept.astype(np.float64))
+            if self.scale == 1.0:
+                kept = mean if self.clipped is None else self.clipped.take(cells) @ self.cell_weights
+            else:    # rescaled: gamma / scale may lie outside float32's range, so float64
+                kept = (mean.astype(np.float64) if self.clipped is None else
+                        self.clipped.take(cells).mean(axis=1))
+            found["optimality_gap"] = self.gamma - kept
         if "iqm" in statistics:      # trim_mean(resample, 0.25, axis=None): sorted middle
             values.sort(axis=1)
             found["iqm"] = values[:, self.low:n - self.low] @ self.middle_weights
