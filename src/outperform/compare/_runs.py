@@ -182,7 +182,7 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
     data : DataFrame, str or Path
         Long table (or a file :func:`outperform.data.read_table` reads): ``task``, ``model``,
         ``run`` (seed), a metric, optional ``fold`` (averaged within each run) and optional
-        ``step`` (a learning curve; each run's last step is used).
+        ``step`` (a learning curve; the last step every run reached is used).
     metric, higher_is_better
         As in :func:`outperform.data.read_results`.
     normalize : None, "min-max", mapping or DataFrame/path
@@ -211,7 +211,20 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
     ------
     InvalidInputError
         No ``run`` column, a metric to choose, a model with varying runs per task, an unknown
-        control, lower-is-better scores without a normalisation, missing reference scores.
+        control, lower-is-better scores without a normalisation, missing reference scores,
+        learning curves with no step in common, ``task_bootstrap`` with one task, or more
+        resamples than fit in memory or in an hour (all resampled quantities are kept; the
+        message names the largest ``n_resamples`` that fits).
+
+    Warns
+    -----
+    UserWarning
+        One run per task (tasks fixed): the intervals are NaN and a note says why.
+
+    Notes
+    -----
+    Learning curves (a ``step`` column) that end at different steps are compared at the
+    last step all of them reached, and a note names it.
     """
     frame = data if isinstance(data, pd.DataFrame) else read_table(data)
     frame, notes = _last_step(frame)

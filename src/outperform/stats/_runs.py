@@ -157,7 +157,21 @@ def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
     ------
     InvalidInputError
         Scores not 2-D or not finite, an unknown statistic, arrays of different shapes with
-        ``paired=True``, or bad options.
+        ``paired=True``, bad options, ``task_bootstrap`` with a single task, or more
+        resamples than fit in memory or in an hour (the message names the largest
+        ``n_resamples`` that fits; :func:`outperform._validation.check_cost`).
+
+    Warns
+    -----
+    UserWarning
+        One run per task with the tasks fixed: every resample is the data itself, so the
+        interval is NaN (not a zero width that would read as certainty).
+
+    Notes
+    -----
+    Scores beyond float32's range (above ~1e30 or below ~1e-30 in magnitude) are divided
+    by their largest magnitude before resampling, and the results multiplied back: every
+    aggregate is homogeneous of degree 1 (with ``gamma`` scaled alike).
 
     Examples
     --------
