@@ -7,6 +7,8 @@ band of a model moves smoothly from step to step, as in rliable.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
@@ -15,7 +17,7 @@ from ..data import read_results, read_table
 from ..data._schema import EXAMPLE, FOLD, MODEL, RUN, TASK
 from ..results import SampleEfficiency
 from ..stats import aggregate_runs
-from ._runs import STEP, _normalise
+from ._runs import STEP, _normalise, _one_run
 
 
 def _curves(frame, tasks, model) -> tuple[np.ndarray, np.ndarray]:
@@ -89,13 +91,21 @@ def sample_efficiency(data, *, metric: str | None = None, higher_is_better: bool
     frame = frame.assign(_score=values)
     rng = check_random_state(random_state)
     steps, estimate, low, high = {}, {}, {}, {}
+    grids = {model: _curves(frame, table.tasks, model) for model in table.models}
+    single = [m for m, (_, g) in grids.items() if g.shape[1] == 1]
+    if single and not task_bootstrap:
+        notes.append(_one_run(single).replace("the intervals involving it", "its bands"))
+        warnings.warn(notes[-1], UserWarning, stacklevel=2)
     for model in table.models:
-        steps[model], grid = _curves(frame, table.tasks, model)
+        steps[model], grid = grids[model]
         # one paired pool per model: resample k draws the same runs at every step
-        found = aggregate_runs({i: g for i, g in enumerate(grid)}, statistics=(statistic,),
-                               gamma=gamma, n_resamples=n_resamples,
-                               confidence_level=confidence_level, task_bootstrap=task_bootstrap,
-                               paired=True, random_state=rng, progress=progress)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="one run per task", category=UserWarning)
+            found = aggregate_runs({i: g for i, g in enumerate(grid)},
+                                   statistics=(statistic,), gamma=gamma, n_resamples=n_resamples,
+                                   confidence_level=confidence_level,
+                                   task_bootstrap=task_bootstrap, paired=True,
+                                   random_state=rng, progress=progress)
         estimate[model], low[model], high[model] = (
             np.array([getattr(found[i][statistic], k) for i in range(len(grid))])
             for k in ("estimate", "low", "high"))

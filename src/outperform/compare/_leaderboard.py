@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._validation import InvalidInputError, check_probability
+from .._validation import InvalidInputError, check_cost, check_probability
 from ..data._files import read_table
 from ..data._evals._long import item_column
 from ..data._io import _normalise_columns, read_results
@@ -143,6 +143,7 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
                 raise InvalidInputError(
                     f"cluster={cluster!r} applies to per-item scores (an 'example' column), "
                     "but this is a table of one score per task: the tasks are resampled.")
+    _cost(n_resamples, scores, clusters, unit)
     rs = rank_sets(scores, clusters=clusters, names=names, higher_is_better=hib, alpha=alpha,
                    n_resamples=n_resamples, weights=weights, unit=unit,
                    random_state=random_state, progress=progress)
@@ -166,6 +167,24 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         notes.append(few)
     return Leaderboard(rank_sets=rs, pairwise=pairwise, letters=letters, metric=metric,
                        source=source, notes=tuple(notes))
+
+
+def _cost(n_resamples, scores, clusters, unit) -> None:
+    """Refuse (check_cost) rank sets whose resamples will not fit in memory or in an hour.
+
+    Measured on :func:`outperform.stats.rank_sets`: ~60-72 bytes per resample and model
+    (the resampled deviations and the step-down's copies), and per resample 22-52 ns per
+    unit (the weights drawn) plus ~3.5 ns per pair of models (the step-down), on 3-50
+    models and 50-5,000 units; the estimate takes 20 and 3 ns.
+    """
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
+        return    # rank_sets refuses it by name
+    n_units = int(np.unique(np.asarray(clusters)).size) if clusters is not None \
+        else int(scores.shape[0])
+    k = int(scores.shape[1])
+    check_cost("n_resamples (--n-resamples)", n_resamples,
+               work=f"{n_units:,} {unit if clusters is None else 'cluster'}s x {k} models",
+               bytes_per_unit=64 * k, seconds_per_unit=2e-8 * n_units + 3e-9 * k * k)
 
 
 def _item_ids_as_examples(df: pd.DataFrame) -> pd.DataFrame:

@@ -12,6 +12,7 @@ change the answer for tables that work today.
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from itertools import combinations
 
@@ -24,12 +25,22 @@ from ..data._schema import FOLD, MODEL, RUN, TASK
 from ..results import RunsComparison
 from ..results._runs import IntervalEstimate, _percentile_interval
 from ..stats import aggregate_runs, performance_profile, probability_of_improvement
-from ..stats._runs import STATISTICS
+from ..stats._runs import STATISTICS, _check_options, runs_cost
 
 STEP = "step"
 
 
 def _last_step(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Each learning curve's score at the last step that every curve reached.
+
+    Curves that end at different steps are compared at the last step they all have (a
+    model trained longer would otherwise be compared at its later step); a note says so.
+
+    Raises
+    ------
+    InvalidInputError
+        No task, model or run column, or no step common to all curves.
+    """
     if STEP not in frame.columns:
         return frame, []
     keys = [c for c in (TASK, MODEL, RUN, FOLD) if c in frame.columns]
@@ -37,8 +48,26 @@ def _last_step(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         raise InvalidInputError("a table with a 'step' column needs columns named task, model "
                                 "and run, to know which steps belong to one learning curve.")
     frame = frame.reset_index(drop=True)
-    last = frame.loc[frame.groupby(keys, observed=True)[STEP].idxmax()].drop(columns=STEP)
-    return last, ["the aggregates use each run's last step of its learning curve"]
+    curves = frame.groupby(keys, observed=True)
+    ends = curves[STEP].max()
+    if ends.nunique() == 1:
+        last = frame.loc[curves[STEP].idxmax()].drop(columns=STEP)
+        return last, ["the aggregates use each run's last step of its learning curve"]
+    n_curves = curves.ngroups
+    per_step = frame.drop_duplicates(keys + [STEP]).groupby(STEP)[STEP].size()
+    common = per_step.index[per_step.to_numpy() == n_curves]
+    if common.empty:
+        raise InvalidInputError(
+            f"the learning curves end at different steps ({ends.min()} to {ends.max()}) and no "
+            "step is shared by all of them, so there is no step at which to compare every "
+            "run; evaluate all runs at common steps, or keep one row per run (drop 'step').")
+    step = common.max()
+    short = ends[ends == ends.min()].index[0]
+    frame = frame[frame[STEP] == step].drop(columns=STEP)
+    return frame, [f"the learning curves end at different steps ({ends.min()} to "
+                   f"{ends.max()}; e.g. {dict(zip(keys, map(str, short)))} ends at "
+                   f"{ends.min()}): every run is compared at step {step}, the last step all "
+                   "of them reached, not at its own last step"]
 
 
 def _reference(normalize) -> pd.DataFrame:
@@ -153,7 +182,7 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
     data : DataFrame, str or Path
         Long table (or a file :func:`outperform.data.read_table` reads): ``task``, ``model``,
         ``run`` (seed), a metric, optional ``fold`` (averaged within each run) and optional
-        ``step`` (a learning curve; each run's last step is used).
+        ``step`` (a learning curve; the last step every run reached is used).
     metric, higher_is_better
         As in :func:`outperform.data.read_results`.
     normalize : None, "min-max", mapping or DataFrame/path
@@ -182,7 +211,20 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
     ------
     InvalidInputError
         No ``run`` column, a metric to choose, a model with varying runs per task, an unknown
-        control, lower-is-better scores without a normalisation, missing reference scores.
+        control, lower-is-better scores without a normalisation, missing reference scores,
+        learning curves with no step in common, ``task_bootstrap`` with one task, or more
+        resamples than fit in memory or in an hour (all resampled quantities are kept; the
+        message names the largest ``n_resamples`` that fits).
+
+    Warns
+    -----
+    UserWarning
+        One run per task (tasks fixed): the intervals are NaN and a note says why.
+
+    Notes
+    -----
+    Learning curves (a ``step`` column) that end at different steps are compared at the
+    last step all of them reached, and a note names it.
     """
     frame = data if isinstance(data, pd.DataFrame) else read_table(data)
     frame, notes = _last_step(frame)
@@ -210,24 +252,52 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
     arrays = _arrays(frame, tasks, models)
     paired, design = _design(frame, paired)
     notes.append(design)
+    pairs = ([(m, control) for m in models if m != control] if control is not None
+             else list(combinations(models, 2)))
+    _cost(arrays, pairs, statistics, n_resamples, taus)
     rng = check_random_state(random_state)
     options = dict(n_resamples=n_resamples, confidence_level=confidence_level,
                    task_bootstrap=task_bootstrap, random_state=rng, progress=progress)
-    aggregates = aggregate_runs(arrays, statistics=statistics, gamma=gamma, paired=paired,
-                                **options)
-    pairs = ([(m, control) for m in models if m != control] if control is not None
-             else list(combinations(models, 2)))
-    improvements = {(x, y): probability_of_improvement(arrays[x], arrays[y], paired=paired,
-                                                       **options)
-                    for x, y in pairs}
-    differences = {(x, y): {s: _difference(aggregates[x][s], aggregates[y][s])
-                            for s in statistics} for x, y in pairs}
-    everything = np.concatenate([a.ravel() for a in arrays.values()])
-    taus = np.linspace(everything.min(), everything.max(), 101) if taus is None else taus
-    profiles = {m: performance_profile(a, taus, **options) for m, a in arrays.items()}
+    single = [m for m, a in arrays.items() if a.shape[0] == 1]
+    with warnings.catch_warnings():
+        if single and not task_bootstrap:
+            notes.append(_one_run(single))
+            warnings.warn(notes[-1], UserWarning, stacklevel=2)
+            warnings.filterwarnings("ignore", message="one run per task", category=UserWarning)
+        aggregates = aggregate_runs(arrays, statistics=statistics, gamma=gamma, paired=paired,
+                                    **options)
+        improvements = {(x, y): probability_of_improvement(arrays[x], arrays[y], paired=paired,
+                                                           **options)
+                        for x, y in pairs}
+        differences = {(x, y): {s: _difference(aggregates[x][s], aggregates[y][s])
+                                for s in statistics} for x, y in pairs}
+        everything = np.concatenate([a.ravel() for a in arrays.values()])
+        taus = np.linspace(everything.min(), everything.max(), 101) if taus is None else taus
+        profiles = {m: performance_profile(a, taus, **options) for m, a in arrays.items()}
     return RunsComparison(tuple(models), tuple(tasks), {m: a.shape[0] for m, a in arrays.items()},
                           metric, rule, aggregates, improvements, profiles, tuple(notes),
                           differences, paired)
+
+
+def _one_run(models) -> str:
+    return (f"one run per task of {', '.join(map(repr, models[:5]))}: the stratified bootstrap "
+            "redraws that one run every time, so its resamples have no spread; the intervals "
+            "involving it are NaN rather than a zero width that would claim certainty. Add "
+            "runs (seeds), or resample tasks (task_bootstrap=True, --tasks-random).")
+
+
+def _cost(arrays, pairs, statistics, n_resamples, taus) -> None:
+    """Every resampled quantity is kept: the aggregates, P(X > Y), the differences and the
+    profiles; refuse before the first resample what will not fit (check_cost)."""
+    _check_options(n_resamples, 0.5)
+    n_taus = 101 if taus is None else np.size(taus)
+    per = (len(arrays) * (24 * len(statistics) + 16 * n_taus)
+           + len(pairs) * (16 + 8 * len(statistics)))
+    cells = sum(a.size for a in arrays.values())
+    seconds = 5e-9 * cells + 1e-9 * cells * n_taus + 2e-9 * len(pairs) * max(
+        a.size * a.shape[0] for a in arrays.values())
+    runs_cost(n_resamples, per, seconds,
+              f"{len(arrays)} models, {len(pairs)} pairs and {n_taus} profile thresholds")
 
 
 def _difference(x: IntervalEstimate, y: IntervalEstimate) -> IntervalEstimate:
@@ -235,5 +305,7 @@ def _difference(x: IntervalEstimate, y: IntervalEstimate) -> IntervalEstimate:
     of y: drawn together when paired, independently otherwise; see aggregate_runs)."""
     dist = x.distribution - y.distribution
     low, high = _percentile_interval(dist, x.confidence_level)
+    if np.isnan(x.low) or np.isnan(y.low):    # a side without spread (one run): no interval
+        low = high = np.nan
     return IntervalEstimate(f"{x.statistic} difference", x.estimate - y.estimate, float(low),
                             float(high), x.confidence_level, x.task_bootstrap, dist)

@@ -28,6 +28,7 @@ from .._validation import InvalidInputError
 from ._store import FIXED, KEY, ResultsStore, frames
 from ._datasets import load_datasets
 from ._designs import parse_design
+from ._options import check_run_options
 from ._models import get_models
 
 
@@ -96,7 +97,9 @@ def run_experiment(models, datasets, design, *, metrics=("accuracy",), n_jobs=1,
     Raises
     ------
     InvalidInputError, TooFewError
-        Unknown model, data set, metric, backend or file suffix; no model or data set;
+        Before any fit (:func:`check_run_options`): an unknown metric, ``n_jobs`` 0, an
+        ``out`` with another suffix, in a missing or read-only folder. Then: unknown model,
+        data set or backend; no model or data set;
         X and y of different lengths; a data set the design cannot split; an ``out`` that
         holds results of another design, random_state, metric set or data set size, or that
         another run is writing.
@@ -120,6 +123,7 @@ def run_experiment(models, datasets, design, *, metrics=("accuracy",), n_jobs=1,
     >>> df[["n_train", "n_test"]].iloc[0].tolist()
     [100, 50]
     """
+    check_run_options(metrics=metrics, n_jobs=n_jobs, out=out)   # before any work
     models = get_models(models)
     data = load_datasets(datasets)
     design = parse_design(design)

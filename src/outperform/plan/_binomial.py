@@ -43,8 +43,23 @@ def binomial_test_power(m, q, alpha: float, alternative: str = "two-sided") -> n
     -------
     ndarray
         Power, broadcast shape of ``m`` and ``q``.
+
+    Raises
+    ------
+    InvalidInputError
+        m not whole numbers >= 0, q outside [0, 1] (or NaN), alpha outside (0, 1), an unknown
+        alternative.
     """
-    m = np.asarray(m, dtype=float)
+    m, q = np.asarray(m, dtype=float), np.asarray(q, dtype=float)
+    check_choice(alternative, "alternative", ("two-sided", "greater"))
+    if np.any(~np.isfinite(m)) or np.any(m < 0) or np.any(m != np.round(m)):
+        raise InvalidInputError(f"m (numbers of trials) must be whole numbers >= 0, got "
+                                f"{float(m[~(np.isfinite(m) & (m >= 0) & (m == np.round(m)))][0]):g}.")
+    if np.any(~((q >= 0) & (q <= 1))):
+        raise InvalidInputError(f"q (P(A wins a trial)) must lie in [0, 1], got "
+                                f"{float(q[~((q >= 0) & (q <= 1))][0]):g}.")
+    if isinstance(alpha, bool) or not 0 < float(alpha) < 1:
+        raise InvalidInputError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
     level = alpha / 2 if alternative == "two-sided" else alpha
     c = stats.binom.ppf(level, m, 0.5)
     c = c - (stats.binom.cdf(c, m, 0.5) > level)      # largest c with P(X <= c) <= level

@@ -8,6 +8,26 @@ from .._validation import InvalidInputError
 __all__ = ["power_curve"]
 
 
+def _check_names(planner, over: str, design: dict) -> None:
+    """``over`` and every keyword of ``design`` are parameters of ``planner``."""
+    import inspect
+
+    if not callable(planner):
+        raise InvalidInputError(f"planner must be one of the planners of outperform.plan (e.g. "
+                                f"mcnemar_power), got {planner!r}.")
+    try:
+        names = [p for p, v in inspect.signature(planner).parameters.items()
+                 if v.kind in (v.KEYWORD_ONLY, v.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        return
+    unknown = [k for k in [over, *design] if k not in names]
+    if unknown:
+        valid = [p for p in names if p != "power"]
+        raise InvalidInputError(
+            f"{getattr(planner, '__name__', 'the planner')} has no parameter "
+            f"{', '.join(map(repr, unknown))}; its parameters are {', '.join(valid)}.")
+
+
 def power_curve(planner, over: str, values, **design):
     """Power of ``planner`` at each value of one of its inputs, the others held fixed.
 
@@ -30,7 +50,9 @@ def power_curve(planner, over: str, values, **design):
     Raises
     ------
     InvalidInputError
-        ``power`` given, an empty grid, or any input the planner refuses.
+        ``power`` given, a planner that is not a function, ``over`` or a design keyword the
+        planner does not take (the message lists those it takes), an empty grid or one with
+        NaN (or non-whole n), or any input the planner refuses.
 
     Examples
     --------
@@ -40,11 +62,22 @@ def power_curve(planner, over: str, values, **design):
     """
     import pandas as pd
 
-    if design.get("power") is not None:
+    if design.get("power") is not None or over == "power":
         raise InvalidInputError("a power curve computes the power: leave power out.")
-    grid = np.atleast_1d(np.asarray(values, dtype=float))
+    _check_names(planner, over, design)
+    try:
+        grid = np.atleast_1d(np.asarray(values, dtype=float))
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"the grid of {over} values must be numbers, got "
+                                f"{values!r}.") from None
     if grid.ndim != 1 or grid.size == 0:
         raise InvalidInputError(f"give a non-empty 1-D grid of {over} values.")
+    if not np.all(np.isfinite(grid)):
+        raise InvalidInputError(f"the grid of {over} values holds NaN or infinite values: "
+                                f"{float(grid[~np.isfinite(grid)][0]):g}.")
+    if over in ("n", "runs") and np.any(grid != np.round(grid)):
+        raise InvalidInputError(f"{over} must be whole numbers, got "
+                                f"{float(grid[grid != np.round(grid)][0]):g}.")
     results = [planner(**{**design, over: (int(v) if over in ("n", "runs") else float(v))})
                for v in grid]
     frame = pd.DataFrame({over: grid, "power": [r.power for r in results]})

@@ -301,6 +301,14 @@ def corrected_ttest_table(*, effect=None, power=None, runs=(1, 2, 3, 5, 10), fol
         raise InvalidInputError("give either effect (for a table of power) or power (for a "
                                 "table of minimum detectable effects), not both or neither.")
     key = "power" if effect is not None else "effect"
+    # power, alpha and effect checked once here: a bad one is an error, not a table of NaN
+    check_inputs(power=power, n=2, effect=effect, alpha=alpha, alternative=alternative,
+                 n_min=1, n_unit="runs", effect_name="d")   # n: any valid one
+    for name, grid in (("runs", runs), ("folds", folds)):
+        if np.ndim(grid) != 1 or len(grid) == 0:
+            raise InvalidInputError(f"{name} must be a non-empty sequence of whole numbers "
+                                    f"(the table's {'rows' if name == 'runs' else 'columns'}), "
+                                    f"got {grid!r}.")
 
     def cell(r, k):
         try:

@@ -16,6 +16,16 @@ BOOTSTRAPS = {
 }
 
 
+def _number(v: float, sign: str = "") -> str:
+    """Three decimals, or four significant digits for magnitudes from 1e6 (e.g. 1.471e+300)."""
+    return f"{v:{sign}.4g}" if np.isfinite(v) and abs(v) >= 1e6 else f"{v:{sign}.3f}"
+
+
+def _cell(e, sign: str = "") -> str:
+    """``estimate [low, high]`` of an IntervalEstimate, as the tables print it."""
+    return f"{_number(e.estimate, sign)} [{_number(e.low, sign)}, {_number(e.high, sign)}]"
+
+
 def _percentile_interval(distribution: np.ndarray, level: float) -> np.ndarray:
     """Percentile interval along axis 0, ``np.percentile`` as arch / rliable compute it."""
     if not 0 < level < 1:
@@ -200,7 +210,7 @@ class RunsComparison:
         lines.append("model".ljust(width) + "".join(f"{s:>26}" for s in stats))
         for m, st in self.aggregates.items():
             lines.append(m.ljust(width) + "".join(
-                f"{f'{e.estimate:.3f} [{e.low:.3f}, {e.high:.3f}]':>26}" for e in st.values()))
+                f"{_cell(e):>26}" for e in st.values()))
         if self.improvements:
             lines += ["", "probability of improvement P(X > Y) (0.5: no difference)"]
             for (x, y), e in self.improvements.items():
@@ -210,7 +220,7 @@ class RunsComparison:
             lines.append("pair".ljust(2 * width + 3) + "".join(f"{s:>26}" for s in stats))
             for (x, y), st in self.differences.items():
                 lines.append(f"{x} - {y}".ljust(2 * width + 3) + "".join(
-                    f"{f'{e.estimate:+.3f} [{e.low:+.3f}, {e.high:+.3f}]':>26}"
+                    f"{_cell(e, '+'):>26}"
                     for e in st.values()))
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)

@@ -32,7 +32,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy import special
 
-from .._validation import DegenerateDataError, InvalidInputError, as_float_array, check_random_state
+from .._validation import (DegenerateDataError, InvalidInputError, as_float_array, check_cost,
+                           check_random_state)
 from ._common import check_int, check_int_grid
 
 __all__ = [
@@ -388,7 +389,8 @@ def sample_experiments(context: SyntheticContext, n_data_sets: int, n_repetition
     Raises
     ------
     InvalidInputError
-        Non-integer or non-positive sizes, a context that is not a SyntheticContext.
+        Non-integer or non-positive sizes, a context that is not a SyntheticContext, sizes
+        whose arrays would not fit in memory (:func:`outperform._validation.check_cost`).
 
     Examples
     --------
@@ -404,6 +406,10 @@ def sample_experiments(context: SyntheticContext, n_data_sets: int, n_repetition
             f"{type(context).__name__}."
         )
     n, m = check_int(n_data_sets, "n_data_sets"), check_int(n_repetitions, "n_repetitions")
+    # ~100 bytes per (repetition, data set): parameters, sizes, counts and their copies; two
+    # binomial draws of at least ~15 ns each
+    check_cost("n_repetitions", m, work=f"{n:,} data sets per experiment",
+               bytes_per_unit=100 * n, seconds_per_unit=3e-8 * n)
     rng = check_random_state(random_state)
     p = context.sample_parameters((m, n), rng)
     sizes = np.asarray(context.n_test, dtype=np.int64)

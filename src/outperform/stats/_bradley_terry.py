@@ -29,6 +29,8 @@ the anchor) or lambda_i - mean(lambda).
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy import optimize
 from scipy.sparse.csgraph import connected_components
@@ -42,6 +44,10 @@ from ._bt_likelihood import PairTotals, battle_types, pair_totals
 __all__ = ["bradley_terry"]
 
 TIES = ("davidson", "half")
+#: Fewest bootstrap resamples with a finite estimate, as a share of all, for a bootstrap
+#: interval: below it the survivors are a selected minority (resamples in which every model
+#: both won and lost), and their spread is not the sampling variation of the ratings.
+MIN_SURVIVING = 0.9
 OUTCOMES = {"a": 0, "b": 1, "tie": 2}
 
 
@@ -169,6 +175,12 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davids
         The maximum likelihood estimate does not exist (a group of models never lost to the
         rest, or groups that never met), or Davidson's model on battles that are all ties.
 
+    Warns
+    -----
+    UserWarning
+        Bootstrap: fewer than ``MIN_SURVIVING`` (90%) of the resamples have a finite
+        estimate; the intervals and standard errors are then NaN and ``notes`` says why.
+
     References
     ----------
     Bradley & Terry (1952), Biometrika 39:324-345; Davidson (1970), JASA 65:317-328;
@@ -235,7 +247,7 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davids
     disp = _display_matrix(m, anchor_i)
     ratings = anchor_rating + ELO_PER_LOGIT * (disp @ lam)
     z = ndtri(0.5 + confidence_level / 2)
-    boot, failed = None, 0
+    boot, failed, notes = None, 0, []
     if interval == "bootstrap":
         from ._bt_bootstrap import bootstrap_abilities
 
@@ -244,8 +256,13 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davids
                                                progress)
         boot = anchor_rating + ELO_PER_LOGIT * lam_boot @ disp.T
         tail = 50 * (1 - confidence_level)
-        low, high = np.percentile(boot, [tail, 100 - tail], axis=0)
-        se = boot.std(axis=0, ddof=1)
+        if boot.shape[0] >= MIN_SURVIVING * n_resamples:
+            low, high = np.percentile(boot, [tail, 100 - tail], axis=0)
+            se = boot.std(axis=0, ddof=1)
+        else:
+            low = high = se = np.full(m, np.nan)
+            notes.append(_degenerate_bootstrap(failed, n_resamples))
+            warnings.warn(notes[-1], UserWarning, stacklevel=2)
     else:
         cov = (robust_full if interval == "sandwich" else cov_full)[:m, :m]
         se = ELO_PER_LOGIT * np.sqrt(np.clip(np.diag(disp @ cov @ disp.T), 0, None))
@@ -267,4 +284,14 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davids
         confidence_level=float(confidence_level), interval=interval, anchor=anchor,
         anchor_rating=float(anchor_rating), wins=wins, losses=losses, ties_count=tied,
         battles=wins + losses + tied, log_likelihood=float(pt.log_likelihood(theta)),
-        bootstrap_ratings=boot, n_failed_resamples=failed)
+        bootstrap_ratings=boot, n_failed_resamples=failed, notes=tuple(notes))
+
+
+def _degenerate_bootstrap(failed: int, n_resamples: int) -> str:
+    """Why a bootstrap with too few finite resamples gives no interval, in words."""
+    return (f"no bootstrap interval (nan): {failed} of {n_resamples} resamples have no finite "
+            "maximum likelihood estimate (in them some group of models never lost, or never "
+            "won, against the others: Zermelo 1929, Ford 1957), more than "
+            f"{1 - MIN_SURVIVING:.0%}; the {n_resamples - failed} left are not a sample of the "
+            "ratings' variation. Add battles (each model needs wins and losses against the "
+            "rest), or use the sandwich interval (interval='sandwich', --n-resamples 0).")

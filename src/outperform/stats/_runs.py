@@ -11,12 +11,13 @@ often each run of each task was drawn), and each is a weighted sum of the scores
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
 
 from .._parallel import progress_bar
-from .._validation import InvalidInputError, check_random_state
+from .._validation import InvalidInputError, check_cost, check_random_state
 from ..results._runs import IntervalEstimate, PerformanceProfile, _percentile_interval
 from ._runs_kernel import _chunks, _draws, _Kernel
 
@@ -43,6 +44,44 @@ def _check_options(n_resamples, confidence_level) -> None:
         raise InvalidInputError(f"n_resamples must be a positive int, got {n_resamples!r}.")
     if not 0 < confidence_level < 1:
         raise InvalidInputError(f"confidence_level must be in (0, 1), got {confidence_level}.")
+
+
+def runs_cost(n_resamples: int, bytes_per_resample: float, seconds_per_resample: float,
+              work: str) -> None:
+    """The cost guard (:func:`outperform._validation.check_cost`) of a runs x tasks bootstrap:
+    the resampled statistics are kept (bytes per resample), the work per resample is timed."""
+    check_cost("n_resamples (--n-resamples)", n_resamples, work=work,
+               bytes_per_unit=bytes_per_resample, seconds_per_unit=seconds_per_resample)
+
+
+def _check_tasks(arrays, task_bootstrap: bool) -> None:
+    """The two-level bootstrap resamples tasks: it needs at least two of them."""
+    n_tasks = min(x.shape[1] for x in arrays)
+    if task_bootstrap and n_tasks < 2:
+        raise InvalidInputError(
+            "task_bootstrap=True (--tasks-random) resamples the tasks, and there is only 1 "
+            "task: nothing to resample, and one task says nothing about a population of "
+            "tasks. Drop task_bootstrap (the stratified bootstrap over runs) or add tasks.")
+
+
+def _no_spread(x: np.ndarray, task_bootstrap: bool) -> bool:
+    """One run per task and fixed tasks: every resample is the data itself."""
+    return x.shape[0] == 1 and not task_bootstrap
+
+
+def _interval(dist, level, x, task_bootstrap, name=None):
+    """Percentile interval, NaN (with a warning) when the resamples cannot vary."""
+    if not _no_spread(x, task_bootstrap):
+        return _percentile_interval(dist, level)
+    who = "" if name is None else f" of {name!r}"
+    warnings.warn(
+        f"one run per task{who}: the stratified bootstrap redraws that one run every time, so "
+        "the resamples have no spread and a zero-width interval would claim certainty; the "
+        "interval is NaN. Add runs (seeds), or resample tasks (task_bootstrap=True, "
+        "--tasks-random) to ask how the aggregate varies over tasks.", UserWarning,
+        stacklevel=3)
+    nan = np.full(dist.shape[1:], np.nan)
+    return nan, nan.copy()
 
 
 def _run_counts(rng, size: int, n_slots: int, n_runs: int) -> np.ndarray:
@@ -118,7 +157,21 @@ def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
     ------
     InvalidInputError
         Scores not 2-D or not finite, an unknown statistic, arrays of different shapes with
-        ``paired=True``, or bad options.
+        ``paired=True``, bad options, ``task_bootstrap`` with a single task, or more
+        resamples than fit in memory or in an hour (the message names the largest
+        ``n_resamples`` that fits; :func:`outperform._validation.check_cost`).
+
+    Warns
+    -----
+    UserWarning
+        One run per task with the tasks fixed: every resample is the data itself, so the
+        interval is NaN (not a zero width that would read as certainty).
+
+    Notes
+    -----
+    Scores beyond float32's range (above ~1e30 or below ~1e-30 in magnitude) are divided
+    by their largest magnitude before resampling, and the results multiplied back: every
+    aggregate is homogeneous of degree 1 (with ``gamma`` scaled alike).
 
     Examples
     --------
@@ -143,6 +196,10 @@ def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
             "paired=True draws run i of every model together, so every model needs the same "
             f"(n_runs, n_tasks); got {sorted({a.shape for a in arrays.values()})}.")
     _check_options(n_resamples, confidence_level)
+    _check_tasks(arrays.values(), task_bootstrap)
+    cells = sum(x.size for x in arrays.values())
+    runs_cost(n_resamples, len(arrays) * len(statistics) * 24, 5e-9 * cells,
+              f"{len(arrays)} model(s) x {len(statistics)} statistics")
     rng = check_random_state(random_state)
     kernels = {m: _Kernel(x, gamma) for m, x in arrays.items()}
     parts = {m: [] for m in arrays}
@@ -163,10 +220,10 @@ def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
     out = {}
     for j, (m, x) in enumerate(arrays.items()):
         whole = _Kernel(x, gamma, np.float64)(np.arange(x.size)[None], statistics)[0]
-        dist = np.concatenate(parts[m]).astype(float)
+        dist = np.concatenate(parts[m]).astype(float) * kernels[m].scale
         if share and not paired:
             dist = np.roll(dist, j, axis=0)
-        low, high = _percentile_interval(dist, confidence_level)
+        low, high = _interval(dist, confidence_level, x, task_bootstrap, m)
         out[m] = {name: IntervalEstimate(name, float(whole[i]), float(low[i]), float(high[i]),
                                          confidence_level, task_bootstrap, dist[:, i])
                   for i, name in enumerate(statistics)}
@@ -217,6 +274,9 @@ def probability_of_improvement(scores_x, scores_y, *, n_resamples: int = 2000,
         raise InvalidInputError(f"paired=True draws run i of X and Y together, so both need the "
                                 f"same runs; got {x.shape[0]} and {y.shape[0]}.")
     _check_options(n_resamples, confidence_level)
+    _check_tasks((x, y), task_bootstrap)
+    runs_cost(n_resamples, 16, 2e-9 * x.shape[1] * x.shape[0] * y.shape[0],
+              f"{x.shape[1]} tasks x {x.shape[0]} x {y.shape[0]} runs")
     rng = check_random_state(random_state)
     (nx, n_tasks), ny = x.shape, y.shape[0]
     # wins[m, i, j]: run i of X against run j of Y on task m (1 above, 1/2 tie, 0 below)
@@ -234,7 +294,10 @@ def probability_of_improvement(scores_x, scores_y, *, n_resamples: int = 2000,
             parts.append(per_task.mean(axis=1))
             advance()
     dist = np.concatenate(parts)
-    low, high = _percentile_interval(dist, confidence_level)
+    if nx == 1 and ny == 1:
+        low, high = _interval(dist, confidence_level, x, task_bootstrap)
+    else:
+        low, high = _percentile_interval(dist, confidence_level)
     return IntervalEstimate("probability_of_improvement", estimate, float(low), float(high),
                             confidence_level, task_bootstrap, dist)
 
@@ -261,9 +324,12 @@ def performance_profile(scores, taus=None, *, n_resamples: int = 2000,
     """
     x = _check_scores(scores)
     _check_options(n_resamples, confidence_level)
-    rng = check_random_state(random_state)
+    _check_tasks((x,), task_bootstrap)
     taus = (np.linspace(x.min(), x.max(), 101) if taus is None
             else np.asarray(taus, dtype=float).ravel())
+    runs_cost(n_resamples, 16 * taus.size, 1e-9 * x.size * taus.size,
+              f"{x.size} scores x {taus.size} thresholds")
+    rng = check_random_state(random_state)
     xt = x.T.copy()
     n_tasks, n_runs = xt.shape
     above = (xt.ravel()[:, None] > taus[None, :]).astype(float)   # (n_scores, n_taus)
@@ -276,6 +342,6 @@ def performance_profile(scores, taus=None, *, n_resamples: int = 2000,
                                  n_tasks).reshape(size, x.size)
             parts.append(w @ above / x.size)
             advance()
-    low, high = _percentile_interval(np.concatenate(parts), confidence_level)
+    low, high = _interval(np.concatenate(parts), confidence_level, x, task_bootstrap)
     return PerformanceProfile(taus, above.mean(axis=0), low, high, confidence_level,
                               task_bootstrap, n_resamples)

@@ -45,11 +45,21 @@ class _Kernel:
     def __init__(self, x: np.ndarray, gamma: float, dtype=np.float32):
         self.n_runs, self.n_tasks = x.shape
         flat = x.T.ravel()                    # cell task * n_runs + run
+        # The aggregates are homogeneous (f(c x; c gamma) = c f(x; gamma), c > 0): scores
+        # beyond float32's range (~3e38) or near its smallest normal numbers are divided by
+        # their largest magnitude, and the caller multiplies the results by ``scale``.
+        top = float(np.max(np.abs(flat)))
+        self.scale = top if np.dtype(dtype) == np.float32 and (top > 1e30 or 0 < top < 1e-30) \
+            else 1.0
+        flat, gamma = flat / self.scale, gamma / self.scale
         n = flat.size
         self.flat = flat.astype(dtype)
         self.gamma = gamma
         # no score above gamma: min(x, gamma) = x and the optimality gap is gamma - mean
-        self.clipped = None if flat.max() <= gamma else np.minimum(flat, gamma).astype(dtype)
+        # (rescaled scores keep min(x, gamma) in float64: gamma / scale may be below float32's
+        # smallest numbers, e.g. gamma = 1 against scores of 1e300)
+        self.clipped = None if flat.max() <= gamma else np.minimum(flat, gamma).astype(
+            dtype if self.scale == 1.0 else np.float64)
         self.low = int(0.25 * n)             # scipy.stats.trim_mean(..., 0.25) cuts int(0.25 n)
         self.run_weights = np.full(self.n_runs, 1 / self.n_runs, dtype)
         self.cell_weights = np.full(n, 1 / n, dtype)
@@ -67,8 +77,12 @@ class _Kernel:
         mean = values @ self.cell_weights
         found["mean"] = mean
         if "optimality_gap" in statistics:
-            found["optimality_gap"] = self.gamma - (mean if self.clipped is None else
-                                                    self.clipped.take(cells) @ self.cell_weights)
+            if self.scale == 1.0:
+                kept = mean if self.clipped is None else self.clipped.take(cells) @ self.cell_weights
+            else:    # rescaled: gamma / scale may lie outside float32's range, so float64
+                kept = (mean.astype(np.float64) if self.clipped is None else
+                        self.clipped.take(cells).mean(axis=1))
+            found["optimality_gap"] = self.gamma - kept
         if "iqm" in statistics:      # trim_mean(resample, 0.25, axis=None): sorted middle
             values.sort(axis=1)
             found["iqm"] = values[:, self.low:n - self.low] @ self.middle_weights
