@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, check_choice,
+from .._validation import (DegenerateDataError, InvalidInputError, OutperformDeprecationWarning,
+                           TooFewError, check_choice,
                            check_probability, check_threshold)
 from ..bayes._mcnemar import bayesian_mcnemar
 from ..bayes._ttest import bayesian_ttest
@@ -182,7 +183,8 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     """
     if reference is not None:
         _warnings.warn("compare_predictions(reference=...) is deprecated: use control=, the "
-                       "name of the baseline everywhere else.", DeprecationWarning, stacklevel=2)
+                       "name of the baseline everywhere else.", OutperformDeprecationWarning,
+                       stacklevel=2)
         if control is not None and control != reference:
             raise InvalidInputError(f"control={control!r} and reference={reference!r} name "
                                     "different models; give control= only.")
