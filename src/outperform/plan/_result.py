@@ -5,11 +5,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from ..results._base import Result
+
 __all__ = ["Assurance", "PowerAnalysis"]
 
 
-@dataclass(frozen=True)
-class PowerAnalysis:
+@dataclass(frozen=True, repr=False)
+class PowerAnalysis(Result):
     """Power, sample size, effect and level of one planned test; one of them was solved for.
 
     Attributes
@@ -54,6 +56,8 @@ class PowerAnalysis:
     approximation: str | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
 
+    _repr_fields = ('test', 'solved_for', 'n', 'n_unit', 'effect', 'effect_name', 'power', 'alpha')
+
     def to_dict(self) -> dict:
         """JSON-safe dict of every field (NaN as None)."""
         out = {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -82,8 +86,8 @@ class PowerAnalysis:
         return text
 
 
-@dataclass(frozen=True)
-class Assurance:
+@dataclass(frozen=True, repr=False)
+class Assurance(Result):
     """Probabilities that a planned Bayesian test reaches each decision of Williams (2026) §5.2.
 
     Attributes
@@ -104,6 +108,8 @@ class Assurance:
     n_unit: str
     probabilities: Mapping[str, float]
     details: Mapping[str, Any] = field(default_factory=dict)
+
+    _repr_fields = ('test', 'n', 'n_unit', 'probabilities')
 
     def to_dict(self) -> dict:
         """JSON-safe dict of every field."""

@@ -6,14 +6,14 @@ from typing import Any, Literal, Mapping
 
 import numpy as np
 
-from .._display import HTMLRepr
+from ._base import Result
 from ._serialize import jsonable
 
 DECISIONS = ("A better", "B better", "practically equivalent", "undecided")
 
 
-@dataclass(frozen=True)
-class BayesianResult(HTMLRepr):
+@dataclass(frozen=True, repr=False)
+class BayesianResult(Result):
     """Posterior probabilities of three regions of a parameter, and the resulting decision.
 
     The parameter axis (``parameter``) is split by the ROPE ``rope = (low, high)`` into
@@ -102,6 +102,8 @@ class BayesianResult(HTMLRepr):
         else:
             raise NotImplementedError(f"{self.method} keeps no posterior to take an interval from.")
         return (float(low), float(high))
+
+    _repr_fields = ("method", "decision", "p_left", "p_rope", "p_right")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dictionary of the summary fields (no posterior object or samples)."""

@@ -6,12 +6,12 @@ from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
-from .._display import HTMLRepr
+from ._base import Result
 from ._serialize import jsonable
 
 
-@dataclass(frozen=True)
-class FrequentistResult(HTMLRepr):
+@dataclass(frozen=True, repr=False)
+class FrequentistResult(Result):
     """Outcome of a frequentist test: statistic, p-value, effect size, optional interval.
 
     Unpacks as ``statistic, pvalue = result`` like scipy's results.
@@ -53,6 +53,8 @@ class FrequentistResult(HTMLRepr):
     samples: np.ndarray | None = field(default=None, repr=False, compare=False)
     _interval: Callable[[float], tuple[float, float]] | None = field(
         default=None, repr=False, compare=False)
+
+    _repr_fields = ("method", "statistic", "pvalue", "estimate")
 
     def __iter__(self) -> Iterator[float]:
         yield self.statistic

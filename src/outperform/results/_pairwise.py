@@ -6,12 +6,12 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .._display import HTMLRepr
+from ._base import Result
 from ._serialize import jsonable
 
 
-@dataclass(frozen=True)
-class PairwiseResult(HTMLRepr):
+@dataclass(frozen=True, repr=False)
+class PairwiseResult(Result):
     """Pairwise comparisons of k models (post-hoc tests, tables of P(row better than column)).
 
     Matrices are k x k, indexed like ``names``; entry ``[i, j]`` compares model ``i`` (row)
@@ -55,6 +55,12 @@ class PairwiseResult(HTMLRepr):
     critical_difference: float | None = None
     average_ranks: np.ndarray | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
+
+    def _summary(self) -> dict[str, Any]:
+        significant = sum(bool(self.reject[i, j]) for i, j in self.pairs())
+        return {"method": self.method, "names": self.names, "control": self.control,
+                "alpha": self.alpha, "adjustment": self.adjustment,
+                "significant_pairs": f"{significant} of {len(self.pairs())}"}
 
     def pairs(self) -> list[tuple[int, int]]:
         """Index pairs (i, j), i < j, that were tested (only the control's pairs if any)."""
