@@ -341,14 +341,14 @@ def _tost_words(names, res, alpha) -> str:
     a, b = names
     lo, hi = res.confidence_interval(1 - 2 * alpha)
     verdict = ("equivalent" if res.pvalue < alpha else "not shown to be equivalent")
-    return (f"{res.method}: {a} and {b} are {verdict} within ±{res.details['margin']:g} "
+    return (f"{res.method}: {a} and {b} are {verdict} within ±{res.margin:g} "
             f"(the ROPE as margin; p = {res.pvalue:.3g}, {1 - 2 * alpha:.0%} confidence "
             f"interval of the loss difference [{-hi:.3g}, {-lo:.3g}]).")
 
 
 def _noninferiority_words(new, ref, res, alpha) -> str:
     """Non-inferiority names no better model (it bounds a loss), so it needs no _words phrase."""
-    m, lo = res.details["margin"], res.confidence_interval(1 - alpha)[0]
+    m, lo = res.margin, res.confidence_interval(1 - alpha)[0]
     verdict = "non-inferior to" if res.pvalue < alpha else "not shown to be non-inferior to"
     return (f"{res.method}: {new} is {verdict} {ref} within {m:g} accuracy (accuracy "
             f"difference {res.estimate:+.4g}, one-sided {1 - alpha:.0%} lower bound {lo:.4g} "

@@ -5,7 +5,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ..results._base import Result
+from ..results._base import Result, detail
 
 __all__ = ["Assurance", "PowerAnalysis"]
 
@@ -57,6 +57,13 @@ class PowerAnalysis(Result):
     details: Mapping[str, Any] = field(default_factory=dict)
 
     _repr_fields = ('test', 'solved_for', 'n', 'n_unit', 'effect', 'effect_name', 'power', 'alpha')
+
+    # Design-specific values that other layers read, as attributes (also in ``details``).
+    n_unrounded = detail("n_unrounded", "the solution for n before rounding up")
+    design_effect = detail("design_effect", "variance inflation by clusters of items")
+    n_effective = detail("n_effective", "n divided by the design effect")
+    power_ceiling = detail("power_ceiling", "the largest power any number of runs reaches "
+                           "(repeated cross-validation)")
 
     def to_dict(self) -> dict:
         """JSON-safe dict of every field (NaN as None)."""
@@ -110,6 +117,9 @@ class Assurance(Result):
     details: Mapping[str, Any] = field(default_factory=dict)
 
     _repr_fields = ('test', 'n', 'n_unit', 'probabilities')
+
+    mass_left_out = detail("mass_left_out", "probability mass the sum over outcomes left out "
+                           "(bounds the error of ``probabilities``)")
 
     def to_dict(self) -> dict:
         """JSON-safe dict of every field."""

@@ -270,6 +270,8 @@ def _frame_document(result) -> Document:
     blocks: list[Block] = [Table("result", type(result).__name__,
                                  [str(c) for c in frame.columns], rows, "summary")]
     for kind in ("conclusions", "warnings", "notes"):
+        if kind == "conclusions" and "conclusion" in frame.columns:
+            continue    # already a column of the table
         items = tuple(getattr(result, kind, ()) or ())
         if items:
             blocks.append(Bullets(items, "warnings" if kind == "warnings" else "plain"))

@@ -129,8 +129,8 @@ def metric_text(report) -> str:
     """One sentence on the loss or metric and its direction."""
     direction = "higher is better" if report.higher_is_better else "lower is better"
     text = f"Metric: {report.metric} ({direction})."
-    if report.question == "Q1" and report.details.get("loss"):
-        text = f"Loss per test example: {report.details['loss']} ({direction})."
+    if report.question == "Q1" and report.loss:
+        text = f"Loss per test example: {report.loss} ({direction})."
     return text + (" The loss should fit the application: the tests answer the question for "
                    "this loss only (Williams 2026 §2).")
 

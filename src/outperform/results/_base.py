@@ -80,3 +80,14 @@ class Result(HTMLRepr):
 
         return pd.DataFrame([{k: v for k, v in self.to_dict().items()
                               if v is None or isinstance(v, (bool, int, float, str))}])
+
+
+def detail(key: str, doc: str, default: Any = None) -> property:
+    """A method-specific value of ``details`` as a read-only attribute (as scipy's named
+    results have): ``result.p_rope`` is ``result.details["p_rope"]``, ``default`` (None)
+    when the method that made the result has no such value. ``details`` keeps every key, so
+    dict access keeps working."""
+    def get(self):
+        return self.details.get(key, default)
+
+    return property(get, doc=f"{doc} (``details[{key!r}]``; {default!r} when absent)")

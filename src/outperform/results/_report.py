@@ -7,7 +7,7 @@ from typing import Any, Mapping
 from ._bayesian import BayesianResult
 from ._frequentist import FrequentistResult
 from ._leaderboard import Leaderboard
-from ._base import Result
+from ._base import Result, detail
 from ._pairwise import PairwiseResult
 from ._runs import RunsComparison
 from ._serialize import jsonable
@@ -79,6 +79,13 @@ class ComparisonReport(Result):
     details: Mapping[str, Any] = field(default_factory=dict)
     leaderboard: Leaderboard | None = None
     runs: RunsComparison | None = None
+
+    # Input description that other layers read, as attributes (also in ``details``).
+    loss = detail("loss", "Q1: the per-example loss compared (\"zero-one\", \"squared\"...)")
+    threshold = detail("threshold", "decision threshold of the Bayesian tests")
+    rope = detail("rope", "ROPE of the Bayesian tests, in metric units")
+    missing_cells = detail("missing_cells", "Q3: (task, model) cells absent from the table",
+                           ())
 
     def _summary(self) -> dict[str, Any]:
         decision = self.conclusions[0] if self.conclusions else None
