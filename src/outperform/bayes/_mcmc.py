@@ -196,8 +196,9 @@ def run_nuts(potential_gen, args, init, *, name, n_chains, n_samples, n_warmup, 
     MissingDependencyError
         NumPyro (or JAX) is not installed: ``pip install 'outperform[bayes]'``.
     """
-    require("numpyro", f"the MCMC sampler of {name.removesuffix('_truncated')}")
-    import jax
+    purpose = f"the MCMC sampler of {name.removesuffix('_truncated')}"
+    jax = require("jax", purpose)
+    require("numpyro", purpose)
     import jax.numpy as jnp
 
     enable_compilation_cache()   # before the small programs below (key splitting) compile

@@ -77,8 +77,8 @@ def _compiled_sampler(n_chains: int, n_samples: int, n_warmup: int):
 
 
 def _sample(z, n_chains, n_samples, n_warmup, seed, progress):
-    require("numpyro", "robust_bayesian_ttest")   # MissingDependencyError naming the extra
-    import jax
+    jax = require("jax", "robust_bayesian_ttest")   # MissingDependencyError naming the extra
+    require("numpyro", "robust_bayesian_ttest")
     from numpyro.infer import MCMC, NUTS
 
     # Pad to a power of two (at least 128) so that data sizes share compiled samplers.
