@@ -301,9 +301,9 @@ def rope_text(report) -> str | None:
         return None
     thresholds = {r.threshold for r in report.tests.values() if hasattr(r, "p_rope")}
     # A Bayesian pairwise table has no p-values; its alpha is 1 - threshold.
-    thresholds |= {r.details.get("threshold", round(1 - r.alpha, 12))
+    thresholds |= {round(1 - r.alpha, 12) if r.threshold is None else r.threshold
                    for r in report.posthoc.values() if is_bayesian(r)}
-    threshold = report.details.get("threshold") or (thresholds.pop() if len(thresholds) == 1
+    threshold = report.threshold or (thresholds.pop() if len(thresholds) == 1
                                                     else None)
     decides = (f" when the posterior probability of one region reaches {threshold}"
                if threshold is not None else "")

@@ -62,6 +62,8 @@ class FrequentistResult(Result):
                     "non-inferiority tests)")
     n_items = detail("n_items", "items (test examples) compared")
     n_clusters = detail("n_clusters", "clusters of items, or None when items are independent")
+    unpaired_standard_error = detail("unpaired_standard_error", "standard error of the "
+                                     "difference had the two models' scores been unpaired")
     design_effect = detail("design_effect", "variance inflation by the clusters (1: none)")
     n_folds = detail("n_folds", "folds (differences) of a resampling design")
     perfect_agreement = detail("perfect_agreement", "whether every data set ranks the models "

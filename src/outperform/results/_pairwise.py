@@ -74,6 +74,8 @@ class PairwiseResult(Result):
     fallback = detail("fallback", "why another procedure than the one asked for was run")
     untested_pairs = detail("untested_pairs", "pairs never observed together (incomplete "
                             "tables), not tested", ())
+    threshold = detail("threshold", "decision threshold of an all-pairs Bayesian test (its "
+                       "alpha is 1 - threshold)")
     incomplete_data = detail("incomplete_data", "whether the ranks come from a table with "
                              "missing cells", False)
 
