@@ -62,6 +62,8 @@ class PowerAnalysis(Result):
     n_unrounded = detail("n_unrounded", "the solution for n before rounding up")
     design_effect = detail("design_effect", "variance inflation by clusters of items")
     n_effective = detail("n_effective", "n divided by the design effect")
+    accuracy_a = detail("accuracy_a", "McNemar designs: the accuracy of model A assumed")
+    auc_a = detail("auc_a", "AUC designs: the AUC of model A assumed")
     power_ceiling = detail("power_ceiling", "the largest power any number of runs reaches "
                            "(repeated cross-validation)")
 
