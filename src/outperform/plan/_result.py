@@ -56,7 +56,8 @@ class PowerAnalysis(Result):
     approximation: str | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
 
-    _repr_fields = ('test', 'solved_for', 'n', 'n_unit', 'effect', 'effect_name', 'power', 'alpha')
+    _repr_fields = ("test", "solved_for", "n", "n_unit", "effect", "effect_name", "power",
+                    "alpha")
 
     # Design-specific values that other layers read, as attributes (also in ``details``).
     n_unrounded = detail("n_unrounded", "the solution for n before rounding up")
@@ -118,7 +119,7 @@ class Assurance(Result):
     probabilities: Mapping[str, float]
     details: Mapping[str, Any] = field(default_factory=dict)
 
-    _repr_fields = ('test', 'n', 'n_unit', 'probabilities')
+    _repr_fields = ("test", "n", "n_unit", "probabilities")
 
     mass_left_out = detail("mass_left_out", "probability mass the sum over outcomes left out "
                            "(bounds the error of ``probabilities``)")

@@ -33,7 +33,7 @@ class ClusteredMean(Result):
     n_clusters: int
     small_sample: bool
 
-    _repr_fields = ('mean', 'standard_error', 'n_items', 'n_clusters', 'small_sample')
+    _repr_fields = ("mean", "standard_error", "n_items", "n_clusters", "small_sample")
 
     def confidence_interval(self, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
         """Normal-approximation interval ``mean ± z · standard_error``, arrays of shape (m,).

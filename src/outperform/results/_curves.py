@@ -46,7 +46,7 @@ class SampleEfficiency(Result):
     n_resamples: int
     notes: tuple = ()
 
-    _repr_fields = ('models', 'metric', 'statistic', 'normalization', 'confidence_level')
+    _repr_fields = ("models", "metric", "statistic", "normalization", "confidence_level")
 
     def to_frame(self):
         """One row per (model, step): estimate, low, high."""

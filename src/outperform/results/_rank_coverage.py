@@ -5,8 +5,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._rank_sets import KINDS
 from ._base import Result
+from ._rank_sets import KINDS
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -40,7 +40,7 @@ class RankSetCoverage(Result):
     alpha: float
     design: str
 
-    _repr_fields = ('design', 'n_items', 'n_resamples', 'alpha')
+    _repr_fields = ("design", "n_items", "n_resamples", "alpha")
 
     @property
     def n_replications(self) -> int:

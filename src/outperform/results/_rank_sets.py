@@ -88,7 +88,7 @@ class RankSets(Result):
     stepdown: bool
     higher_is_better: bool
 
-    _repr_fields = ('names', 'unit', 'n_items', 'n_clusters', 'alpha', 'weights')
+    _repr_fields = ("names", "unit", "n_items", "n_clusters", "alpha", "weights")
 
     @property
     def confidence_level(self) -> float:

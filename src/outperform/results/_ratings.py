@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._serialize import jsonable
 from ._base import Result
+from ._serialize import jsonable
 
 #: Elo points per logit of ability: 400 / ln 10 (a 400-point gap is 10:1 odds)
 ELO_PER_LOGIT = 400.0 / math.log(10.0)
@@ -86,7 +86,7 @@ class BradleyTerryResult(Result):
     n_failed_resamples: int = 0
     notes: tuple = ()
 
-    _repr_fields = ('models', 'ties', 'interval', 'confidence_level', 'anchor')
+    _repr_fields = ("models", "ties", "interval", "confidence_level", "anchor")
 
     @property
     def standard_error(self) -> np.ndarray:
@@ -212,7 +212,7 @@ class PlackettLuceResult(Result):
     ess_min: float
     divergent: int
 
-    _repr_fields = ('models', 'n_tasks', 'higher_is_better', 'rhat_max', 'divergent')
+    _repr_fields = ("models", "n_tasks", "higher_is_better", "rhat_max", "divergent")
 
     @property
     def order(self) -> np.ndarray:

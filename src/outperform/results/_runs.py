@@ -97,7 +97,7 @@ class PerformanceProfile(Result):
     task_bootstrap: bool
     n_resamples: int
 
-    _repr_fields = ('taus', 'confidence_level', 'n_resamples', 'bootstrap')
+    _repr_fields = ("taus", "confidence_level", "n_resamples", "bootstrap")
 
     @property
     def bootstrap(self) -> str:
@@ -149,7 +149,7 @@ class RunsComparison(Result):
     differences: dict = field(default_factory=dict)
     paired: bool = False
 
-    _repr_fields = ('models', 'tasks', 'metric', 'normalization', 'paired')
+    _repr_fields = ("models", "tasks", "metric", "normalization", "paired")
 
     @property
     def design(self) -> str:
@@ -257,7 +257,7 @@ class VarianceComponents(Result):
     fixed_effects: dict
     model_formula: str
 
-    _repr_fields = ('metric', 'model_formula', 'n_tasks', 'n_runs', 'n_folds', 'converged')
+    _repr_fields = ("metric", "model_formula", "n_tasks", "n_runs", "n_folds", "converged")
 
     @property
     def shares(self) -> dict:
