@@ -35,13 +35,13 @@ class PairContext:
 
 def pair_context(report) -> PairContext:
     """The :class:`PairContext` of ``report``: its summary means, metric and ROPE."""
-    d = report.details
     if report.question == "Q1":   # an error rate for 0/1 losses of single examples
-        name = "error rate" if d.get("loss") == "zero-one" and not d.get("groups") else "mean loss"
+        name = ("error rate" if report.loss == "zero-one" and not report.details.get("groups")
+                else "mean loss")
     else:
         name = f"mean {report.metric}"
     means = {row["model"]: row.get("mean_loss", row.get("mean_score")) for row in report.summary}
-    rope = d.get("rope")
+    rope = report.rope
     return PairContext({m: v for m, v in means.items() if v is not None},
                        report.higher_is_better, name, report.metric,
                        rope if isinstance(rope, (int, float)) and not isinstance(rope, bool)

@@ -86,6 +86,13 @@ class ComparisonReport(Result):
     rope = detail("rope", "ROPE of the Bayesian tests, in metric units")
     missing_cells = detail("missing_cells", "Q3: (task, model) cells absent from the table",
                            ())
+    rope_rule = detail("rope_rule", "how the ROPE was chosen (\"given\", or the rule)")
+    n_examples = detail("n_examples", "Q1: test examples compared")
+    task = detail("task", "Q2: the task (data set) the folds come from")
+    rho = detail("rho", "Q2: correlation of the fold differences used by the corrected tests")
+    rho_source = detail("rho_source", "Q2: where ``rho`` comes from (n_test / n_train, 1/k, "
+                        "given)")
+    aggregation = detail("aggregation", "Q3: the rule that made one score per (task, model)")
 
     def _summary(self) -> dict[str, Any]:
         decision = self.conclusions[0] if self.conclusions else None
