@@ -328,3 +328,14 @@ def test_the_version_is_written_once():
     assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
     assert project["tool"]["setuptools"]["dynamic"]["version"] == {
         "attr": "outperform.__version__"}
+
+
+def test_report_description_attributes_are_the_inputs(reports):
+    q1, q3 = reports["Q1"], reports["Q3"]
+    assert q1.n_examples == 300 and q1.loss == "zero-one"          # the table given, the default
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        q2 = outperform.compare(_q2_table(), rho=0.2, rope=0.01)
+    assert (q2.rho, q2.task, q2.rope) == (0.2, "iris", 0.01)         # as given
+    assert q2.rho_source == q2.details["rho_source"]
+    assert q3.aggregation == q3.details["aggregation"] and q3.missing_cells == ()
