@@ -9,8 +9,12 @@ Lacoste, Laviolette & Marchand (2012), Corani & Benavoli (2015) and Williams (20
 'iman_davenport'
 """
 from . import _display
-from ._validation import DegenerateDataError, InvalidInputError, OutperformError, TooFewError
+from ._validation import (ConvergenceWarning, DegenerateDataError, InvalidInputError,
+                          MissingDependencyError, OutperformDeprecationWarning, OutperformError,
+                          OutperformWarning, PerformanceWarning, TooFewError)
 
+#: The one place the version is written: pyproject.toml reads it
+#: (``[tool.setuptools.dynamic] version = {attr = "outperform.__version__"}``).
 __version__ = "0.1.0"
 
 from . import compare  # noqa: E402  (the package, callable as compare(); after __version__)
@@ -40,9 +44,14 @@ def _load_report() -> None:
 _display.set_loader(_load_report)
 
 __all__ = [
+    "ConvergenceWarning",
     "DegenerateDataError",
     "InvalidInputError",
+    "MissingDependencyError",
+    "OutperformDeprecationWarning",
     "OutperformError",
+    "OutperformWarning",
+    "PerformanceWarning",
     "TooFewError",
     "__version__",
     "compare",

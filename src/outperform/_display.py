@@ -1,6 +1,6 @@
 """Jupyter shows result objects as HTML, although they sit below the report renderer.
 
-The layers (DESIGN.md, import-linter) put ``outperform.results`` below ``outperform.report``:
+The layers (docs/design.md, import-linter) put ``outperform.results`` below ``outperform.report``:
 a result may not import the renderer, not even inside a method. So the dependency is
 inverted through this bottom-layer registry, which imports nothing of the package:
 

@@ -11,7 +11,7 @@ import contextlib
 import sys
 import time
 
-from ._validation import InvalidInputError, check_choice
+from ._validation import InvalidInputError, OutperformWarning, check_choice, require
 
 #: Seconds to wait for a Dask scheduler, and then for its first worker, before giving up: a
 #: live scheduler answers in milliseconds, and a wrong address should fail fast.
@@ -44,14 +44,8 @@ def joblib_backend(backend):
 
 
 def _distributed():
-    try:
-        import distributed
-    except ImportError:
-        raise InvalidInputError(
-            "running on Dask needs dask.distributed, which is not installed (optional "
-            "dependency): pip install 'outperform[dask]'."
-        ) from None
-    return distributed
+    # MissingDependencyError: "dask.distributed is needed ...: pip install 'outperform[dask]'"
+    return require("distributed", "running on Dask")
 
 
 def dask_client(client=None):
@@ -157,7 +151,7 @@ def _check_workers(client, address: str, timeout: float) -> None:
     if other:
         warnings.warn(f"Dask workers run outperform {', '.join(other)} and this process "
                       f"{__version__}: the results may differ from a local run; install the "
-                      "same version on the workers.", stacklevel=3)
+                      "same version on the workers.", OutperformWarning, stacklevel=3)
 
 
 @contextlib.contextmanager

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import DegenerateDataError, InvalidInputError
+from .._validation import DegenerateDataError, InvalidInputError, require
 
 
 @dataclass(frozen=True)
@@ -125,6 +125,7 @@ def _potential_gen(truncate):
     of the model, so the posterior of the real ones is unchanged. Padding the data sets to
     :func:`padded_size` lets one compiled sampler serve every q of a bucket.
     """
+    require("jax", "the MCMC sampler of hierarchical_ttest")   # MissingDependencyError
     import jax.numpy as jnp
     from jax.nn import log_sigmoid, sigmoid
     from jax.scipy.special import gammaincc, gammaln

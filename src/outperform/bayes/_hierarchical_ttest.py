@@ -198,7 +198,7 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
 
     Warns
     -----
-    RuntimeWarning
+    ConvergenceWarning
         When the largest split R-hat exceeds 1.01 or the smallest effective sample size is
         below 400: run more samples or chains.
 

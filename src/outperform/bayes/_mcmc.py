@@ -10,6 +10,7 @@ import importlib.util
 import inspect
 import os
 import warnings
+from .._validation import ConvergenceWarning, require
 from pathlib import Path
 
 import numpy as np
@@ -63,8 +64,13 @@ def enable_compilation_cache() -> Path | None:
     -------
     Path or None
         The cache folder JAX uses, or None when the cache is off.
+
+    Raises
+    ------
+    MissingDependencyError
+        JAX is not installed: ``pip install 'outperform[bayes]'``.
     """
-    import jax
+    jax = require("jax", "the MCMC samplers")
 
     current = jax.config.jax_compilation_cache_dir
     if current:
@@ -184,8 +190,15 @@ def run_nuts(potential_gen, args, init, *, name, n_chains, n_samples, n_warmup, 
     identifies the model (and its variant) among the stored programs. Compiled programs
     are cached per (potential_gen, shapes, options), so pass the same generator object to
     reuse them.
+
+    Raises
+    ------
+    MissingDependencyError
+        NumPyro (or JAX) is not installed: ``pip install 'outperform[bayes]'``.
     """
-    import jax
+    purpose = f"the MCMC sampler of {name.removesuffix('_truncated')}"
+    jax = require("jax", purpose)
+    require("numpyro", purpose)
     import jax.numpy as jnp
 
     enable_compilation_cache()   # before the small programs below (key splitting) compile
@@ -227,7 +240,7 @@ def check_convergence(model: str, diag: dict[str, tuple[np.ndarray, np.ndarray]]
                       ) -> tuple[float, float, bool]:
     """Largest R-hat and smallest ESS in ``diag`` (from :func:`diagnostics`), warning once.
 
-    Returns ``(rhat_max, ess_min, converged)``; ``converged`` is False, with a RuntimeWarning
+    Returns ``(rhat_max, ess_min, converged)``; ``converged`` is False, with a ConvergenceWarning
     naming ``model``, when R-hat exceeds RHAT_LIMIT, the ESS is below ESS_LIMIT or any
     transition diverged.
     """
@@ -239,5 +252,5 @@ def check_convergence(model: str, diag: dict[str, tuple[np.ndarray, np.ndarray]]
             f"{model}: the sampler may not have converged (largest R-hat {rhat_max:.3f}, "
             f"limit {RHAT_LIMIT}; smallest effective sample size {ess_min:.0f}, limit "
             f"{ESS_LIMIT}; {divergent} divergent transitions). {advice}",
-            RuntimeWarning, stacklevel=3)
+            ConvergenceWarning, stacklevel=3)
     return rhat_max, ess_min, converged

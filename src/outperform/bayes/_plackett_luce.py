@@ -94,7 +94,7 @@ def plackett_luce(scores, *, names=None, higher_is_better: bool = True, prior=1.
 
     Warns
     -----
-    RuntimeWarning
+    ConvergenceWarning
         Largest split R-hat above 1.01, smallest effective sample size below 400 or
         divergent transitions.
 

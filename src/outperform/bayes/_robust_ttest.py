@@ -32,7 +32,7 @@ import functools
 
 import numpy as np
 
-from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_paired,
+from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, as_paired, require,
                            check_threshold, check_rope, random_seed)
 from ..results import BayesianResult
 from ._mcmc import check_convergence, diagnostics, enable_compilation_cache
@@ -77,12 +77,10 @@ def _compiled_sampler(n_chains: int, n_samples: int, n_warmup: int):
 
 
 def _sample(z, n_chains, n_samples, n_warmup, seed, progress):
-    try:
-        import jax
-        from numpyro.infer import MCMC, NUTS
-    except ImportError as exc:  # an optional dependency
-        raise ImportError(
-            "robust_bayesian_ttest needs NumPyro: pip install numpyro (it brings jax).") from exc
+    jax = require("jax", "robust_bayesian_ttest")   # MissingDependencyError naming the extra
+    require("numpyro", "robust_bayesian_ttest")
+    from numpyro.infer import MCMC, NUTS
+
     # Pad to a power of two (at least 128) so that data sizes share compiled samplers.
     size = max(128, 1 << (z.size - 1).bit_length())
     padded = np.zeros(size)
@@ -141,12 +139,12 @@ def robust_bayesian_ttest(a, b, *, rope=None, threshold: float = 0.95, n_samples
         Fewer than 3 pairs.
     DegenerateDataError
         All differences equal.
-    ImportError
-        NumPyro is not installed.
+    MissingDependencyError
+        NumPyro is not installed (``pip install 'outperform[bayes]'``), an ``ImportError``.
 
     Warns
     -----
-    RuntimeWarning
+    ConvergenceWarning
         When R-hat exceeds 1.01 or an effective sample size is below 400.
 
     References

@@ -43,11 +43,34 @@ __all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_co
 ]
 
 
+_PACKAGE_DOC = __doc__
+
+
 class _CallablePackage(types.ModuleType):
-    """Module type whose call is :func:`compare` (PEP 549-style module ``__class__``)."""
+    """Module type whose call is :func:`compare` (PEP 549-style module ``__class__``).
+
+    ``inspect.signature(outperform.compare)`` is the signature of :func:`compare` and
+    ``help(outperform.compare)`` starts with its signature and docstring, then lists the
+    package; both import the implementation on first use only (``import outperform`` stays
+    light).
+    """
 
     def __call__(self, *args, **kwargs):
         return __getattr__("compare")(*args, **kwargs)
+
+    @property
+    def __signature__(self):
+        import inspect
+
+        return inspect.signature(__getattr__("compare"))
+
+    @property
+    def __doc__(self):
+        import inspect
+
+        function = __getattr__("compare")
+        return (f"compare{inspect.signature(function)}\n\n{inspect.getdoc(function)}\n\n"
+                f"Package outperform.compare\n{'-' * 26}\n{inspect.cleandoc(_PACKAGE_DOC)}")
 
 
 sys.modules[__name__].__class__ = _CallablePackage

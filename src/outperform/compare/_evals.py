@@ -232,14 +232,14 @@ def _pair_report(p: PairedTask, i, j, hib, alpha, threshold, rope, control) -> C
 
 def _difference_words(p, diff, a, b, x, y, hib, alpha) -> str:
     """The sentence of the paired difference: better model, by how much, the paired CI."""
-    se, n = diff.details["standard_error"], diff.details["n_items"]
-    clusters = diff.details["n_clusters"] if p.clusters is not None else None
+    se, n = diff.standard_error, diff.n_items
+    clusters = diff.n_clusters if p.clusters is not None else None
     if se == 0:   # the same difference on every item (cluster): no spread, no p-value
         return constant_difference(diff.method, a, b, difference=diff.estimate,
                                    higher_is_better=hib, quantity=p.metric,
                                    n=clusters or n, units="clusters" if clusters else "items")
     lo, hi = diff.confidence_interval(1 - alpha)
-    where = (f" in {clusters} clusters, design effect {diff.details['design_effect']:.2f}"
+    where = (f" in {clusters} clusters, design effect {diff.design_effect:.2f}"
              if clusters else "")
     return conclusion(
         diff.method, a, b, decision=diff.pvalue < alpha, values=(x.mean(), y.mean()),

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import warnings
 
+from .._validation import OutperformWarning
+
 from ..results._rank_sets import RankSets
 
 #: Below this many resampled units a leaderboard gets a note. Source: the study above; at
@@ -67,5 +69,5 @@ def few_units_note(rs: RankSets) -> str | None:
             f"{units} {what} (tutorial-leaderboards, 'How many items are enough'); below "
             f"{FEW_UNITS} {rs.unit}s, treat the rank sets as optimistic.")
     if n < WARN_BELOW:
-        warnings.warn(note, UserWarning, stacklevel=3)
+        warnings.warn(note, OutperformWarning, stacklevel=3)
     return note

@@ -60,7 +60,7 @@ def add_hierarchical_ttest(report: ComparisonReport, table: ResultsTable, *,
     x = sign * np.stack([f[:, 0] for f in folds[0]])
     y = sign * np.stack([f[:, 1] for f in folds[0]])
     if rope is None:
-        rope = report.details.get("rope")
+        rope = report.rope
     if rope is None:
         from ..data._results_table import ScoreMatrix
 
@@ -70,7 +70,7 @@ def add_hierarchical_ttest(report: ComparisonReport, table: ResultsTable, *,
                                               names=list(table.tasks), threshold=threshold,
                                               random_state=random_state, progress=progress)
     a, b = table.models
-    left, rope_p, right = res.details["p_regions_averaged"]
+    left, rope_p, right = res.p_regions_averaged
     words = conclusion(
         res.method, a, b, decision=res.decision,
         evidence=f"share of posterior draws in which each is the most probable outcome for the "

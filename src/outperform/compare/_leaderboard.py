@@ -1,6 +1,6 @@
 """Leaderboards: many models ranked with rank confidence sets, tiers and paired tests.
 
-Reads three inputs into one items x models score matrix (DESIGN.md, "Leaderboards"):
+Reads three inputs into one items x models score matrix (docs/design.md):
 per-item scores in the tidy schema (``model``, ``example``, a score column, optional
 ``cluster``), per-example predictions (``y_true`` and one column per model, as
 :func:`outperform.compare.compare_predictions` reads them), or one score per (task, model)

@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, check_choice,
+from .._validation import (DegenerateDataError, InvalidInputError, OutperformDeprecationWarning,
+                           TooFewError, check_choice,
                            check_probability, check_threshold)
 from ..bayes._mcnemar import bayesian_mcnemar
 from ..bayes._ttest import bayesian_ttest
@@ -182,7 +183,8 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     """
     if reference is not None:
         _warnings.warn("compare_predictions(reference=...) is deprecated: use control=, the "
-                       "name of the baseline everywhere else.", DeprecationWarning, stacklevel=2)
+                       "name of the baseline everywhere else.", OutperformDeprecationWarning,
+                       stacklevel=2)
         if control is not None and control != reference:
             raise InvalidInputError(f"control={control!r} and reference={reference!r} name "
                                     "different models; give control= only.")
@@ -339,14 +341,14 @@ def _tost_words(names, res, alpha) -> str:
     a, b = names
     lo, hi = res.confidence_interval(1 - 2 * alpha)
     verdict = ("equivalent" if res.pvalue < alpha else "not shown to be equivalent")
-    return (f"{res.method}: {a} and {b} are {verdict} within ±{res.details['margin']:g} "
+    return (f"{res.method}: {a} and {b} are {verdict} within ±{res.margin:g} "
             f"(the ROPE as margin; p = {res.pvalue:.3g}, {1 - 2 * alpha:.0%} confidence "
             f"interval of the loss difference [{-hi:.3g}, {-lo:.3g}]).")
 
 
 def _noninferiority_words(new, ref, res, alpha) -> str:
     """Non-inferiority names no better model (it bounds a loss), so it needs no _words phrase."""
-    m, lo = res.details["margin"], res.confidence_interval(1 - alpha)[0]
+    m, lo = res.margin, res.confidence_interval(1 - alpha)[0]
     verdict = "non-inferior to" if res.pvalue < alpha else "not shown to be non-inferior to"
     return (f"{res.method}: {new} is {verdict} {ref} within {m:g} accuracy (accuracy "
             f"difference {res.estimate:+.4g}, one-sided {1 - alpha:.0%} lower bound {lo:.4g} "

@@ -248,7 +248,7 @@ def _freq_words(a, b, res, p, label, *, metric, hib, means, alpha) -> str:
         return constant_difference("corrected resampled t-test", a, b,
                                    difference=res.estimate if hib else -res.estimate,
                                    higher_is_better=hib, quantity=metric,
-                                   n=res.details["n_folds"])
+                                   n=res.n_folds)
     return conclusion("corrected resampled t-test", a, b, decision=bool(p < alpha),
                       values=(means[a], means[b]), quantity=f"mean {metric}",
                       higher_is_better=hib,

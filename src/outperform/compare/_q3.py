@@ -232,7 +232,7 @@ def _many_models(scores, ranked, summary, alpha, control, procedures, warnings
     post: dict[str, PairwiseResult] = {}
     for posthoc in procedures:
         _run_posthoc(post, posthoc, values, ranked, alpha, control, names)
-    warnings += [res.details["fallback"] for res in post.values() if "fallback" in res.details]
+    warnings += [res.fallback for res in post.values() if res.fallback is not None]
     groups = {}
     for key, res in post.items():
         if res.control is None:
@@ -339,7 +339,7 @@ def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
     same_order = (" — every data set ranks the algorithms in the same order, so the "
                   "Friedman statistic is at its maximum, F is infinite and p is the exact "
                   "probability of such agreement under the null hypothesis, (k!)^(1 - N)"
-                  if omnibus.details.get("perfect_agreement") else "")
+                  if omnibus.perfect_agreement else "")
     if omnibus.pvalue < alpha:
         out.append(f"The algorithms differ (Friedman with Iman–Davenport F = {omnibus.statistic:.3f}, "
                    f"p = {omnibus.pvalue:.3g} < {alpha}{same_order}).")
@@ -390,7 +390,7 @@ def _pair_conclusion(test, res, i, j, ranks, names) -> str:
     """A rejected pair, the better model named by the post-hoc test's own estimate."""
     p = f"adjusted p = {res.pvalue_adjusted[i, j]:.3g}"
     if "rank_biserial" in res.details:   # pairwise Wilcoxon: the pair's own signed ranks
-        r = float(np.asarray(res.details["rank_biserial"], dtype=float)[i, j])
+        r = float(np.asarray(res.rank_biserial, dtype=float)[i, j])
         return conclusion(test, names[i], names[j], decision=True, difference=r,
                           higher_is_better=True,
                           evidence=f"matched-pairs rank-biserial correlation {abs(r):.3f}, {p}")

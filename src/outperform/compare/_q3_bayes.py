@@ -164,18 +164,18 @@ def _words(names, res) -> str:
 
 def _pair_words(res: PairwiseResult) -> list[str]:
     """Sentences of the pairs a decision was reached on (``decision[i, j]``: "A" = row i)."""
-    names, decision = res.names, np.asarray(res.details["decision"], dtype=object)
-    p_rope = np.asarray(res.details["p_rope"], dtype=float)
+    names, decision = res.names, np.asarray(res.decision, dtype=object)
+    p_rope = np.asarray(res.p_rope, dtype=float)
     out = [conclusion(res.method, names[i], names[j], decision=decision[i, j],
                       evidence=f"P({names[i]} better) = {res.statistic[i, j]:.3f}, "
                                f"P(equivalent) = {p_rope[i, j]:.3f}, "
                                f"P({names[j]} better) = {res.statistic[j, i]:.3f}")
            for i, j in res.pairs() if decision[i, j] != "undecided"]
     if "decision_withheld" in res.details:
-        out.append(f"{res.method}: no decision ({res.details['decision_withheld']}).")
+        out.append(f"{res.method}: no decision ({res.decision_withheld}).")
     elif not out:
         out.append(f"{res.method}: no pair reaches a decision at the threshold.")
-    for cycle in res.details.get("cycles", []):
+    for cycle in res.cycles:
         out.append(f"{res.method}: non-transitive 'better than' cycle "
                    + " > ".join(map(str, cycle)) + " (Lacoste et al. 2012 §5.1).")
     return out

@@ -155,7 +155,7 @@ def _many(scores: ScoreMatrix, alpha, control, posthoc, warnings, details) -> Co
             conclusions.append(f"{_LABELS[k]} finds no significantly different pair at "
                                f"α = {alpha}.")
         conclusions += [_pair_conclusion(_LABELS[k], res, i, j, ranks, names) for i, j in pairs]
-        untested = res.details.get("untested_pairs")
+        untested = res.untested_pairs
         if untested:
             warnings.append(f"pairs {untested} share no data set and were not tested.")
     rationale = (

@@ -273,7 +273,7 @@ def equivalence_words(res, a: str, b: str, *, alpha: float, metric: str,
     lo, hi = sorted(s * v for v in res.confidence_interval(1 - 2 * alpha))
     verdict = "equivalent" if res.pvalue < alpha else "not shown to be equivalent"
     rule = f", {rule}" if rule else ""
-    return (f"{res.method}: {a} and {b} are {verdict} within ±{res.details['margin']:g} "
+    return (f"{res.method}: {a} and {b} are {verdict} within ±{res.margin:g} "
             f"{metric} (the ROPE as margin{rule}; mean {metric} {a} − {b} = "
             f"{s * res.estimate:.4g}, {1 - 2 * alpha:.0%} confidence interval [{lo:.4g}, "
             f"{hi:.4g}]; p = {res.pvalue:.3g}).")

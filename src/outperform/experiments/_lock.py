@@ -14,7 +14,7 @@ import socket
 import warnings
 from pathlib import Path
 
-from .._validation import InvalidInputError
+from .._validation import InvalidInputError, OutperformWarning
 
 try:
     import fcntl
@@ -96,7 +96,8 @@ class WriterLock:
         if left and left != me:
             warnings.warn(
                 f"{self.path} names process {left}, which ended without removing it (killed or "
-                f"crashed); taking over the lock of {self.guarded}.", UserWarning, stacklevel=4)
+                f"crashed); taking over the lock of {self.guarded}.", OutperformWarning,
+                stacklevel=4)
         os.ftruncate(fd, 0)
         os.lseek(fd, 0, os.SEEK_SET)
         os.write(fd, me.encode())

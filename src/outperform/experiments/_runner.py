@@ -1,6 +1,6 @@
 """Run a paired resampling experiment: every model on the same splits of every data set.
 
-The result is the tidy table of DESIGN.md (one row per task, model, run and fold) that the
+The result is the tidy table of docs/design.md (one row per task, model, run and fold) that the
 Q2 tests read, with ``n_train`` and ``n_test`` for the correlation correction, and on demand
 a table of per-example predictions for the Q1 tests and the Poisson-binomial test.
 

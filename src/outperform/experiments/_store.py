@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._validation import InvalidInputError
+from .._validation import InvalidInputError, OutperformWarning
 from ._lock import WriterLock
 from ._designs import Design
 
@@ -167,7 +167,7 @@ class ResultsStore:
             shown = ", ".join(map(str, corrupt[:10])) + (", ..." if len(corrupt) > 10 else "")
             warnings.warn(
                 f"skipped {len(corrupt)} corrupt line(s) of the journal {self.journal} (line "
-                f"{shown}); those fits are computed again.", UserWarning, stacklevel=5)
+                f"{shown}); those fits are computed again.", OutperformWarning, stacklevel=5)
         return records
 
     def consolidate(self):

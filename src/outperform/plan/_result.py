@@ -5,11 +5,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from ..results._base import Result, detail
+
 __all__ = ["Assurance", "PowerAnalysis"]
 
 
-@dataclass(frozen=True)
-class PowerAnalysis:
+@dataclass(frozen=True, repr=False)
+class PowerAnalysis(Result):
     """Power, sample size, effect and level of one planned test; one of them was solved for.
 
     Attributes
@@ -54,6 +56,18 @@ class PowerAnalysis:
     approximation: str | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
 
+    _repr_fields = ("test", "solved_for", "n", "n_unit", "effect", "effect_name", "power",
+                    "alpha")
+
+    # Design-specific values that other layers read, as attributes (also in ``details``).
+    n_unrounded = detail("n_unrounded", "the solution for n before rounding up")
+    design_effect = detail("design_effect", "variance inflation by clusters of items")
+    n_effective = detail("n_effective", "n divided by the design effect")
+    accuracy_a = detail("accuracy_a", "McNemar designs: the accuracy of model A assumed")
+    auc_a = detail("auc_a", "AUC designs: the AUC of model A assumed")
+    power_ceiling = detail("power_ceiling", "the largest power any number of runs reaches "
+                           "(repeated cross-validation)")
+
     def to_dict(self) -> dict:
         """JSON-safe dict of every field (NaN as None)."""
         out = {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -82,8 +96,8 @@ class PowerAnalysis:
         return text
 
 
-@dataclass(frozen=True)
-class Assurance:
+@dataclass(frozen=True, repr=False)
+class Assurance(Result):
     """Probabilities that a planned Bayesian test reaches each decision of Williams (2026) §5.2.
 
     Attributes
@@ -104,6 +118,11 @@ class Assurance:
     n_unit: str
     probabilities: Mapping[str, float]
     details: Mapping[str, Any] = field(default_factory=dict)
+
+    _repr_fields = ("test", "n", "n_unit", "probabilities")
+
+    mass_left_out = detail("mass_left_out", "probability mass the sum over outcomes left out "
+                           "(bounds the error of ``probabilities``)")
 
     def to_dict(self) -> dict:
         """JSON-safe dict of every field."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 import warnings
+
+from .._validation import OutperformWarning
 from dataclasses import dataclass
 
 import numpy as np
@@ -187,7 +189,7 @@ def _fit_into(spec, fontsize, ax):
     if fontsize * shrink < _MIN_FONT:
         warnings.warn("the axes are too small for this CD diagram: names may overlap; "
                       "use a larger figure or let cd_diagram create one (ax=None).",
-                      stacklevel=3)
+                      OutperformWarning, stacklevel=3)
     probe = _Layout(spec, fs, axis_length=_MIN_AXIS)
     layout = _Layout(spec, fs, axis_length=max(_MIN_AXIS, _MIN_AXIS + avail_w - probe.width))
     layout.width, layout.height = max(avail_w, layout.width), max(avail_h, layout.height)

@@ -14,7 +14,7 @@ NAMES_UP_TO = 100
 
 def _wins(board) -> np.ndarray | None:
     """wins[i, j]: items on which model i beats model j, when the leaderboard counted them."""
-    wins = board.pairwise.details.get("wins")
+    wins = board.pairwise.wins
     return None if wins is None else np.asarray(wins, dtype=float)
 
 

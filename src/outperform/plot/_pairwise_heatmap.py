@@ -31,7 +31,7 @@ def _mark_cycles(ax, result, names: list[str]) -> None:
     """Outline in red the cells (i beats j) of each non-transitive cycle (Lacoste et al. §5.1)."""
     from matplotlib.patches import Rectangle
 
-    cycles = result.details.get("cycles") or []
+    cycles = result.cycles or []
     position = {name: p for p, name in enumerate(names)}
     for cycle in cycles:
         members = [m if isinstance(m, str) else result.names[m] for m in cycle]
@@ -92,7 +92,7 @@ def plot_pairwise_heatmap(result, *, values: str = "auto", order: str | None = "
     matrix, label = _matrix(result, values)
     names = list(result.names)
     idx = np.arange(len(names))
-    accuracy = result.details.get("accuracy")
+    accuracy = result.accuracy
     if order == "accuracy" and accuracy is not None:
         idx = np.argsort(-np.asarray(accuracy, dtype=float), kind="stable")
     matrix = matrix[np.ix_(idx, idx)]

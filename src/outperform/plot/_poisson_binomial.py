@@ -45,7 +45,7 @@ def plot_poisson_binomial(result, *, names=("A", "B"), ax=None):
     >>> len(ax.patches), ax.lines[0].get_xdata()[0]
     (7, 3.0)
     """
-    pmf = result.details.get("wins_pmf") if hasattr(result, "details") else None
+    pmf = getattr(result, "wins_pmf", None)
     if pmf is None:
         raise InvalidInputError(
             "the result has no details['wins_pmf']: plot_poisson_binomial draws the results of "

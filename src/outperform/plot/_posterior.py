@@ -51,7 +51,7 @@ def plot_posterior(result, *, names=("A", "B"), n_points: int = 400, bins: int |
     >>> [t.get_text() for t in ax.texts]
     ['P(GNN better) = 0.571', 'P(equivalent) = 0.429', 'P(LLM better) = 3.92e-05']
     """
-    if result.posterior is not None or result.details.get("degenerate", False):
+    if result.posterior is not None or result.degenerate:
         return plot_student_posterior(result, names=names, n_points=n_points, ax=ax)
     samples = None if result.samples is None else np.asarray(result.samples, dtype=float)
     if samples is None or samples.ndim != 1 or samples.size < 2:

@@ -45,7 +45,7 @@ def plot_student_posterior(result, *, names=("A", "B"), n_points: int = 400, ax=
     >>> [t.get_text() for t in ax.texts]
     ['P(B better) = 0.000226', 'P(equivalent) = 0.0795', 'P(A better) = 0.92']
     """
-    degenerate = bool(result.details.get("degenerate", False))
+    degenerate = bool(result.degenerate)
     if result.posterior is None and not degenerate:
         raise InvalidInputError(
             f"{result.method} has no closed-form posterior to draw; use "

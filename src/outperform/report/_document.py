@@ -180,8 +180,11 @@ def build_document(report: ComparisonReport, *, figures: bool = True) -> Documen
     if report.leaderboard is not None:
         views += (_leaderboard_section(report.leaderboard,
                                        [f for f in figs if f.kind == "ranks"]),)
-    if report.details.get("runs"):     # a table of runs (seeds) x tasks: rliable's aggregates
-        text, tables = runs_blocks(report.details["runs"])
+    # a table of runs (seeds) x tasks: rliable's aggregates; details["runs"] is the dict an
+    # older caller attached
+    runs = report.runs.to_dict() if report.runs is not None else report.details.get("runs")
+    if runs:
+        text, tables = runs_blocks(runs)
         views += (Section("runs", "Runs over tasks: interval estimates",
                           (Bullets(tuple(text)), *tables)),)
     content = {
@@ -210,8 +213,10 @@ def result_document(result, *, figures: bool = True) -> Document:
 
     Parameters
     ----------
-    result : FrequentistResult, BayesianResult, PairwiseResult, Leaderboard or ComparisonReport
-        A report gives :func:`build_document`. A two-model result names its models "A"
+    result : FrequentistResult, BayesianResult, PairwiseResult, Leaderboard, ComparisonReport
+        or any result with ``to_frame()``
+        A report gives :func:`build_document`; a result of another class its
+        ``to_frame()`` table and its conclusions, warnings and notes. A two-model result names its models "A"
         and "B", as its fields do; a post-hoc result has no summary means, so its pairs are
         put better first only by the test's own estimate (average ranks, rank-biserial
         correlations, posterior probabilities). A leaderboard gives the leaderboard section
@@ -220,7 +225,7 @@ def result_document(result, *, figures: bool = True) -> Document:
     Raises
     ------
     TypeError
-        Not one of these result types.
+        Not a result (no ``to_frame``).
     """
     if isinstance(result, ComparisonReport):
         return build_document(result, figures=figures)
@@ -240,11 +245,37 @@ def result_document(result, *, figures: bool = True) -> Document:
     elif isinstance(result, PairwiseResult):
         tables = pair_tables("result", result)
         figs = posthoc_figures("result", result) if figures else []
+    elif callable(getattr(result, "to_frame", None)):
+        return _frame_document(result)
     else:
         raise TypeError(f"no document for a {type(result).__name__}: expected a result of "
                         "outperform.results.")
     section = Section("result", "", (*tables, *(Figure(f) for f in figs)))
     return Document("", "", (section,), numbered=False)
+
+
+def _frame_cell(value) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def _frame_document(result) -> Document:
+    """Any other result (runs x tasks, ratings, evaluation logs, plans...): its
+    ``to_frame()`` as one table, then its conclusions, warnings and notes as bullets."""
+    frame = result.to_frame()
+    rows = [[_frame_cell(v) for v in row] for row in frame.itertuples(index=False)]
+    blocks: list[Block] = [Table("result", type(result).__name__,
+                                 [str(c) for c in frame.columns], rows, "summary")]
+    for kind in ("conclusions", "warnings", "notes"):
+        if kind == "conclusions" and "conclusion" in frame.columns:
+            continue    # already a column of the table
+        items = tuple(getattr(result, kind, ()) or ())
+        if items:
+            blocks.append(Bullets(items, "warnings" if kind == "warnings" else "plain"))
+    return Document("", "", (Section("result", "", tuple(blocks)),), numbered=False)
 
 
 def marked_rows(t: Table, marker: str = " ←") -> tuple[str, list[list[str]]]:

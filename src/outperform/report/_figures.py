@@ -100,7 +100,7 @@ def posthoc_figures(key: str, res) -> list[ReportFigure]:
             "letter display, Piepho 2004), are not significantly different")
     cd = f", CD = {res.critical_difference:.3f}" if res.critical_difference else ""
     holes = (" The ranks come from incomplete data: each model is ranked among the models "
-             "present on each data set." if res.details.get("incomplete_data") else "")
+             "present on each data set." if res.incomplete_data else "")
     return [ReportFigure(
         f"cd-{_slug(key)}", "cd",
         f"Critical-difference diagram, {res.method} at α = {res.alpha}{cd} (Demšar 2006, "
@@ -114,7 +114,7 @@ def bayesian_figures(key: str, res, names=("A", "B"), kinds=KINDS) -> list[Repor
     ndim = None if samples is None else getattr(samples, "ndim", 0)
     # A continuous scipy posterior (not e.g. the Poisson test's distribution of wins).
     continuous = all(hasattr(res.posterior, m) for m in ("pdf", "ppf"))
-    if "posterior" in kinds and (continuous or ndim == 1 or res.details.get("degenerate", False)):
+    if "posterior" in kinds and (continuous or ndim == 1 or res.degenerate):
         out.append(ReportFigure(
             f"posterior-{_slug(key)}", "posterior",
             f"Posterior of the {res.parameter.replace('A - B', ' - '.join(names))} "
@@ -126,7 +126,7 @@ def bayesian_figures(key: str, res, names=("A", "B"), kinds=KINDS) -> list[Repor
             f"Posterior draws of the three region probabilities ({res.method}); each corner "
             "region holds the draws in which that outcome is the most probable "
             "(Benavoli et al. 2017).", partial(_simplex, res, names)))
-    if "wins" in kinds and res.details.get("wins_pmf") is not None:
+    if "wins" in kinds and res.wins_pmf is not None:
         out.append(ReportFigure(
             f"wins-{_slug(key)}", "wins",
             f"Distribution of the number of data sets {names[0]} wins ({res.method}).",

@@ -1,7 +1,6 @@
 """Write a report in every format at once, with its figures (``outperform report``)."""
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 from .._validation import InvalidInputError
@@ -90,11 +89,6 @@ def write_report(report: ComparisonReport, out_dir, *,
 
 
 def _render_plain(report: ComparisonReport) -> str:
-    from rich.console import Console
-
     from ._text import render_text
 
-    # Recorded, not printed: the console writes to a buffer and the text is exported.
-    console = Console(record=True, width=110, color_system=None, file=io.StringIO())
-    render_text(report, console=console)
-    return console.export_text()
+    return render_text(report, width=110)

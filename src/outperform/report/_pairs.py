@@ -35,13 +35,13 @@ class PairContext:
 
 def pair_context(report) -> PairContext:
     """The :class:`PairContext` of ``report``: its summary means, metric and ROPE."""
-    d = report.details
     if report.question == "Q1":   # an error rate for 0/1 losses of single examples
-        name = "error rate" if d.get("loss") == "zero-one" and not d.get("groups") else "mean loss"
+        name = ("error rate" if report.loss == "zero-one" and not report.details.get("groups")
+                else "mean loss")
     else:
         name = f"mean {report.metric}"
     means = {row["model"]: row.get("mean_loss", row.get("mean_score")) for row in report.summary}
-    rope = d.get("rope")
+    rope = report.rope
     return PairContext({m: v for m, v in means.items() if v is not None},
                        report.higher_is_better, name, report.metric,
                        rope if isinstance(rope, (int, float)) and not isinstance(rope, bool)
@@ -57,8 +57,8 @@ def _pair_differences(res, ctx: PairContext):
     if is_bayesian(res):
         p = np.asarray(res.statistic, dtype=float)
         return p - p.T, True, "P(better)"
-    if "rank_biserial" in res.details:
-        return np.asarray(res.details["rank_biserial"], dtype=float), True, "rank-biserial r"
+    if res.rank_biserial is not None:
+        return np.asarray(res.rank_biserial, dtype=float), True, "rank-biserial r"
     if res.average_ranks is not None:
         r = np.asarray(res.average_ranks, dtype=float)
         return r[:, None] - r[None, :], False, "average rank"
@@ -80,8 +80,8 @@ BAYES_PAIR_HEADER = ["A", "B", "P(A better)", "P(equivalent)", "P(B better)"]
 
 def _bayes_pair_table(key, res, ctx: PairContext) -> Table:
     diff, hib, _ = _pair_differences(res, ctx)
-    p_rope = np.asarray(res.details["p_rope"], dtype=float)
-    decision = np.asarray(res.details["decision"], dtype=object)
+    p_rope = np.asarray(res.p_rope, dtype=float)
+    decision = np.asarray(res.decision, dtype=object)
     rows = []
     for a, b, _ in _oriented(res.pairs(), diff, hib):
         d = decision_label(res.names[a], res.names[b], decision[a, b])
@@ -116,14 +116,14 @@ def pair_tables(key: str, res, ctx: PairContext = PairContext()) -> list[Table]:
     cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
     out = [Table(key, f"Post-hoc: {res.method}{cd}, α = {res.alpha}", header, rows,
                  "frequentist")]
-    if "p_row_better" in res.details and "p_rope" in res.details:
-        better = np.asarray(res.details["p_row_better"], dtype=float)
-        rope = np.asarray(res.details["p_rope"], dtype=float)
+    if res.p_row_better is not None and res.p_rope is not None:
+        better = np.asarray(res.p_row_better, dtype=float)
+        rope = np.asarray(res.p_rope, dtype=float)
         rows = [[res.names[a], res.names[b], f"{better[a, b]:.3f}", f"{rope[a, b]:.3f}",
                  f"{better[b, a]:.3f}"] for a, b, _ in oriented]
         header = list(BAYES_PAIR_HEADER)
-        if "rope" in res.details:   # each pair's own ROPE width
-            width = np.asarray(res.details["rope"], dtype=float)
+        if res.rope is not None:   # each pair's own ROPE width
+            width = np.asarray(res.rope, dtype=float)
             header.append(f"ROPE ({ctx.metric})" if ctx.metric else "ROPE")
             for row, (a, b, _) in zip(rows, oriented):
                 row.append(f"±{width[a, b]:.3g}")

@@ -129,8 +129,8 @@ def metric_text(report) -> str:
     """One sentence on the loss or metric and its direction."""
     direction = "higher is better" if report.higher_is_better else "lower is better"
     text = f"Metric: {report.metric} ({direction})."
-    if report.question == "Q1" and report.details.get("loss"):
-        text = f"Loss per test example: {report.details['loss']} ({direction})."
+    if report.question == "Q1" and report.loss:
+        text = f"Loss per test example: {report.loss} ({direction})."
     return text + (" The loss should fit the application: the tests answer the question for "
                    "this loss only (Williams 2026 §2).")
 
@@ -139,7 +139,7 @@ def design_text(report) -> list[str]:
     """Sentences on the fixed and random factors and on the pairing (Williams 2026 §3)."""
     d, k = report.details, len(report.models)
     if report.question == "Q1":
-        n = d.get("n_examples")
+        n = report.n_examples
         out = [f"Fixed factor: the predictor ({k} predictors: {', '.join(report.models)}).",
                "Random factor: the test examples" + (f" (N = {n})" if n else "")
                + ", drawn from the distribution the conclusions generalise to.",
@@ -152,19 +152,19 @@ def design_text(report) -> list[str]:
     if report.question == "Q2":
         folds = sorted({int(r["n_folds"]) for r in report.summary if "n_folds" in r})
         out = [f"Fixed factor: the learning algorithm ({k} algorithms: "
-               f"{', '.join(report.models)}) on task {d.get('task', '?')}.",
+               f"{', '.join(report.models)}) on task {report.task or '?'}.",
                "Random factor: the training (and test) sets, here resampled from one data set"
                + (f": {folds[0]} paired measurements per algorithm" if len(folds) == 1 else "")
                + "."]
-        if "rho" in d:
+        if report.rho is not None:
             out.append(f"Overlapping training sets make the folds correlated: rho = "
-                       f"{d['rho']:.3g} ({d.get('rho_source', 'given')}).")
+                       f"{report.rho:.3g} ({report.rho_source or 'given'}).")
         return out
     out = [f"Fixed factor: the learning algorithm ({k} algorithms: {', '.join(report.models)}).",
            f"Random factor: the tasks (N = {report.n_tasks} data sets), a sample of the tasks "
            "the conclusions generalise to (Williams 2026 §3)."]
-    if d.get("aggregation"):
-        out.append(f"One score per (data set, algorithm): {d['aggregation']}.")
+    if report.aggregation:
+        out.append(f"One score per (data set, algorithm): {report.aggregation}.")
     return out
 
 
@@ -273,13 +273,12 @@ def rope_label(res, metric: str = "") -> str:
 
 
 def _rope_scale(report) -> str | None:
-    d, a = report.details, model_names(report)[0]
-    rope = d.get("rope")
+    rope, rule, a = report.rope, report.rope_rule, model_names(report)[0]
     if isinstance(rope, (int, float)) and not isinstance(rope, bool):
-        rule = f" ({d['rope_rule']})" if d.get("rope_rule") not in (None, "given") else ""
+        rule = f" ({rule})" if rule not in (None, "given") else ""
         return f"±{rope:.3g} in {report.metric}, on the difference between two models{rule}"
-    if d.get("rope_rule"):   # one width per pair (Q2 with several models)
-        return (f"{d['rope_rule']}, in {report.metric}; the width of each pair is in its "
+    if rule:   # one width per pair (Q2 with several models)
+        return (f"{rule}, in {report.metric}; the width of each pair is in its "
                 "table")
     for res in report.tests.values():
         if hasattr(res, "p_rope"):
@@ -301,9 +300,9 @@ def rope_text(report) -> str | None:
         return None
     thresholds = {r.threshold for r in report.tests.values() if hasattr(r, "p_rope")}
     # A Bayesian pairwise table has no p-values; its alpha is 1 - threshold.
-    thresholds |= {r.details.get("threshold", round(1 - r.alpha, 12))
+    thresholds |= {round(1 - r.alpha, 12) if r.threshold is None else r.threshold
                    for r in report.posthoc.values() if is_bayesian(r)}
-    threshold = report.details.get("threshold") or (thresholds.pop() if len(thresholds) == 1
+    threshold = report.threshold or (thresholds.pop() if len(thresholds) == 1
                                                     else None)
     decides = (f" when the posterior probability of one region reaches {threshold}"
                if threshold is not None else "")

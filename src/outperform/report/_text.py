@@ -6,7 +6,7 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 from ..results import ComparisonReport
-from ._document import Bullets, Paragraph, build_document, marked_rows, text_columns
+from ._document import Bullets, Document, Paragraph, build_document, marked_rows, text_columns
 from ._sections import Table
 
 
@@ -21,17 +21,47 @@ def _rich(t: Table) -> RichTable:
     return out
 
 
-def render_text(report: ComparisonReport, *, console: Console | None = None) -> None:
-    """Print ``report`` on ``console`` (stdout): the sections of every format, as rich tables
-    and text.
+#: columns of the plain text :func:`render_text` returns when no console is given
+TEXT_WIDTH = 110
+
+
+def render_text(report: ComparisonReport, *, console: Console | None = None,
+                width: int = TEXT_WIDTH) -> str:
+    """The report as plain text; printed (with colours) only when ``console`` is given.
 
     The sections, tables and sentences are those of the Markdown, HTML and LaTeX reports
     (:func:`outperform.report._document.build_document`), in the order of Williams' (2026) §7
     checklist; the figures are left to the formats that draw them. The test the decision rests
     on is marked with "←".
+
+    Parameters
+    ----------
+    report : ComparisonReport
+    console : rich.console.Console, optional
+        Print the report there too (``Console()`` is the terminal, with colours where it
+        has them), as the command line does. Without it nothing is printed:
+        ``print(render_text(report))``.
+    width : int
+        Columns of the returned text when ``console`` is not given (the console's width
+        otherwise).
+
+    Returns
+    -------
+    str
+        The text without colours or styles, as every other ``render_*`` returns its format.
     """
-    console = console or Console()
+    import io
+
+    # recorded, not shown: the text is exported without styles
+    buffer = Console(file=io.StringIO(), width=width if console is None else console.width,
+                     color_system=None, record=True)
     doc = build_document(report, figures=False)
+    for out in (buffer, console) if console is not None else (buffer,):
+        _print(doc, out)
+    return buffer.export_text()
+
+
+def _print(doc: Document, console: Console) -> None:
     console.print(f"[bold]{escape(doc.title)}[/bold]")
     console.print(escape(doc.headline))
     number = 0

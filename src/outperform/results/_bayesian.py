@@ -6,14 +6,14 @@ from typing import Any, Literal, Mapping
 
 import numpy as np
 
-from .._display import HTMLRepr
+from ._base import Result, detail
 from ._serialize import jsonable
 
 DECISIONS = ("A better", "B better", "practically equivalent", "undecided")
 
 
-@dataclass(frozen=True)
-class BayesianResult(HTMLRepr):
+@dataclass(frozen=True, repr=False)
+class BayesianResult(Result):
     """Posterior probabilities of three regions of a parameter, and the resulting decision.
 
     The parameter axis (``parameter``) is split by the ROPE ``rope = (low, high)`` into
@@ -102,6 +102,20 @@ class BayesianResult(HTMLRepr):
         else:
             raise NotImplementedError(f"{self.method} keeps no posterior to take an interval from.")
         return (float(low), float(high))
+
+    _repr_fields = ("method", "decision", "p_left", "p_rope", "p_right")
+
+    # Method-specific values that other layers read, as attributes (also in ``details``).
+    degenerate = detail("degenerate", "whether the posterior is a point mass (identical "
+                        "differences)", False)
+    wins_pmf = detail("wins_pmf", "distribution of the number of data sets A wins (Poisson "
+                      "and Poisson-binomial tests)")
+    p_regions_averaged = detail("p_regions_averaged", "(left, rope, right) probabilities "
+                                "averaged over the posterior draws (hierarchical models)")
+    p_no_majority = detail("p_no_majority", "probability that no region holds a majority of "
+                           "the data sets (Poisson test)")
+    decision_withheld = detail("decision_withheld", "why the decision became \"undecided\" "
+                               "(too few data sets), or None")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dictionary of the summary fields (no posterior object or samples)."""

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtri
 
+from ._base import Result
 
-@dataclass(frozen=True)
-class ClusteredMean:
+
+@dataclass(frozen=True, repr=False)
+class ClusteredMean(Result):
     """Means of m columns over n items, with naive and cluster-robust standard errors.
 
     Attributes
@@ -30,6 +32,8 @@ class ClusteredMean:
     n_items: int
     n_clusters: int
     small_sample: bool
+
+    _repr_fields = ("mean", "standard_error", "n_items", "n_clusters", "small_sample")
 
     def confidence_interval(self, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
         """Normal-approximation interval ``mean ± z · standard_error``, arrays of shape (m,).

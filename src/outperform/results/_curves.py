@@ -5,12 +5,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._base import Result
+
 #: most steps printed by __str__; longer curves are thinned evenly (the last step always shown)
 _SHOWN = 12
 
 
-@dataclass(frozen=True, eq=False)
-class SampleEfficiency:
+@dataclass(frozen=True, eq=False, repr=False)
+class SampleEfficiency(Result):
     """An aggregate of each model's runs x tasks at every step of its learning curves.
 
     Attributes
@@ -43,6 +45,8 @@ class SampleEfficiency:
     bootstrap: str
     n_resamples: int
     notes: tuple = ()
+
+    _repr_fields = ("models", "metric", "statistic", "normalization", "confidence_level")
 
     def to_frame(self):
         """One row per (model, step): estimate, low, high."""

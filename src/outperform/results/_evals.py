@@ -4,12 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from ._base import Result
 from ._report import ComparisonReport
 from ._serialize import jsonable
 
 
-@dataclass(frozen=True)
-class EvalComparison:
+@dataclass(frozen=True, repr=False)
+class EvalComparison(Result):
     """Per-task paired comparisons and the analyses over tasks of evaluation logs.
 
     Attributes
@@ -50,6 +51,41 @@ class EvalComparison:
     provenance: tuple[dict, ...] = ()
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+
+    def _summary(self) -> dict[str, Any]:
+        conclusions = self.conclusions
+        return {"models": self.models, "tasks": self.tasks,
+                "decision": conclusions[0] if conclusions else None,
+                "conclusions": f"{len(conclusions)} in all" if len(conclusions) > 1 else None}
+
+    def to_frame(self):
+        """One row per comparison: each pair of models on each task, then over tasks.
+
+        Columns ``task`` (``"over tasks"`` for the analyses across tasks), ``analysis``
+        (``"per task"``, ``"across tasks"``, ``"hierarchical"``), ``models``, ``test`` (the
+        test the decision rests on), ``statistic``, ``pvalue`` (None for a Bayesian test),
+        ``decision`` (a Bayesian test's decision, else None) and ``conclusion`` (its first
+        sentence).
+        """
+        import pandas as pd
+
+        rows = [self._row(task, "per task", r) for task, reports in self.per_task.items()
+                for r in reports]
+        rows += [self._row("over tasks", name, r) for name, r in
+                 (("across tasks", self.across_tasks), ("hierarchical", self.hierarchical))
+                 if r is not None]
+        return pd.DataFrame(rows, columns=["task", "analysis", "models", "test", "statistic",
+                                           "pvalue", "decision", "conclusion"])
+
+    @staticmethod
+    def _row(task: str, analysis: str, report: ComparisonReport) -> dict[str, Any]:
+        test = report.tests.get(report.recommended)
+        return {"task": task, "analysis": analysis, "models": " vs ".join(report.models),
+                "test": report.recommended,
+                "statistic": getattr(test, "statistic", None),
+                "pvalue": getattr(test, "pvalue", None),
+                "decision": getattr(test, "decision", None),
+                "conclusion": report.conclusions[0] if report.conclusions else None}
 
     @property
     def conclusions(self) -> tuple[str, ...]:

@@ -6,12 +6,12 @@ from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
-from .._display import HTMLRepr
+from ._base import Result, detail
 from ._serialize import jsonable
 
 
-@dataclass(frozen=True)
-class FrequentistResult(HTMLRepr):
+@dataclass(frozen=True, repr=False)
+class FrequentistResult(Result):
     """Outcome of a frequentist test: statistic, p-value, effect size, optional interval.
 
     Unpacks as ``statistic, pvalue = result`` like scipy's results.
@@ -53,6 +53,21 @@ class FrequentistResult(HTMLRepr):
     samples: np.ndarray | None = field(default=None, repr=False, compare=False)
     _interval: Callable[[float], tuple[float, float]] | None = field(
         default=None, repr=False, compare=False)
+
+    _repr_fields = ("method", "statistic", "pvalue", "estimate")
+
+    # Method-specific values that other layers read, as attributes (also in ``details``).
+    standard_error = detail("standard_error", "standard error of ``estimate``, in its units")
+    margin = detail("margin", "equivalence or non-inferiority margin, in metric units (TOST, "
+                    "non-inferiority tests)")
+    n_items = detail("n_items", "items (test examples) compared")
+    n_clusters = detail("n_clusters", "clusters of items, or None when items are independent")
+    unpaired_standard_error = detail("unpaired_standard_error", "standard error of the "
+                                     "difference had the two models' scores been unpaired")
+    design_effect = detail("design_effect", "variance inflation by the clusters (1: none)")
+    n_folds = detail("n_folds", "folds (differences) of a resampling design")
+    perfect_agreement = detail("perfect_agreement", "whether every data set ranks the models "
+                               "in the same order (omnibus rank tests)", False)
 
     def __iter__(self) -> Iterator[float]:
         yield self.statistic

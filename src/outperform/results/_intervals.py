@@ -9,13 +9,15 @@ from dataclasses import dataclass
 
 from scipy import special
 
+from ._base import Result
+
 
 def _one_sided(low_or_high: str, centre: float, half: float, bound: float):
     return (centre - half, bound) if low_or_high == "greater" else (-bound, centre + half)
 
 
 @dataclass(frozen=True)
-class LocationInterval:
+class LocationInterval(Result):
     """centre ± quantile × scale, from a Student t (``df``) or, with ``df=None``, a normal.
 
     One-sided alternatives give one-sided bounds (scipy.stats.ttest_rel's convention);
@@ -40,7 +42,7 @@ class LocationInterval:
 
 
 @dataclass(frozen=True)
-class BinomialInterval:
+class BinomialInterval(Result):
     """Clopper–Pearson interval of a proportion k / n (scipy's ``binomtest(...).proportion_ci``).
 
     ``alternative`` is binomtest's, about the proportion.
@@ -59,7 +61,7 @@ class BinomialInterval:
 
 
 @dataclass(frozen=True)
-class PointInterval:
+class PointInterval(Result):
     """A degenerate interval [value, value] at every level (e.g. identical predictions)."""
 
     value: float

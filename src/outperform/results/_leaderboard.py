@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .._display import HTMLRepr
+from ._base import Result
 from ._pairwise import PairwiseResult
 from ._rank_sets import RankSets
 
 
-@dataclass(frozen=True, eq=False)
-class Leaderboard(HTMLRepr):
+@dataclass(frozen=True, eq=False, repr=False)
+class Leaderboard(Result):
     """Models ranked by their mean score, with rank confidence sets and tiers.
 
     Attributes
@@ -42,6 +42,10 @@ class Leaderboard(HTMLRepr):
     metric: str
     source: str
     notes: tuple = field(default=())
+
+    def _summary(self) -> dict:
+        return {"metric": self.metric, "names": self.names,
+                "may_be_best": self.top_k(1), "source": self.source}
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -6,12 +6,12 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .._display import HTMLRepr
+from ._base import Result, detail
 from ._serialize import jsonable
 
 
-@dataclass(frozen=True)
-class PairwiseResult(HTMLRepr):
+@dataclass(frozen=True, repr=False)
+class PairwiseResult(Result):
     """Pairwise comparisons of k models (post-hoc tests, tables of P(row better than column)).
 
     Matrices are k x k, indexed like ``names``; entry ``[i, j]`` compares model ``i`` (row)
@@ -55,6 +55,35 @@ class PairwiseResult(HTMLRepr):
     critical_difference: float | None = None
     average_ranks: np.ndarray | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
+
+    # Method-specific values that other layers read, as attributes (also in ``details``).
+    decision = detail("decision", "k x k decisions of an all-pairs Bayesian test (\"A better\", "
+                      "\"practically equivalent\", ...; row model is A)")
+    p_row_better = detail("p_row_better", "k x k posterior probability that the row model is "
+                          "better than the column model")
+    p_rope = detail("p_rope", "k x k posterior probability of practical equivalence")
+    rope = detail("rope", "each pair's ROPE half-width, in metric units (k x k), or the ROPE")
+    cycles = detail("cycles", "non-transitive cycles of the pairwise decisions (lists of "
+                    "names)", ())
+    decision_withheld = detail("decision_withheld", "why the decisions became \"undecided\" "
+                               "(too few data sets), or None")
+    rank_biserial = detail("rank_biserial", "k x k matched-pairs rank-biserial correlations "
+                           "(positive: the row model better)")
+    wins = detail("wins", "k x k counts of items (or data sets) the row model wins")
+    accuracy = detail("accuracy", "accuracy of each model (0/1 scores), indexed like names")
+    fallback = detail("fallback", "why another procedure than the one asked for was run")
+    untested_pairs = detail("untested_pairs", "pairs never observed together (incomplete "
+                            "tables), not tested", ())
+    threshold = detail("threshold", "decision threshold of an all-pairs Bayesian test (its "
+                       "alpha is 1 - threshold)")
+    incomplete_data = detail("incomplete_data", "whether the ranks come from a table with "
+                             "missing cells", False)
+
+    def _summary(self) -> dict[str, Any]:
+        significant = sum(bool(self.reject[i, j]) for i, j in self.pairs())
+        return {"method": self.method, "names": self.names, "control": self.control,
+                "alpha": self.alpha, "adjustment": self.adjustment,
+                "significant_pairs": f"{significant} of {len(self.pairs())}"}
 
     def pairs(self) -> list[tuple[int, int]]:
         """Index pairs (i, j), i < j, that were tested (only the control's pairs if any)."""

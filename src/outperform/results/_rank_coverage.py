@@ -5,11 +5,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._base import Result
 from ._rank_sets import KINDS
 
 
-@dataclass(frozen=True, eq=False)
-class RankSetCoverage:
+@dataclass(frozen=True, eq=False, repr=False)
+class RankSetCoverage(Result):
     """How often rank sets held the true ranks over simulated benchmarks with known means.
 
     Attributes
@@ -38,6 +39,8 @@ class RankSetCoverage:
     n_resamples: int
     alpha: float
     design: str
+
+    _repr_fields = ("design", "n_items", "n_resamples", "alpha")
 
     @property
     def n_replications(self) -> int:

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtri
 
+from ._base import Result
+
 #: What the three kinds of interval promise, in the words the reports print.
 KINDS = {
     "simultaneous": "simultaneous: all models' true ranks lie in their sets at once with "
@@ -20,8 +22,8 @@ KINDS = {
 }
 
 
-@dataclass(frozen=True, eq=False)
-class RankSets:
+@dataclass(frozen=True, eq=False, repr=False)
+class RankSets(Result):
     """Rank confidence sets of k models from paired per-item (or per-task) scores.
 
     Ranks count from 1 = best, in the direction of the metric (``higher_is_better``); the
@@ -85,6 +87,8 @@ class RankSets:
     weights: str
     stepdown: bool
     higher_is_better: bool
+
+    _repr_fields = ("names", "unit", "n_items", "n_clusters", "alpha", "weights")
 
     @property
     def confidence_level(self) -> float:

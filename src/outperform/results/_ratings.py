@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._base import Result
 from ._serialize import jsonable
 
 #: Elo points per logit of ability: 400 / ln 10 (a 400-point gap is 10:1 odds)
@@ -18,8 +19,8 @@ INTERVALS = {
 }
 
 
-@dataclass(frozen=True, eq=False)
-class BradleyTerryResult:
+@dataclass(frozen=True, eq=False, repr=False)
+class BradleyTerryResult(Result):
     """Bradley–Terry abilities of m models, their covariances and Elo-scale ratings.
 
     Attributes
@@ -84,6 +85,8 @@ class BradleyTerryResult:
     bootstrap_ratings: np.ndarray | None = field(default=None, repr=False)
     n_failed_resamples: int = 0
     notes: tuple = ()
+
+    _repr_fields = ("models", "ties", "interval", "confidence_level", "anchor")
 
     @property
     def standard_error(self) -> np.ndarray:
@@ -162,8 +165,8 @@ class BradleyTerryResult:
         return "\n".join(lines)
 
 
-@dataclass(frozen=True, eq=False)
-class PlackettLuceResult:
+@dataclass(frozen=True, eq=False, repr=False)
+class PlackettLuceResult(Result):
     """Posterior of the Plackett–Luce weights of m algorithms ranked on n tasks.
 
     Attributes
@@ -208,6 +211,8 @@ class PlackettLuceResult:
     rhat_max: float
     ess_min: float
     divergent: int
+
+    _repr_fields = ("models", "n_tasks", "higher_is_better", "rhat_max", "divergent")
 
     @property
     def order(self) -> np.ndarray:

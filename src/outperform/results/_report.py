@@ -4,18 +4,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .._display import HTMLRepr
 from ._bayesian import BayesianResult
 from ._frequentist import FrequentistResult
 from ._leaderboard import Leaderboard
+from ._base import Result, detail
 from ._pairwise import PairwiseResult
+from ._runs import RunsComparison
 from ._serialize import jsonable
 
 SCHEMA_VERSION = "1.1"
 
 
-@dataclass(frozen=True)
-class ComparisonReport(HTMLRepr):
+@dataclass(frozen=True, repr=False)
+class ComparisonReport(Result):
     """Everything one comparison found: summary table, tests, post-hoc results, words.
 
     Attributes
@@ -48,6 +49,16 @@ class ComparisonReport(HTMLRepr):
     leaderboard : Leaderboard, optional
         Rank confidence sets, tiers and compact letters of the models (Q1 with more than
         two predictors, see :func:`outperform.compare.leaderboard`); None otherwise.
+    runs : RunsComparison, optional
+        Interval estimates over runs (seeds) x tasks (Agarwal et al. 2021, see
+        :func:`outperform.compare.compare_runs`) of a Q3 table with several runs per model
+        and task, when attached; None otherwise. ``to_dict()`` gives it as
+        ``details["runs"]`` (without the performance profiles, which are for figures).
+
+    ``repr(report)`` is one line (question, models, metric, the recommended test and the
+    decision); ``str(report)`` too. The whole report: :func:`outperform.report.render_text`
+    (or ``render_markdown``, ``render_html``...), ``to_dict()``, ``to_frame()``, and the HTML
+    display of a notebook.
     """
 
     question: str
@@ -67,6 +78,27 @@ class ComparisonReport(HTMLRepr):
     control: str | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
     leaderboard: Leaderboard | None = None
+    runs: RunsComparison | None = None
+
+    # Input description that other layers read, as attributes (also in ``details``).
+    loss = detail("loss", "Q1: the per-example loss compared (\"zero-one\", \"squared\"...)")
+    threshold = detail("threshold", "decision threshold of the Bayesian tests")
+    rope = detail("rope", "ROPE of the Bayesian tests, in metric units")
+    missing_cells = detail("missing_cells", "Q3: (task, model) cells absent from the table",
+                           ())
+    rope_rule = detail("rope_rule", "how the ROPE was chosen (\"given\", or the rule)")
+    n_examples = detail("n_examples", "Q1: test examples compared")
+    task = detail("task", "Q2: the task (data set) the folds come from")
+    rho = detail("rho", "Q2: correlation of the fold differences used by the corrected tests")
+    rho_source = detail("rho_source", "Q2: where ``rho`` comes from (n_test / n_train, 1/k, "
+                        "given)")
+    aggregation = detail("aggregation", "Q3: the rule that made one score per (task, model)")
+
+    def _summary(self) -> dict[str, Any]:
+        decision = self.conclusions[0] if self.conclusions else None
+        return {"question": self.question, "models": self.models, "metric": self.metric,
+                "n_tasks": self.n_tasks, "recommended": self.recommended or None,
+                "decision": decision}
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dictionary with a ``schema_version`` field."""
@@ -91,6 +123,11 @@ class ComparisonReport(HTMLRepr):
             "leaderboard": (None if self.leaderboard is None
                             else jsonable(self.leaderboard.to_dict())),
         }
+        if self.runs is not None:
+            # under details, where the JSON schema (1.1) has always had it
+            runs = self.runs.to_dict()
+            del runs["profiles"]   # the curves are for figures; the report shows the tables
+            out["details"]["runs"] = jsonable(runs)
         return out
 
     def to_frame(self):

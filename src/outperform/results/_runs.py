@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._base import Result
+
 #: how the runs x tasks table was resampled, in the words the reports print
 BOOTSTRAPS = {
     False: "stratified bootstrap (runs resampled within each task, tasks fixed)",
@@ -34,7 +36,7 @@ def _percentile_interval(distribution: np.ndarray, level: float) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class IntervalEstimate:
+class IntervalEstimate(Result):
     """A point estimate of one aggregate with its percentile bootstrap confidence interval.
 
     Attributes
@@ -83,8 +85,8 @@ class IntervalEstimate:
                 "bootstrap": self.bootstrap, "n_resamples": self.n_resamples}
 
 
-@dataclass(frozen=True, eq=False)
-class PerformanceProfile:
+@dataclass(frozen=True, eq=False, repr=False)
+class PerformanceProfile(Result):
     """Run-score distribution tau -> fraction of all runs (of all tasks) scoring above tau.
 
     Attributes
@@ -105,6 +107,8 @@ class PerformanceProfile:
     task_bootstrap: bool
     n_resamples: int
 
+    _repr_fields = ("taus", "confidence_level", "n_resamples", "bootstrap")
+
     @property
     def bootstrap(self) -> str:
         return BOOTSTRAPS[self.task_bootstrap]
@@ -116,8 +120,8 @@ class PerformanceProfile:
                 "bootstrap": self.bootstrap, "n_resamples": int(self.n_resamples)}
 
 
-@dataclass(frozen=True, eq=False)
-class RunsComparison:
+@dataclass(frozen=True, eq=False, repr=False)
+class RunsComparison(Result):
     """Interval estimates of several models over runs x tasks (``compare.compare_runs``).
 
     Attributes
@@ -154,6 +158,8 @@ class RunsComparison:
     notes: tuple[str, ...] = ()
     differences: dict = field(default_factory=dict)
     paired: bool = False
+
+    _repr_fields = ("models", "tasks", "metric", "normalization", "paired")
 
     @property
     def design(self) -> str:
@@ -226,8 +232,8 @@ class RunsComparison:
         return "\n".join(lines)
 
 
-@dataclass(frozen=True, eq=False)
-class VarianceComponents:
+@dataclass(frozen=True, eq=False, repr=False)
+class VarianceComponents(Result):
     """Variance components of runs x tasks (``compare.variance_components``), by REML.
 
     Attributes
@@ -260,6 +266,8 @@ class VarianceComponents:
     notes: tuple
     fixed_effects: dict
     model_formula: str
+
+    _repr_fields = ("metric", "model_formula", "n_tasks", "n_runs", "n_folds", "converged")
 
     @property
     def shares(self) -> dict:

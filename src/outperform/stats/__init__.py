@@ -88,9 +88,11 @@ def _deprecated(name: str):
     if name == "against_reference":
         import warnings
 
+        from .._validation import OutperformDeprecationWarning
+
         warnings.warn("outperform.stats.against_reference is deprecated; use "
                       "outperform.stats.against_control (removed in the next release).",
-                      DeprecationWarning, stacklevel=2)
+                      OutperformDeprecationWarning, stacklevel=2)
         return __getattr__("against_control")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

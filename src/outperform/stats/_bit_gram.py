@@ -22,6 +22,8 @@ import importlib.util
 import os
 import sys
 import warnings
+
+from .._validation import PerformanceWarning
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -126,7 +128,7 @@ def _load_kernel() -> bool:
         importlib.import_module(_KERNEL)
     except Exception as exc:  # noqa: BLE001  (any failure of numba: count with numpy)
         warnings.warn(f"the compiled counting kernel could not be loaded ({exc!r}); counting "
-                      "with numpy instead: the same counts, about 6x slower.", RuntimeWarning,
+                      "with numpy instead: the same counts, about 6x slower.", PerformanceWarning,
                       stacklevel=4)
         return False
     return True

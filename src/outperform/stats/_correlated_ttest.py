@@ -17,6 +17,7 @@ from scipy import special
 from .._validation import (
     DegenerateDataError,
     InvalidInputError,
+    OutperformWarning,
     TooFewError,
     as_float_array,
     as_paired,
@@ -321,7 +322,7 @@ def naive_kfold_ttest(a, b, *, alternative: str = "two-sided") -> FrequentistRes
         "calibrated and rejects a true null far more often than alpha (Dietterich 1998; "
         "Nadeau & Bengio 2003). Use corrected_resampled_ttest (or "
         "correlated_bayesian_ttest) instead.",
-        UserWarning, stacklevel=2)
+        OutperformWarning, stacklevel=2)
     check_alternative(alternative)
     d = _fold_differences(a, b)
     return _t_result(d, 1 / d.size, alternative, "naive paired t-test on folds (uncalibrated)",

@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 from scipy.special import ndtr
 
-from .._validation import (InvalidInputError, as_score_matrix,
+from .._validation import (InvalidInputError, OutperformWarning, as_score_matrix,
                            check_choice, check_probability)
 from ..results import PairwiseResult
 from .._names import model_names
@@ -318,7 +318,7 @@ def rank_posthoc(scores, *, control=None, adjustment: str = "holm", alpha: float
         details["fallback"] = (f"Bergmann–Hommel handles at most {BERGMANN_MAX_K} models "
                                f"(it enumerates their partitions); with {k}, Shaffer's static "
                                "procedure was used instead.")
-        warnings.warn(details["fallback"], UserWarning, stacklevel=2)
+        warnings.warn(details["fallback"], OutperformWarning, stacklevel=2)
         adjustment = "shaffer"
     p_adj = (shaffer_adjust(p, k) if adjustment == "shaffer" else
              bergmann_hommel_adjust(p, k) if adjustment == "bergmann" else
