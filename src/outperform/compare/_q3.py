@@ -31,9 +31,10 @@ from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
 from ._words import conclusion, rejected_pairs
 from ._guards import unit_mismatch
+from ._registry import choices, label as _label, procedure
 
-POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "rom",
-           "bonferroni-dunn", "wilcoxon-holm", "conover", "quade", "durbin", "none")
+#: The values of ``posthoc=``, from the registry of procedures (``"auto"`` ... ``"none"``).
+POSTHOC = choices("posthoc")
 MANY_TIES = 0.25  # share of tied rank positions above which the report warns
 # Post-hoc results hold k x k matrices (statistic, p-values, adjusted p-values, decisions) and
 # their temporaries: about 80 bytes per (row, column) cell, measured for k = 3000 with and
@@ -301,21 +302,7 @@ def _posthoc_phrase(posthoc: str, control, k: int) -> str:
                   else "posthoc='shaffer'")
         return ("the Nemenyi test on all pairs; " + better + " would reject more pairs at the "
                 "same family-wise level (García & Herrera 2008)")
-    return _PHRASES.get(posthoc, posthoc) + (" against the control" if control else
-                                             " on all pairs")
-
-
-_PHRASES = {
-    "holm": "Holm's procedure", "hochberg": "Hochberg's procedure",
-    "hommel": "Hommel's procedure", "bonferroni-dunn": "the Bonferroni–Dunn test",
-    "wilcoxon-holm": "Wilcoxon signed-rank tests with Holm's correction (Benavoli et al. 2016)",
-    "shaffer": "Shaffer's static procedure on the rank z tests (García & Herrera 2008)",
-    "bergmann": "Bergmann–Hommel's procedure on the rank z tests (García & Herrera 2008)",
-    "li": "Li's procedure on the rank z tests (García et al. 2010)",
-    "rom": "Rom's step-up procedure on the rank z tests (García et al. 2010)",
-    "conover": "Conover's t test on the rank sums, Holm-adjusted (Conover 1999 §5.8)",
-    "quade": "the t test on Quade's weighted rank sums, Holm-adjusted (Conover 1999)",
-    "durbin": "the Durbin–Conover t test on the rank sums, Holm-adjusted (Conover 1999 §5.9)"}
+    return procedure(posthoc).phrase + (" against the control" if control else " on all pairs")
 
 
 def with_letters(summary, post, names) -> tuple[tuple, dict]:
@@ -350,7 +337,7 @@ def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
                    + ("; post-hoc results below are descriptive." if post else "."))
     for key, res in post.items():
         rows, cols = _rejected(res)
-        label = _LABELS.get(key, key)
+        label = _label(key)
         cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
         if not len(rows):
             out.append(f"{label}{cd} finds no significantly different pair at α = {alpha}.")
@@ -396,9 +383,3 @@ def _pair_conclusion(test, res, i, j, ranks, names) -> str:
                           evidence=f"matched-pairs rank-biserial correlation {abs(r):.3f}, {p}")
     return conclusion(test, names[i], names[j], decision=True, values=(ranks[i], ranks[j]),
                       quantity="average ranks", higher_is_better=False, spec=".3f", evidence=p)
-
-
-_LABELS = {"nemenyi": "Nemenyi", "holm": "Holm", "hochberg": "Hochberg", "hommel": "Hommel",
-           "bonferroni-dunn": "Bonferroni–Dunn", "wilcoxon-holm": "Wilcoxon–Holm",
-           "durbin": "Durbin–Conover (Holm)", "shaffer": "Shaffer", "bergmann": "Bergmann–Hommel",
-           "li": "Li", "rom": "Rom", "conover": "Conover (Holm)", "quade": "Quade (Holm)"}
