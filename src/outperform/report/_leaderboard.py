@@ -52,8 +52,7 @@ def leaderboard_intro(board) -> str:
 def leaderboard_bullets(board) -> list[str]:
     """The top-k sets (simultaneous) and the leaderboard's notes."""
     k, level = len(board.names), _level(board)
-    out = [f"Top-{t} set (simultaneous {level}; the models whose rank set reaches {t}"
-           + ("; tier 1" if t == 1 else "") + "): "
+    out = [f"Top-{t} set (simultaneous {level}; the models whose rank set reaches {t}): "
            + ", ".join(board.top_k(t)) + "." for t in TOP_K if t < k]
     disagree = board.disagreement_note()
     return out + list(board.notes) + ([disagree] if disagree else [])

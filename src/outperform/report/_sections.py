@@ -145,6 +145,19 @@ def test_notes(report) -> list[tuple[str, str, str]]:
     return out
 
 
+def letters_text(report) -> str | None:
+    """The criterion of the summary's letters column (None when there is none): which
+    post-hoc test, at which level, and that the conclusions naming it use the same one."""
+    key = report.details.get("letters_from")
+    if not key or key not in report.posthoc:
+        return None
+    res = report.posthoc[key]
+    return (f"Letters: compact letter display (Piepho 2004) of {procedure(key).phrase} at "
+            f"α = {res.alpha:g} ({res.method}); models sharing a letter do not differ "
+            f"significantly by it, as the conclusions that start \"{procedure(key).label}\" "
+            "say.")
+
+
 def summary_table(report) -> Table:
     """Models best first with their average rank / mean score."""
     cols = list(report.summary[0]) if report.summary else []   # in the order of the first row
