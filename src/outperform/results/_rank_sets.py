@@ -145,15 +145,16 @@ class RankSets:
 
         Examples
         --------
-        A and C differ, B differs from neither: B is in tier 1 with A, as it may be the best.
+        A is significantly better than B; C, the worst estimate but uncertain, differs from
+        neither, so it may be the best: tier 1, beside A.
 
-        >>> better = np.zeros((3, 3), bool); better[0, 2] = True
-        >>> sets = np.array([[1, 2], [1, 3], [2, 3]])
+        >>> better = np.zeros((3, 3), bool); better[0, 1] = True
+        >>> sets = np.array([[1, 2], [2, 3], [1, 3]])
         >>> rs = RankSets(("A", "B", "C"), np.array([3.0, 2.0, 1.0]), np.ones(3), np.ones(3),
         ...               np.array([1, 2, 3]), sets, sets, sets, better, 2.0, 0.05, 100, 10,
         ...               None, "item", "multinomial", True, True)
         >>> rs.tiers().tolist(), rs.top_k(1)
-        ([1, 1, 2], ('A', 'B'))
+        ([1, 2, 1], ('A', 'C'))
         """
         tier = np.zeros(len(self.names), dtype=int)
         # better[i, j] implies i's estimate is better than j's: every model significantly
