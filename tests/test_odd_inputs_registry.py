@@ -66,11 +66,13 @@ RAISES = [
     (lambda: compare(_t6(), posthoc="quade", control="C4.5"), InvalidInputError,
      r"posthoc='quade' compares all pairs"),
     (lambda: compare(_t6(), posthoc="li"), InvalidInputError,
-     r"adjustment='li' compares with a control: pass control="),
+     r"posthoc='li' compares each model with a control: pass control= \(--control\)"),
     (lambda: compare(_t6(), posthoc="bonferroni-dunn"), InvalidInputError,
-     r"posthoc='bonferroni-dunn' compares with a control: pass control="),
+     r"posthoc='bonferroni-dunn' compares each model with a control"),
     (lambda: compare(_t6(), posthoc="shaffer", control="C4.5"), InvalidInputError,
-     r"adjustment='shaffer' uses the logical relations among all pairs"),
+     r"posthoc='shaffer' compares all pairs: drop control= \(--control\), or choose one "
+     r"that compares with a control: holm, hochberg, hommel, li, rom, bonferroni-dunn, "
+     r"wilcoxon-holm"),
     (lambda: compare(_t6(), posthoc="none", control="C4.5"), InvalidInputError,
      r"posthoc='none' \(--posthoc none\) runs no comparison with the control"),
     (lambda: _quiet(lambda: compare(_holes(), posthoc="nemenyi")), InvalidInputError,
@@ -80,6 +82,12 @@ RAISES = [
      InvalidInputError, r"choose one post-hoc procedure at a time"),
     (lambda: _quiet(lambda: compare(_holes(), posthoc="durbin")), InvalidInputError,
      r"posthoc='durbin' needs a balanced incomplete block design"),
+    (lambda: _quiet(lambda: compare(_holes(), posthoc="durbin", control="C4.5")),
+     InvalidInputError, r"posthoc='durbin' compares all pairs: drop control="),
+    (lambda: compare(_t6(), posthoc="bergmann", control="C4.5"), InvalidInputError,
+     r"posthoc='bergmann' compares all pairs"),
+    (lambda: compare(_t6(), posthoc=("nemenyi", "rom")), InvalidInputError,
+     r"posthoc='rom' compares each model with a control"),
 ]
 
 
@@ -93,7 +101,7 @@ CLI = [
     (["--posthoc", "bogus"], 1, "posthoc must be one of ('auto', 'nemenyi'"),
     (["--posthoc", "conover", "--control", "C4.5"], 1,
      "posthoc='conover' compares all pairs: drop control="),
-    (["--posthoc", "li"], 1, "adjustment='li' compares with a control: pass control="),
+    (["--posthoc", "li"], 1, "posthoc='li' compares each model with a control: pass control="),
 ]
 
 
@@ -122,6 +130,15 @@ def test_conover_report_states_its_assumptions():
     # Before the registry the "assumes" cell of Conover (and Quade, Durbin) was empty.
     md = render_markdown(compare(_t6(), posthoc="conover"))
     assert "| post-hoc |  |" not in md and "Conover 1999 §5.8" in md
+
+
+def test_wilcoxon_holm_with_a_control_tests_the_control_pairs():
+    # Before: the control was ignored on complete tables (all six pairs tested) while the
+    # rationale said "against the control".
+    res = compare(_t6(), posthoc="wilcoxon-holm", control="C4.5").posthoc["wilcoxon-holm"]
+    assert res.control == "C4.5" and len(list(res.pairs())) == 3
+    alone = compare(_t6(), posthoc="wilcoxon-holm").posthoc["wilcoxon-holm"]
+    np.testing.assert_array_equal(res.pvalue[0, 1:], alone.pvalue[0, 1:])  # same tests
 
 
 def test_identical_models_are_one_tier_with_no_disagreement():

@@ -20,7 +20,7 @@ from ..data._results_table import ScoreMatrix
 from ..results import ComparisonReport, PairwiseResult
 from ..stats._cliques import nonsignificant_groups
 from ..stats._friedman import friedman, iman_davenport
-from ..stats._incomplete import durbin_posthoc
+from ..stats._incomplete import durbin_posthoc, pairwise_wilcoxon_available
 from ..stats._letters import compact_letters
 from ..stats._logical import BERGMANN_MAX_K
 from ..stats._quade import quade_posthoc
@@ -95,6 +95,7 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
     values, hib = scores.values, scores.higher_is_better
     n, k = values.shape
+    _check_control(procedures, control)
     if procedures == ["none"] and control is not None:
         raise InvalidInputError("posthoc='none' (--posthoc none) runs no comparison with the "
                                 "control: drop control= (--control), or choose a post-hoc "
@@ -144,6 +145,23 @@ def _procedures(posthoc) -> list[str]:
             f"posthoc must be one of {POSTHOC}, or a sequence of distinct procedures other "
             f"than 'auto' and 'none' (e.g. ('nemenyi', 'holm')), got {posthoc!r}.")
     return several
+
+
+def _check_control(procedures: list[str], control) -> None:
+    """Refuse a post-hoc procedure given without the control it needs, or with one it cannot
+    use (what each supports is in the registry of procedures)."""
+    for p in procedures:
+        if p in ("auto", "none"):
+            continue
+        uses = procedure(p).control
+        if uses == "required" and control is None:
+            raise InvalidInputError(f"posthoc={p!r} compares each model with a control: pass "
+                                    "control= (--control).")
+        if uses == "no" and control is not None:
+            others = [q for q in POSTHOC[1:-1] if procedure(q).control != "no"]
+            raise InvalidInputError(
+                f"posthoc={p!r} compares all pairs: drop control= (--control), or choose "
+                f"one that compares with a control: {', '.join(others)}.")
 
 
 def _check_posthoc_memory(k: int) -> None:
@@ -270,9 +288,13 @@ def _run_posthoc(post: dict, posthoc: str, values, ranked, alpha, control, names
         pass
     elif posthoc == "nemenyi":
         post["nemenyi"] = nemenyi(ranked, alpha=alpha, higher_is_better=hib, names=names)
-    elif posthoc == "wilcoxon-holm":
+    elif posthoc == "wilcoxon-holm" and control is None:
         post["wilcoxon-holm"] = pairwise_wilcoxon(values, adjustment="holm", alpha=alpha,
                                                   higher_is_better=hib, names=names)
+    elif posthoc == "wilcoxon-holm":   # against the control: its k - 1 pairs are the family
+        post["wilcoxon-holm"] = pairwise_wilcoxon_available(
+            values, control=control, adjustment="holm", alpha=alpha, higher_is_better=hib,
+            names=names)
     elif posthoc in ("durbin", "conover", "quade"):
         if control is not None:
             raise InvalidInputError(f"posthoc={posthoc!r} compares all pairs: drop control=.")
