@@ -86,6 +86,8 @@ RAISES = [
      InvalidInputError, r"posthoc='durbin' compares all pairs: drop control="),
     (lambda: compare(_t6(), posthoc="bergmann", control="C4.5"), InvalidInputError,
      r"posthoc='bergmann' compares all pairs"),
+    (lambda: compare(_t6(), posthoc="nemenyi", control="C4.5"), InvalidInputError,
+     r"posthoc='nemenyi' compares all pairs: drop control="),
     (lambda: compare(_t6(), posthoc=("nemenyi", "rom")), InvalidInputError,
      r"posthoc='rom' compares each model with a control"),
 ]
@@ -139,6 +141,12 @@ def test_wilcoxon_holm_with_a_control_tests_the_control_pairs():
     assert res.control == "C4.5" and len(list(res.pairs())) == 3
     alone = compare(_t6(), posthoc="wilcoxon-holm").posthoc["wilcoxon-holm"]
     np.testing.assert_array_equal(res.pvalue[0, 1:], alone.pvalue[0, 1:])  # same tests
+
+
+def test_two_procedures_that_decide_differently_are_named():
+    rep = compare(_t6(), control="C4.5", posthoc=("nemenyi", "holm"))
+    assert ("the post-hoc procedures (Nemenyi, Holm, Bonferroni–Dunn) decide differently on "
+            "C4.5 vs C4.5+m, C4.5 vs C4.5+m+cf") in " ".join(rep.warnings)
 
 
 def test_identical_models_are_one_tier_with_no_disagreement():

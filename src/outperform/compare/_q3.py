@@ -148,8 +148,9 @@ def _procedures(posthoc) -> list[str]:
 
 
 def _check_control(procedures: list[str], control) -> None:
-    """Refuse a post-hoc procedure given without the control it needs, or with one it cannot
-    use (what each supports is in the registry of procedures)."""
+    """Refuse a post-hoc procedure given without the control it needs, or alone with one it
+    cannot use (what each supports is in the registry of procedures); in a sequence, the
+    all-pairs procedures run beside those that use the control."""
     for p in procedures:
         if p in ("auto", "none"):
             continue
@@ -157,7 +158,7 @@ def _check_control(procedures: list[str], control) -> None:
         if uses == "required" and control is None:
             raise InvalidInputError(f"posthoc={p!r} compares each model with a control: pass "
                                     "control= (--control).")
-        if uses == "no" and control is not None:
+        if uses == "no" and control is not None and len(procedures) == 1:
             others = [q for q in POSTHOC[1:-1] if procedure(q).control != "no"]
             raise InvalidInputError(
                 f"posthoc={p!r} compares all pairs: drop control= (--control), or choose "
@@ -259,6 +260,9 @@ def _many_models(scores, ranked, summary, alpha, control, procedures, warnings
                            for g in nonsignificant_groups(ranks, res.reject)]
     summary, letters = with_letters(summary, post, names)
     conclusions = _conclusions(omnibus, post, groups, ranks, names, alpha)
+    differ = _procedures_differ(post, names)
+    if differ:
+        warnings.append(differ)
     if omnibus.pvalue >= alpha and any(r.reject[np.triu_indices(len(names), 1)].any()
                                        for r in post.values()):
         warnings.append("the Friedman/Iman–Davenport test is not significant but a post-hoc test "
@@ -380,6 +384,31 @@ def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
                 out.append(f"{label}: the data are not sufficient to tell which group "
                            f"{', '.join(unplaced)} belong(s) to (Demšar 2006 §3.2.2).")
     return out
+
+
+def _procedures_differ(post: dict, names) -> str | None:
+    """Several post-hoc procedures that decide a pair differently (each in its own family):
+    name the pairs, so that no two conclusions are read as one verdict."""
+    if len(post) < 2:
+        return None
+    k = len(names)
+    rows, cols = np.triu_indices(k, 1)
+    decided = []    # per procedure: decision on each pair, NaN where it does not test it
+    for res in post.values():
+        d = res.reject[rows, cols].astype(float)
+        if res.control is not None:
+            c = names.index(res.control)
+            d[(rows != c) & (cols != c)] = np.nan
+        decided.append(d)
+    d = np.array(decided)
+    both = (np.nanmax(d, axis=0, initial=-1) == 1) & (np.nanmin(d, axis=0, initial=2) == 0)
+    if not both.any():
+        return None
+    pairs = [f"{names[i]} vs {names[j]}" for i, j in zip(rows[both], cols[both])]
+    return (f"the post-hoc procedures ({', '.join(_label(key) for key in post)}) decide "
+            f"differently on {', '.join(pairs)}: each tests its own family of pairs; every "
+            "conclusion names the procedure that decides it, and the letters are those of "
+            f"{_label(next((key for key, r in post.items() if r.control is None), ''))}.")
 
 
 def _rejected(res: PairwiseResult) -> tuple[np.ndarray, np.ndarray]:
