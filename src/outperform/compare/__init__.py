@@ -29,6 +29,10 @@ _WHERE = {
     "bradley_terry": "._ratings",
     "plackett_luce": "._ratings",
     "sample_efficiency": "._curves",
+    "Procedure": "._registry",
+    "procedure": "._registry",
+    "procedures": "._registry",
+    "posthoc_help": "._registry",
 }
 
 
@@ -40,6 +44,7 @@ __all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_co
            "min_data_sets", "variance_components",
            "compare_evals",
     "bradley_terry", "plackett_luce", "sample_efficiency",
+    "Procedure", "procedure", "procedures", "posthoc_help",
 ]
 
 

@@ -255,7 +255,30 @@ def _with_leaderboard(report: ComparisonReport, frame: pd.DataFrame, *, y_true, 
     except OutperformError as exc:
         return replace(report, warnings=report.warnings + (
             f"the leaderboard (rank confidence sets) was not computed: {exc}",))
+    note = _control_family_note(report, board)
+    if note:
+        board = replace(board, notes=board.notes + (note,))
     return replace(report, leaderboard=board)
+
+
+def _control_family_note(report: ComparisonReport, board) -> str | None:
+    """With a control, the conclusions test k − 1 pairs and the letters all pairs, each
+    Holm-adjusted in its own family: say on which pairs the two decisions differ."""
+    post = next((report.posthoc[k] for k in ("mcnemar_holm", "paired_t_holm")
+                 if k in report.posthoc), None)
+    if report.control is None or post is None or post.control is None:
+        return None
+    c = board.names.index(report.control)
+    differ = [m for j, m in enumerate(board.names) if j != c
+              and bool(post.reject[post.names.index(report.control), post.names.index(m)])
+              != bool(board.pairwise.reject[c, j])]
+    if not differ:
+        return None
+    return (f"the conclusions compare each model with the control {report.control} (Holm "
+            f"over {len(board.names) - 1} pairs), the letters all pairs (Holm over "
+            f"{len(board.names) * (len(board.names) - 1) // 2}): they decide differently on "
+            f"{report.control} vs {', '.join(differ)}; the conclusions' family is the one "
+            "the control asks for.")
 
 
 def _columns(data, encoding: str | None) -> tuple:

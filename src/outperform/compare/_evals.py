@@ -37,7 +37,7 @@ from ..stats._mcnemar import discordance_counts, mcnemar
 from ..stats._paired_difference import paired_difference
 from ..stats._proportion import proportion_confint
 from ..stats._ttest import paired_ttest
-from ._words import conclusion, constant_difference, probability_summary
+from ._words import conclusion, constant_difference, favoured, probability_summary
 
 # Metrics of the harnesses where lower is better (lm-eval's perplexities, bits per byte).
 LOWER_IS_BETTER = ("perplexity", "word_perplexity", "byte_perplexity", "bits_per_byte")
@@ -121,12 +121,18 @@ def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect
     pairs = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
              if control else list(combinations(range(len(names)), 2)))
     warnings = list(logs.warnings)
-    per_task, directions = {}, {}
+    directions = {}
     for task, p in paired.items():
         directions[task], note = _direction(p.metric, higher_is_better)
         warnings += list(p.warnings) + ([note] if note else [])
-        per_task[task] = tuple(_pair_report(p, i, j, directions[task], alpha, threshold, rope,
-                                            control) for i, j in pairs)
+    # With more than two models, one family-wise decision per task: the leaderboard's
+    # adjusted paired tests (its letters) decide every sentence about a pair (issue 24).
+    boards = ({task: _leaderboard(p, directions[task], alpha) for task, p in paired.items()}
+              if len(names) > 2 else {})
+    per_task = {task: tuple(_pair_report(p, i, j, directions[task], alpha, threshold, rope,
+                                         control, boards[task].pairwise if boards else None)
+                            for i, j in pairs)
+                for task, p in paired.items()}
     hib = next(iter(directions.values()))
     matrix = ScoreMatrix(np.array([p.scores.mean(axis=0) for p in paired.values()]),
                          tuple(paired), names, _metric_label(paired), hib,
@@ -138,8 +144,6 @@ def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect
                  "tasks of one direction, or choose one metric per task (metric=)."]
     else:
         across, hierarchical, notes = _across(paired, matrix, names, alpha, threshold, control)
-    boards = ({task: _leaderboard(p, directions[task], alpha) for task, p in paired.items()}
-              if len(names) > 2 else {})
     return EvalComparison(models=names, tasks=tuple(paired), metrics={t: p.metric for t, p in
                                                                       paired.items()},
                           higher_is_better=hib, per_task=per_task, across_tasks=across,
@@ -169,13 +173,29 @@ def _metric_label(paired) -> str:
     return found[0] if len(found) == 1 else " / ".join(found)
 
 
-def _pair_report(p: PairedTask, i, j, hib, alpha, threshold, rope, control) -> ComparisonReport:
+def _family_decision(family, a: str, b: str) -> tuple[bool, str]:
+    """The decision of the family-wise tests ``family`` (a PairwiseResult of all pairs) on
+    the pair (a, b), and the words that name it."""
+    fi, fj = family.names.index(a), family.names.index(b)
+    k = len(family.names)
+    adjusted = float(family.pvalue_adjusted[fi, fj])
+    return bool(family.reject[fi, fj]), (
+        f"decided by {family.method}, {family.adjustment}-adjusted p = {adjusted:.3g} over "
+        f"the {k * (k - 1) // 2} pairs at α = {family.alpha:g}, the leaderboard letters' "
+        "criterion")
+
+
+def _pair_report(p: PairedTask, i, j, hib, alpha, threshold, rope, control,
+                 family=None) -> ComparisonReport:
+    """One pair's report. ``family``: the leaderboard's adjusted tests of all pairs (more
+    than two models), whose decision every frequentist sentence about the pair then uses."""
     a, b = p.models[i], p.models[j]
     x, y = p.scores[:, i], p.scores[:, j]
     sign = 1.0 if hib else -1.0
     diff = paired_difference(x, y, p.clusters)
     tests = {"paired_difference": diff}
-    words = [_difference_words(p, diff, a, b, x, y, hib, alpha)]
+    decided = None if family is None else _family_decision(family, a, b)
+    words = [_difference_words(p, diff, a, b, x, y, hib, alpha, decided)]
     warnings = []
     if diff.df is not None:
         warnings.append(f"only {diff.details['n_clusters']} clusters: the cluster-robust "
@@ -190,12 +210,15 @@ def _pair_report(p: PairedTask, i, j, hib, alpha, threshold, rope, control) -> C
             tests["mcnemar"] = mcnemar(c.n01, c.n10, method="exact")
             tests["bayesian_mcnemar"] = bm = bayesian_mcnemar(c.n01, c.n10, rope=rope,
                                                               threshold=threshold)
+            p_mcnemar = _p(tests["mcnemar"].pvalue)
             words.append(conclusion(
-                tests["mcnemar"].method, a, b, decision=tests["mcnemar"].pvalue < alpha,
+                tests["mcnemar"].method, a, b,
+                decision=tests["mcnemar"].pvalue < alpha if decided is None else decided[0],
                 values=(x.mean(), y.mean()), quantity=p.metric, higher_is_better=True,
                 spec=".4g", evidence=f"{a} right and {b} wrong on {c.n10} item"
                                      f"{'' if c.n10 == 1 else 's'}, the reverse "
-                                     f"on {c.n01}; {_p(tests['mcnemar'].pvalue)}"))
+                                     f"on {c.n01}; " + (p_mcnemar if decided is None else
+                                                        f"unadjusted {p_mcnemar}; {decided[1]}")))
             lo_r, hi_r = bm.rope
             words.append(conclusion(bm.method, a, b, decision=bm.decision,
                                     evidence=f"{probability_summary(a, b, bm, '.3g')}; ROPE on "
@@ -227,11 +250,23 @@ def _pair_report(p: PairedTask, i, j, hib, alpha, threshold, rope, control) -> C
                   "2026 §5.1–5.4).",
         conclusions=tuple(words), warnings=tuple(warnings), control=control,
         details={"task": p.task, "n_items": int(len(p.examples)),
-                 "n_clusters": None if p.clusters is None else int(len(set(p.clusters)))})
+                 "n_clusters": None if p.clusters is None else int(len(set(p.clusters))),
+                 **_verdict(diff, a, b, hib, alpha, decided)})
 
 
-def _difference_words(p, diff, a, b, x, y, hib, alpha) -> str:
-    """The sentence of the paired difference: better model, by how much, the paired CI."""
+def _verdict(diff, a, b, hib, alpha, decided) -> dict:
+    """The pair's one frequentist verdict, for tables beside the sentences: ``better`` (the
+    better model, or "" for no significant difference) and ``decided_by``."""
+    reject = bool(diff.pvalue < alpha) if decided is None else decided[0]
+    side = favoured(diff.estimate, higher_is_better=hib) if reject else 0
+    return {"better": {1: a, -1: b}.get(side, ""),
+            "decided_by": (f"{diff.method}, unadjusted p at α = {alpha:g}" if decided is None
+                           else decided[1].removeprefix("decided by "))}
+
+
+def _difference_words(p, diff, a, b, x, y, hib, alpha, decided=None) -> str:
+    """The sentence of the paired difference: better model, by how much, the paired CI;
+    ``decided``: (decision, its words) of the family-wise tests, when they decide."""
     se, n = diff.standard_error, diff.n_items
     clusters = diff.n_clusters if p.clusters is not None else None
     if se == 0:   # the same difference on every item (cluster): no spread, no p-value
@@ -242,10 +277,13 @@ def _difference_words(p, diff, a, b, x, y, hib, alpha) -> str:
     where = (f" in {clusters} clusters, design effect {diff.design_effect:.2f}"
              if clusters else "")
     return conclusion(
-        diff.method, a, b, decision=diff.pvalue < alpha, values=(x.mean(), y.mean()),
-        quantity=p.metric, higher_is_better=hib, spec=".4g",
-        evidence=f"{a} − {b} = {diff.estimate:+.4g}, {1 - alpha:.0%} CI [{lo:+.4g}, {hi:+.4g}], "
-                 f"SE {se:.3g} over {n} items{where}; {_p(diff.pvalue)}")
+        diff.method, a, b, decision=diff.pvalue < alpha if decided is None else decided[0],
+        values=(x.mean(), y.mean()), quantity=p.metric, higher_is_better=hib, spec=".4g",
+        evidence=f"{a} − {b} = {diff.estimate:+.4g}, {'' if decided is None else 'unadjusted '}"
+                 f"{1 - alpha:.0%} CI [{lo:+.4g}, {hi:+.4g}], "
+                 f"SE {se:.3g} over {n} items{where}; "
+                 + (_p(diff.pvalue) if decided is None else
+                    f"unadjusted {_p(diff.pvalue)}; {decided[1]}"))
 
 
 def _p(pvalue: float) -> str:

@@ -20,9 +20,8 @@ from ..data._results_table import ScoreMatrix
 from ..results import ComparisonReport, PairwiseResult
 from ..stats._cliques import nonsignificant_groups
 from ..stats._friedman import friedman, iman_davenport
-from ..stats._incomplete import durbin_posthoc
+from ..stats._incomplete import durbin_posthoc, pairwise_wilcoxon_available
 from ..stats._letters import compact_letters
-from ..stats._logical import BERGMANN_MAX_K
 from ..stats._quade import quade_posthoc
 from ..stats._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
 from ..stats._ranks import RankedScores, ranked_scores
@@ -31,9 +30,11 @@ from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
 from ._words import conclusion, rejected_pairs
 from ._guards import unit_mismatch
+from ._posthoc_choice import POSTHOC as POSTHOC   # re-exported: compare._q3.POSTHOC
+from ._posthoc_choice import (_check_control, _posthoc_phrase, _procedures,
+                              _procedures_differ)
+from ._registry import label as _label
 
-POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "rom",
-           "bonferroni-dunn", "wilcoxon-holm", "conover", "quade", "durbin", "none")
 MANY_TIES = 0.25  # share of tied rank positions above which the report warns
 # Post-hoc results hold k x k matrices (statistic, p-values, adjusted p-values, decisions) and
 # their temporaries: about 80 bytes per (row, column) cell, measured for k = 3000 with and
@@ -94,6 +95,7 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
     values, hib = scores.values, scores.higher_is_better
     n, k = values.shape
+    _check_control(procedures, control)
     if procedures == ["none"] and control is not None:
         raise InvalidInputError("posthoc='none' (--posthoc none) runs no comparison with the "
                                 "control: drop control= (--control), or choose a post-hoc "
@@ -128,21 +130,6 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
     if k == 2:
         return _two_models(scores, ranks, summary, alpha, warnings)
     return _many_models(scores, ranked, summary, alpha, control, procedures, warnings)
-
-
-def _procedures(posthoc) -> list[str]:
-    """``posthoc`` as a list of procedures: one name, or several (not "auto"/"none")."""
-    if isinstance(posthoc, str):
-        if posthoc not in POSTHOC:
-            raise InvalidInputError(f"posthoc must be one of {POSTHOC}, got {posthoc!r}.")
-        return [posthoc]
-    several = list(posthoc) if isinstance(posthoc, (list, tuple)) else None
-    if (not several or any(not isinstance(p, str) or p not in POSTHOC[1:-1] for p in several)
-            or len(set(several)) < len(several)):
-        raise InvalidInputError(
-            f"posthoc must be one of {POSTHOC}, or a sequence of distinct procedures other "
-            f"than 'auto' and 'none' (e.g. ('nemenyi', 'holm')), got {posthoc!r}.")
-    return several
 
 
 def _check_posthoc_memory(k: int) -> None:
@@ -240,6 +227,9 @@ def _many_models(scores, ranked, summary, alpha, control, procedures, warnings
                            for g in nonsignificant_groups(ranks, res.reject)]
     summary, letters = with_letters(summary, post, names)
     conclusions = _conclusions(omnibus, post, groups, ranks, names, alpha)
+    differ = _procedures_differ(post, names)
+    if differ:
+        warnings.append(differ)
     if omnibus.pvalue >= alpha and any(r.reject[np.triu_indices(len(names), 1)].any()
                                        for r in post.values()):
         warnings.append("the Friedman/Iman–Davenport test is not significant but a post-hoc test "
@@ -269,9 +259,13 @@ def _run_posthoc(post: dict, posthoc: str, values, ranked, alpha, control, names
         pass
     elif posthoc == "nemenyi":
         post["nemenyi"] = nemenyi(ranked, alpha=alpha, higher_is_better=hib, names=names)
-    elif posthoc == "wilcoxon-holm":
+    elif posthoc == "wilcoxon-holm" and control is None:
         post["wilcoxon-holm"] = pairwise_wilcoxon(values, adjustment="holm", alpha=alpha,
                                                   higher_is_better=hib, names=names)
+    elif posthoc == "wilcoxon-holm":   # against the control: its k - 1 pairs are the family
+        post["wilcoxon-holm"] = pairwise_wilcoxon_available(
+            values, control=control, adjustment="holm", alpha=alpha, higher_is_better=hib,
+            names=names)
     elif posthoc in ("durbin", "conover", "quade"):
         if control is not None:
             raise InvalidInputError(f"posthoc={posthoc!r} compares all pairs: drop control=.")
@@ -290,32 +284,6 @@ def _run_posthoc(post: dict, posthoc: str, values, ranked, alpha, control, names
     else:
         post[posthoc] = rank_posthoc(ranked, control=None, adjustment=posthoc, alpha=alpha,
                                      higher_is_better=hib, names=names)
-
-
-def _posthoc_phrase(posthoc: str, control, k: int) -> str:
-    """The post-hoc procedure run, with its source, for the rationale."""
-    if posthoc == "none":
-        return "no post-hoc test (posthoc='none')"
-    if posthoc == "nemenyi":
-        better = ("posthoc='bergmann' (Bergmann–Hommel) or 'shaffer'" if k <= BERGMANN_MAX_K
-                  else "posthoc='shaffer'")
-        return ("the Nemenyi test on all pairs; " + better + " would reject more pairs at the "
-                "same family-wise level (García & Herrera 2008)")
-    return _PHRASES.get(posthoc, posthoc) + (" against the control" if control else
-                                             " on all pairs")
-
-
-_PHRASES = {
-    "holm": "Holm's procedure", "hochberg": "Hochberg's procedure",
-    "hommel": "Hommel's procedure", "bonferroni-dunn": "the Bonferroni–Dunn test",
-    "wilcoxon-holm": "Wilcoxon signed-rank tests with Holm's correction (Benavoli et al. 2016)",
-    "shaffer": "Shaffer's static procedure on the rank z tests (García & Herrera 2008)",
-    "bergmann": "Bergmann–Hommel's procedure on the rank z tests (García & Herrera 2008)",
-    "li": "Li's procedure on the rank z tests (García et al. 2010)",
-    "rom": "Rom's step-up procedure on the rank z tests (García et al. 2010)",
-    "conover": "Conover's t test on the rank sums, Holm-adjusted (Conover 1999 §5.8)",
-    "quade": "the t test on Quade's weighted rank sums, Holm-adjusted (Conover 1999)",
-    "durbin": "the Durbin–Conover t test on the rank sums, Holm-adjusted (Conover 1999 §5.9)"}
 
 
 def with_letters(summary, post, names) -> tuple[tuple, dict]:
@@ -350,7 +318,7 @@ def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
                    + ("; post-hoc results below are descriptive." if post else "."))
     for key, res in post.items():
         rows, cols = _rejected(res)
-        label = _LABELS.get(key, key)
+        label = _label(key)
         cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
         if not len(rows):
             out.append(f"{label}{cd} finds no significantly different pair at α = {alpha}.")
@@ -396,9 +364,3 @@ def _pair_conclusion(test, res, i, j, ranks, names) -> str:
                           evidence=f"matched-pairs rank-biserial correlation {abs(r):.3f}, {p}")
     return conclusion(test, names[i], names[j], decision=True, values=(ranks[i], ranks[j]),
                       quantity="average ranks", higher_is_better=False, spec=".3f", evidence=p)
-
-
-_LABELS = {"nemenyi": "Nemenyi", "holm": "Holm", "hochberg": "Hochberg", "hommel": "Hommel",
-           "bonferroni-dunn": "Bonferroni–Dunn", "wilcoxon-holm": "Wilcoxon–Holm",
-           "durbin": "Durbin–Conover (Holm)", "shaffer": "Shaffer", "bergmann": "Bergmann–Hommel",
-           "li": "Li", "rom": "Rom", "conover": "Conover (Holm)", "quade": "Quade (Holm)"}

@@ -23,10 +23,12 @@ from ..stats._incomplete import (durbin, durbin_posthoc, incomplete_ranks,
                                  is_balanced_incomplete, pairwise_wilcoxon_available,
                                  skillings_mack, sparse_rows)
 from ._guards import unit_mismatch
-from ._q3 import _LABELS, _pair_conclusion, compare_many_tasks, with_letters
+from ._q3 import _pair_conclusion, compare_many_tasks, with_letters
+from ._registry import choices, label
 
 #: Post-hoc procedures that work on incomplete tables (others need every cell).
-INCOMPLETE_POSTHOC = ("auto", "wilcoxon-holm", "durbin", "none")
+#: The values of ``posthoc=`` on a table with missing cells, from the registry.
+INCOMPLETE_POSTHOC = choices("posthoc_missing")
 
 
 def compare_incomplete(scores: ScoreMatrix, *, alpha: float, control: str | None,
@@ -152,9 +154,9 @@ def _many(scores: ScoreMatrix, alpha, control, posthoc, warnings, details) -> Co
     for k, res in post.items():
         pairs = [(i, j) for i, j in res.pairs() if res.reject[i, j]]
         if not pairs:
-            conclusions.append(f"{_LABELS[k]} finds no significantly different pair at "
+            conclusions.append(f"{label(k)} finds no significantly different pair at "
                                f"α = {alpha}.")
-        conclusions += [_pair_conclusion(_LABELS[k], res, i, j, ranks, names) for i, j in pairs]
+        conclusions += [_pair_conclusion(label(k), res, i, j, ranks, names) for i, j in pairs]
         untested = res.untested_pairs
         if untested:
             warnings.append(f"pairs {untested} share no data set and were not tested.")

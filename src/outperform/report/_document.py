@@ -33,6 +33,7 @@ from ._sections import (
     design_text,
     frequentist_row,
     frequentist_table,
+    letters_text,
     metric_text,
     question_text,
     settings_text,
@@ -192,7 +193,8 @@ def build_document(report: ComparisonReport, *, figures: bool = True) -> Documen
         "metric": (Paragraph(metric_text(report)),),
         "design": (Bullets(tuple(design_text(report))),),
         "tests": tuple(tests),
-        "inferences": (Bullets(tuple(report.conclusions), "conclusions"), summary_table(report)),
+        "inferences": (Bullets(tuple(report.conclusions), "conclusions"), summary_table(report),
+                       *((Paragraph(text),) if (text := letters_text(report)) else ())),
         "warnings": ((Bullets(tuple(report.warnings), "warnings"),) if report.warnings
                      else (Paragraph("None."),)),
     }

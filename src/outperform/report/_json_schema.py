@@ -23,13 +23,22 @@ def _schema_text() -> str:
 def load_schema() -> dict:
     """Return the JSON schema of a report as a dictionary.
 
+    The descriptions of ``tests`` and ``posthoc`` end with the keys they may hold, read from
+    the registry of procedures (:func:`outperform.compare.procedures`).
+
     Examples
     --------
     >>> schema = load_schema()
     >>> schema["properties"]["schema_version"]["const"]
     '1.1'
     """
-    return json.loads(_schema_text())
+    from ..compare._registry import keys_text
+
+    schema = json.loads(_schema_text())
+    for slot in ("tests", "posthoc"):
+        field = schema["properties"][slot]
+        field["description"] += f" Keys: {keys_text(slot)}."
+    return schema
 
 
 def validate_report(report) -> dict:

@@ -35,7 +35,7 @@ def leaderboard_table(board) -> Table:
 
 def leaderboard_intro(board) -> str:
     """How the rank sets, tiers and letters were obtained and what they promise."""
-    rs, level = board.rank_sets, _level(board)
+    rs, level, criteria = board.rank_sets, _level(board), board.criteria()
     unit = (f"{rs.n_clusters} clusters of the {rs.n_items} items" if rs.n_clusters is not None
             else f"{rs.n_items} {rs.unit}s")
     return (f"Rank confidence sets at {level} (Mogstad, Romano, Shaikh & Wilhelm 2024) from "
@@ -44,12 +44,9 @@ def leaderboard_intro(board) -> str:
             f"model's true rank at once with probability at least {level}; a marginal set "
             "holds one model's rank; the percentile bootstrap interval of the rank has no "
             "coverage guarantee and is shown for comparison. Rank 1 is the best; a model's "
-            "rank counts the models with a strictly better mean. Tiers come from the "
-            "simultaneous procedure: a model joins the tier of the model leading it unless "
-            "that leader is significantly better. Letters: compact letter display (Piepho "
-            f"2004) of {board.pairwise.method}, {board.pairwise.adjustment}-adjusted at "
-            f"α = {board.pairwise.alpha}; models sharing a letter do not differ "
-            "significantly.")
+            "rank counts the models with a strictly better mean. Tier: "
+            f"{criteria['tier']}. Letters: compact letter display (Piepho 2004) of "
+            f"{criteria['letters']}.")
 
 
 def leaderboard_bullets(board) -> list[str]:
@@ -57,4 +54,5 @@ def leaderboard_bullets(board) -> list[str]:
     k, level = len(board.names), _level(board)
     out = [f"Top-{t} set (simultaneous {level}; the models whose rank set reaches {t}): "
            + ", ".join(board.top_k(t)) + "." for t in TOP_K if t < k]
-    return out + list(board.notes)
+    disagree = board.disagreement_note()
+    return out + list(board.notes) + ([disagree] if disagree else [])

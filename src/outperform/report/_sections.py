@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..compare._registry import procedure
 from ..compare._words import decision_label
 from ._format import fmt_column, fmt_num, fmt_p, is_bayesian
 
@@ -30,65 +31,8 @@ QUESTIONS = {
 THINK = ("THINK! It is easy to blindly apply tests, but it is important to maintain a "
          "sceptical/critical mindset (Williams 2026 §7).")
 
-# What each test assumes, by its key in ``ComparisonReport.tests`` / ``posthoc``; ``{units}``
-# is what the test treats as independent observations.
-TEST_NOTES = {
-    "wilcoxon": "independent {units}; differences that can be ranked, i.e. comparable in size "
-                "across {units}; symmetric around their median (Demšar 2006 §3.1.3).",
-    "sign": "independent {units}; uses only who wins, not by how much, so it is weaker "
-            "(Demšar 2006 §3.1.4).",
-    "paired_t": "independent {units}; normally distributed differences (or many {units}) that "
-                "are commensurable (Demšar 2006 §3.1.2; Williams 2026 §5.1).",
-    "iman_davenport": "independent data sets, ranks within each data set; the F distribution "
-                      "of Iman & Davenport is less conservative than chi-square (Demšar 2006 "
-                      "§3.2.2).",
-    "friedman": "independent data sets, ranks within each data set; chi-square approximation "
-                "for N > 10 and k > 5 (Demšar 2006 §3.2.2).",
-    "friedman_tie_corrected": "as the Friedman test, with the variance corrected for tied "
-                              "ranks.",
-    "nemenyi": "all pairs, after a significant Friedman test; two algorithms differ when their "
-               "average ranks differ by at least the critical difference (Demšar 2006 §3.2.2).",
-    "holm": "each algorithm against the control, rank z statistics, Holm's step-down "
-            "procedure (Demšar 2006 §3.2.2).",
-    "hochberg": "each algorithm against the control, rank z statistics, Hochberg's step-up "
-                "procedure (Demšar 2006 §3.2.2).",
-    "hommel": "each algorithm against the control, rank z statistics, Hommel's procedure "
-              "(Demšar 2006 §3.2.2).",
-    "bonferroni-dunn": "each algorithm against the control: it differs when its average rank "
-                       "is one critical difference away (Demšar 2006 §3.2.2).",
-    "wilcoxon-holm": "all pairs by the Wilcoxon signed-rank test, Holm's correction "
-                     "(Benavoli et al. 2016).",
-    "corrected_t": "folds of one resampling design; the variance is corrected for the "
-                   "correlation rho between folds (Nadeau & Bengio 2003).",
-    "corrected_t_holm": "each pair by the corrected resampled t-test, Holm's correction of "
-                        "the p-values (Nadeau & Bengio 2003; Holm 1979).",
-    "correlated_bayes": "folds of one resampling design with correlation rho; Student "
-                        "posterior of the mean difference (Corani & Benavoli 2015 §2).",
-    "bayesian_signed_rank": "independent data sets; Dirichlet-process posterior of the "
-                            "probabilities of the three regions (Benavoli et al. 2017).",
-    "bayesian_sign": "independent data sets; Dirichlet-process posterior that ignores the size "
-                     "of the differences (Benavoli et al. 2017).",
-    "poisson": "per-data-set correlated Bayesian t-tests on the folds, combined by the "
-               "Poisson-binomial distribution of wins (Corani & Benavoli 2015 §3).",
-    "mcnemar": "independent test examples; only the examples on which the two predictors "
-               "disagree count (Dietterich 1998; Williams 2026 §5.1).",
-    "mcnemar_chi2": "as the exact McNemar test; the chi-square approximation needs at least "
-                    "25 discordant examples (Dietterich 1998).",
-    "bayesian_mcnemar": "independent test examples; Beta posterior of phi = "
-                        "theta01/(theta01 + theta10) (Lacoste et al. 2012 Thm 4.1; Williams "
-                        "2026 §5.4).",
-    "delong": "binary outcome and predicted probabilities; the AUROCs are correlated because "
-              "they share the examples (DeLong et al. 1988).",
-    "bayesian_t": "independent examples (or groups); normal model of the loss differences "
-                  "(Williams 2026 §5.3, eq. 6).",
-    "cochran_q": "independent test examples; equal error rates of k predictors (Cochran 1950).",
-    "mcnemar_holm": "each pair by McNemar's test, Holm's correction (Williams 2026 §5.6).",
-    "paired_t_holm": "each pair by the paired t-test, Holm's correction (Williams 2026 §5.6).",
-    "paired_difference": "the same items for both models, independent items (or independent "
-                         "clusters with a cluster-robust standard error); normal approximation "
-                         "of the mean difference (Miller 2024 §2.2, §4.1).",
-}
-
+# What each test assumes is in the registry of procedures (outperform.compare._procedures):
+# ``{units}`` in a note is what the test treats as independent observations.
 _UNITS = {"Q1": "test examples", "Q2": "folds", "Q3": "data sets"}
 
 
@@ -179,6 +123,14 @@ def settings_text(report) -> list[str]:
     return out
 
 
+def _assumes(key: str, units: str) -> str:
+    """The registry's assumption note of ``key``, or why there is none."""
+    try:
+        return procedure(key).assumes(units)
+    except KeyError:
+        return f"not recorded: {key!r} is not in outperform's registry of procedures."
+
+
 def test_notes(report) -> list[tuple[str, str, str]]:
     """(name, role, assumptions) of every test and post-hoc procedure in the report."""
     units = _UNITS.get(report.question, "units")
@@ -186,11 +138,24 @@ def test_notes(report) -> list[tuple[str, str, str]]:
     for key, res in report.tests.items():
         role = "decides" if key == report.recommended else (
             "Bayesian view" if hasattr(res, "p_rope") else "reported beside it")
-        out.append((res.method, role, TEST_NOTES.get(key, "").format(units=units)))
+        out.append((res.method, role, _assumes(key, units)))
     for key, res in report.posthoc.items():
         role = "Bayesian, all pairs" if is_bayesian(res) else "post-hoc"
-        out.append((res.method, role, TEST_NOTES.get(key, "").format(units=units)))
+        out.append((res.method, role, _assumes(key, units)))
     return out
+
+
+def letters_text(report) -> str | None:
+    """The criterion of the summary's letters column (None when there is none): which
+    post-hoc test, at which level, and that the conclusions naming it use the same one."""
+    key = report.details.get("letters_from")
+    if not key or key not in report.posthoc:
+        return None
+    res = report.posthoc[key]
+    return (f"Letters: compact letter display (Piepho 2004) of {procedure(key).phrase} at "
+            f"α = {res.alpha:g} ({res.method}); models sharing a letter do not differ "
+            f"significantly by it, as the conclusions that start \"{procedure(key).label}\" "
+            "say.")
 
 
 def summary_table(report) -> Table:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ._base import Result
 from ._pairwise import PairwiseResult
 from ._rank_sets import RankSets
@@ -55,6 +57,54 @@ class Leaderboard(Result):
         """Models that may be among the top ``k`` (see :meth:`RankSets.top_k`)."""
         return self.rank_sets.top_k(k, kind)
 
+    def criteria(self) -> dict[str, str]:
+        """What decides each column of the table, in the words the outputs print.
+
+        ``"tier"``: the simultaneous rank confidence sets (also ``top_k``); ``"letters"``:
+        the pairwise tests of ``pairwise``. The two are different tests of the same pairs
+        (see :meth:`disagreements`).
+        """
+        rs, pw = self.rank_sets, self.pairwise
+        level = f"{100 * rs.confidence_level:g}%"
+        return {"tier": f"simultaneous {level} rank confidence sets (Mogstad et al. 2024): "
+                        "tier 1 holds the models no model is significantly better than (those "
+                        "that may be the best), each later tier models significantly worse "
+                        "than one of the tier above",
+                "letters": f"{pw.method}, {pw.adjustment}-adjusted at α = {pw.alpha:g}: "
+                           "models sharing a letter do not differ significantly by these tests"}
+
+    def disagreements(self) -> tuple[tuple[str, str], ...]:
+        """Pairs (best estimate first) of models with letters on which the two criteria
+        disagree: significantly different by the simultaneous rank sets (``rank_sets.better``)
+        but not by the letters' tests (``pairwise.reject``), or the reverse."""
+        order = [j for j in self.rank_sets.order if self.letters.get(self.names[j])]
+        idx = np.asarray(order, dtype=int)
+        better = self.rank_sets.better
+        sets = (better | better.T)[np.ix_(idx, idx)]
+        tests = np.asarray(self.pairwise.reject, dtype=bool)[np.ix_(idx, idx)]
+        rows, cols = np.nonzero(np.triu(sets != tests, 1))
+        return tuple((self.names[idx[i]], self.names[idx[j]]) for i, j in zip(rows, cols))
+
+    def disagreement_note(self) -> str | None:
+        """One sentence on :meth:`disagreements`, or None when the criteria agree."""
+        pairs = self.disagreements()
+        if not pairs:
+            return None
+        index = {m: j for j, m in enumerate(self.names)}
+        sets = self.rank_sets.better | self.rank_sets.better.T
+        by_sets = [f"{a} vs {b}" for a, b in pairs if sets[index[a], index[b]]]
+        by_tests = [f"{a} vs {b}" for a, b in pairs if not sets[index[a], index[b]]]
+
+        def listed(found):
+            return ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5
+                                            else "")
+        parts = ([f"the rank sets separate {listed(by_sets)}, the letters' tests do not"]
+                 if by_sets else []) + \
+                ([f"the letters' tests separate {listed(by_tests)}, the rank sets do not"]
+                 if by_tests else [])
+        return ("tiers and letters are different tests: " + "; ".join(parts)
+                + ". Read each column by its own criterion.")
+
     def to_frame(self):
         """One row per model, best first: :meth:`RankSets.to_frame` plus ``letters``."""
         frame = self.rank_sets.to_frame()
@@ -101,11 +151,13 @@ class Leaderboard(Result):
         best = rs.top_k(top_k)
         shown = ", ".join(best[:20]) + (f" and {len(best) - 20} more" if len(best) > 20 else "")
         what = "the best" if top_k == 1 else f"among the best {top_k}"
-        lines.append(f"may be {what} (simultaneous {level}): {shown}")
-        lines.append(f"tiers: {tiers.max()} (a model joins a tier unless the tier's leader is "
-                     "significantly better); letters: " + self.pairwise.method
-                     + f", {self.pairwise.adjustment}-adjusted")
-        lines += [f"note: {n}" for n in self.notes]
+        lines.append(f"may be {what} (simultaneous {level}"
+                     + ("; tier 1" if top_k == 1 else "") + f"): {shown}")
+        criteria = self.criteria()
+        lines.append(f"tiers: {tiers.max()}, from the {criteria['tier']}")
+        lines.append(f"letters: {criteria['letters']}")
+        disagree = self.disagreement_note()
+        lines += [f"note: {n}" for n in self.notes + ((disagree,) if disagree else ())]
         return "\n".join(lines)
 
     def __str__(self) -> str:

@@ -139,20 +139,33 @@ class RankSets(Result):
     def tiers(self) -> np.ndarray:
         """Tier of each model (1 = top), read off the simultaneous procedure.
 
-        Walk the models from the best estimate down; the best model leads tier 1. A model
-        joins the tier of the current leader unless the leader is significantly better than
-        it (``better[leader, model]``, the rejections that give the simultaneous rank sets:
-        the lower end of a model's set is 1 + the number of models significantly better);
-        then it leads a new tier. So every model is not significantly worse than its tier's
-        leader, and each leader is significantly worse than the previous one, all with
-        family-wise error <= alpha.
+        A model's tier is 1 + the length of the longest chain of models significantly better
+        than it (``better[i, j]``, the rejections that give the simultaneous rank sets, whose
+        lower end is 1 + the number of models significantly better). So tier 1 holds exactly
+        the models no model is significantly better than: the models that may be the best
+        (:meth:`top_k` with k = 1); every model of tier t > 1 is significantly worse than a
+        model of tier t − 1; and no two models of one tier differ significantly. All with
+        family-wise error <= alpha over the pairs.
+
+        Examples
+        --------
+        A is significantly better than B; C, the worst estimate but uncertain, differs from
+        neither, so it may be the best: tier 1, beside A.
+
+        >>> better = np.zeros((3, 3), bool); better[0, 1] = True
+        >>> sets = np.array([[1, 2], [2, 3], [1, 3]])
+        >>> rs = RankSets(("A", "B", "C"), np.array([3.0, 2.0, 1.0]), np.ones(3), np.ones(3),
+        ...               np.array([1, 2, 3]), sets, sets, sets, better, 2.0, 0.05, 100, 10,
+        ...               None, "item", "multinomial", True, True)
+        >>> rs.tiers().tolist(), rs.top_k(1)
+        ([1, 2, 1], ('A', 'C'))
         """
         tier = np.zeros(len(self.names), dtype=int)
-        leader, current = None, 0
-        for j in self.order:  # a walk down the sorted models: each step depends on the last
-            if leader is None or self.better[leader, j]:
-                leader, current = j, current + 1
-            tier[j] = current
+        # better[i, j] implies i's estimate is better than j's: every model significantly
+        # better than j comes before j in this walk (k vectorised steps).
+        for j in self.order:
+            above = self.better[:, j]
+            tier[j] = 1 + (tier[above].max() if above.any() else 0)
         return tier
 
     def _sets(self, kind: str) -> np.ndarray:
