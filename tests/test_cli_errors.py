@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from outperform import InvalidInputError
-from outperform._cli import EXTRAS
+from outperform.cli._errors import EXTRAS
 from outperform.cli import app
 from outperform.data import load_demsar_table6
 

@@ -11,8 +11,8 @@ from typing import Optional
 
 import typer
 
-from ._cli_support import FIGURE_SUFFIXES, Format, _direction, _output_file
-from ._validation import InvalidInputError
+from ._output import FIGURE_SUFFIXES, Format, _direction, _output_file
+from .._validation import InvalidInputError
 
 #: Rows printed by default when there are more models than that (``--top 0``: all).
 DEFAULT_TOP = 30
@@ -87,7 +87,7 @@ def leaderboard_cmd(
     if plot is not None:
         _output_file(plot, "--plot", FIGURE_SUFFIXES)   # before the bootstrap, not after
     if battles:
-        from ._battles_cli import leaderboard_battles
+        from ._battles import leaderboard_battles
 
         leaderboard_battles(file, alpha=alpha, n_resamples=n_resamples, random_state=seed,
                             anchor=anchor, fmt=fmt, plot=plot)
@@ -98,7 +98,7 @@ def leaderboard_cmd(
         raise InvalidInputError(f"--top-k must be at least 1, got {top_k}.")
     if top is not None and top < 0:
         raise InvalidInputError(f"--top must be 0 (all models) or a positive number, got {top}.")
-    from .compare import leaderboard
+    from ..compare import leaderboard
 
     board = leaderboard(file, cluster=cluster, metric=metric,
                         higher_is_better=_direction(lower_is_better, higher_is_better),
@@ -127,8 +127,8 @@ def _save_rank_sets(board, top: int | None, path: Path) -> None:
     import matplotlib.pyplot as plt
     from rich.markup import escape
 
-    from ._cli import err
-    from .plot import plot_rank_sets
+    from ._errors import err
+    from ..plot import plot_rank_sets
 
     figure = plot_rank_sets(board, top=top).figure
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -14,9 +14,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ._cli import err
-from ._cli_support import FIGURE_SUFFIXES, Format, _output_file
-from ._validation import InvalidInputError
+from ._errors import err
+from ._output import FIGURE_SUFFIXES, Format, _output_file
+from .._validation import InvalidInputError
 
 
 def _rows(result) -> list[list[str]]:
@@ -37,7 +37,7 @@ def _header(result) -> list[str]:
 
 def _lines(result) -> list[str]:
     """The sentences printed above and below the table: model, scale, interval, notes."""
-    from .results._ratings import ELO_PER_LOGIT, INTERVALS
+    from ..results._ratings import ELO_PER_LOGIT, INTERVALS
 
     tie = {"davidson": f"ties as a third outcome (Davidson 1970), nu = "
                        f"{result.tie_parameter:.3f}" if result.tie_parameter is not None else "",
@@ -89,7 +89,7 @@ def leaderboard_battles(path: Path, *, alpha: float = 0.05, n_resamples: int = 1
         alpha outside (0, 1), a negative n_resamples, a bad figure name, and every error of
         :func:`outperform.compare.bradley_terry`.
     """
-    from .compare import bradley_terry
+    from ..compare import bradley_terry
 
     fmt = Format(fmt)
     if not 0 < alpha < 1:
@@ -128,7 +128,7 @@ def leaderboard_battles(path: Path, *, alpha: float = 0.05, n_resamples: int = 1
         import matplotlib
 
         matplotlib.use("Agg")
-        from .plot import plot_bradley_terry
+        from ..plot import plot_bradley_terry
 
         plot.parent.mkdir(parents=True, exist_ok=True)
         plot_bradley_terry(result).figure.savefig(plot, bbox_inches="tight")

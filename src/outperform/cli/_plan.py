@@ -13,9 +13,9 @@ from typing import Optional
 
 import typer
 
-from ._cli import PlainFlagsGroup, err
-from ._cli_support import FIGURE_SUFFIXES, _output_file
-from ._validation import InvalidInputError
+from ._errors import PlainFlagsGroup, err
+from ._output import FIGURE_SUFFIXES, _output_file
+from .._validation import InvalidInputError
 
 plan_app = typer.Typer(cls=PlainFlagsGroup, no_args_is_help=True,
                        help="Plan an experiment before running it: power, sample size and "
@@ -55,7 +55,7 @@ def _save(curves, path, target):
     import matplotlib
 
     matplotlib.use("Agg")
-    from .plan import plot_power_curve
+    from ..plan import plot_power_curve
 
     ax = plot_power_curve(curves, target=target)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -91,7 +91,7 @@ def mcnemar_cmd(
     plot: Optional[Path] = _PLOT,
 ) -> None:
     """Test-set size (or power, or minimum detectable difference) of McNemar's test."""
-    from .plan import mcnemar_power, power_curve
+    from ..plan import mcnemar_power, power_curve
 
     _check_plot(plot)
     res = mcnemar_power(accuracy_a=accuracy_a, accuracy_b=accuracy_b, discordance=discordance,
@@ -119,7 +119,7 @@ def paired_t_cmd(
     plot: Optional[Path] = _PLOT,
 ) -> None:
     """Pairs needed (or power, or minimum detectable d) for the paired t / Wilcoxon test."""
-    from .plan import paired_ttest_power, power_curve, wilcoxon_power
+    from ..plan import paired_ttest_power, power_curve, wilcoxon_power
 
     _check_plot(plot)
     if wilcoxon and (cluster_size != 1 or icc != 0):
@@ -145,7 +145,7 @@ def sign_cmd(
     plot: Optional[Path] = _PLOT,
 ) -> None:
     """Data sets needed (or power, or minimum detectable win rate) for the exact sign test."""
-    from .plan import power_curve, sign_test_power
+    from ..plan import power_curve, sign_test_power
 
     _check_plot(plot)
     res = sign_test_power(p_win=p_win, n=n, power=_power(power, n, p_win), alpha=alpha,
@@ -179,7 +179,7 @@ def corrected_t_cmd(
     plot: Optional[Path] = _PLOT,
 ) -> None:
     """The r x k table of the corrected resampled t-test: power, or minimum detectable d."""
-    from .plan import corrected_ttest_power, corrected_ttest_table, power_curve
+    from ..plan import corrected_ttest_power, corrected_ttest_table, power_curve
 
     _check_plot(plot)
     r, k = _ints(runs, "--runs"), _ints(folds, "--folds")
@@ -217,7 +217,7 @@ def auc_cmd(
     plot: Optional[Path] = _PLOT,
 ) -> None:
     """Positive cases needed (or power, or minimum detectable AUC) for DeLong's test."""
-    from .plan import auc_power, power_curve
+    from ..plan import auc_power, power_curve
 
     _check_plot(plot)
     res = auc_power(auc_a=auc_a, auc_b=auc_b, n_positive=n_positive, ratio=ratio,
@@ -242,7 +242,7 @@ def bayes_mcnemar_cmd(
     threshold: float = typer.Option(0.95, help="Posterior mass that decides."),
 ) -> None:
     """Bayesian assurance: the probability of each decision of the Bayesian McNemar test."""
-    from .plan import mcnemar_assurance
+    from ..plan import mcnemar_assurance
 
     typer.echo(str(mcnemar_assurance(n=n, accuracy_a=accuracy_a, accuracy_b=accuracy_b,
                                      discordance=discordance, rope=rope, threshold=threshold)))

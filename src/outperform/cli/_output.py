@@ -11,8 +11,8 @@ from typing import Optional
 import typer
 from rich.markup import escape
 
-from ._cli import err
-from ._validation import InvalidInputError, OutperformError
+from ._errors import err
+from .._validation import InvalidInputError, OutperformError
 
 FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -73,7 +73,7 @@ def _backend(scheduler: Optional[str], n_jobs: int):
     if scheduler is None:
         yield None
         return
-    from ._parallel import dask_scheduler
+    from .._parallel import dask_scheduler
 
     with dask_scheduler(scheduler) as client:
         threads = sum(client.nthreads().values())
@@ -119,7 +119,7 @@ def _no_diagram_reason(report) -> str:
 
 
 def _emit(report, fmt: Format) -> None:
-    from .report import render_json, render_markdown, render_text
+    from ..report import render_json, render_markdown, render_text
 
     if fmt is Format.json:
         typer.echo(render_json(report))
@@ -140,7 +140,7 @@ def _plot(report, path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    from .report import report_figures, save_figure_file
+    from ..report import report_figures, save_figure_file
 
     figures = report_figures(report, kinds=("cd",))
     if not figures:

@@ -27,8 +27,8 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from . import __version__
-from ._validation import OutperformError
+from .. import __version__
+from .._validation import OutperformError
 
 EXIT_INPUT = 1
 EXIT_INTERNAL = 3

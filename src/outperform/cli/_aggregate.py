@@ -12,9 +12,9 @@ from typing import Optional
 import typer
 from rich.markup import escape
 
-from ._cli import err
-from ._cli_support import FIGURE_SUFFIXES, _output_file
-from ._validation import InvalidInputError
+from ._errors import err
+from ._output import FIGURE_SUFFIXES, _output_file
+from .._validation import InvalidInputError
 
 
 def aggregate_cmd(
@@ -53,8 +53,8 @@ def aggregate_cmd(
     """
     import json
 
-    from .compare import compare_runs, sample_efficiency, variance_components
-    from .data import read_table
+    from ..compare import compare_runs, sample_efficiency, variance_components
+    from ..data import read_table
 
     for path, flag in ((plot, "--plot"), (curves, "--curves")):
         if path is not None:
@@ -89,7 +89,7 @@ def aggregate_cmd(
         import matplotlib
 
         matplotlib.use("Agg")
-        from .plot import plot_run_aggregates
+        from ..plot import plot_run_aggregates
 
         plot.parent.mkdir(parents=True, exist_ok=True)
         plot_run_aggregates(result).savefig(plot, bbox_inches="tight")
@@ -98,7 +98,7 @@ def aggregate_cmd(
         import matplotlib
 
         matplotlib.use("Agg")
-        from .plot import plot_sample_efficiency
+        from ..plot import plot_sample_efficiency
 
         curves.parent.mkdir(parents=True, exist_ok=True)
         plot_sample_efficiency(efficiency).figure.savefig(curves, bbox_inches="tight")

@@ -14,8 +14,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ._cli import err
-from ._validation import InvalidInputError
+from ._errors import err
+from .._validation import InvalidInputError
 
 #: Leaderboard rows printed per task: all up to TOP_ALL models, else the TOP_DEFAULT best.
 TOP_ALL, TOP_DEFAULT = 20, 10
@@ -59,7 +59,7 @@ def compare_evals_cmd(
     if top is not None and top < 0:
         raise InvalidInputError(f"--top must be 0 (all models) or a positive number, got {top}.")
 
-    from .compare import compare_evals
+    from ..compare import compare_evals
 
     result = compare_evals([str(p) for p in paths], format=format, metric=metric,
                            cluster_by=cluster_by, intersect=intersect, control=control,
@@ -72,7 +72,7 @@ def compare_evals_cmd(
 
 def print_eval_comparison(result, console: Console, top: int | None = None) -> None:
     """Terminal tables of an :class:`~outperform.results.EvalComparison`."""
-    from .compare._words import favoured
+    from ..compare._words import favoured
 
     alpha = next(iter(result.per_task.values()))[0].alpha
     level = f"{1 - alpha:.0%}"
@@ -152,8 +152,8 @@ def write_eval_reports(paths, out: Path, formats, *, metric=None, cluster_by=Non
     to ``out``; the tables on the terminal."""
     import re
 
-    from .compare import compare_evals
-    from .report import write_report
+    from ..compare import compare_evals
+    from ..report import write_report
 
     result = compare_evals([str(p) if isinstance(p, (str, Path)) else p for p in paths],
                            metric=metric, cluster_by=cluster_by,
