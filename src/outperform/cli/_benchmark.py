@@ -8,8 +8,10 @@ import typer
 from rich.console import Console
 
 from .._validation import OutperformError
+from . import _options as opt
 from ._errors import err
-from ._output import (SCHEDULER_HELP, Format, _backend, _emit, _exit_on_bad_input)
+from ._options import Format
+from ._output import SCHEDULER_HELP, _backend, _emit, _exit_on_bad_input
 
 
 def benchmark(
@@ -20,17 +22,17 @@ def benchmark(
                                  "or a comma-separated subset."),
     cv: str = typer.Option("10x10", help="Design: RxK (R repeats of stratified K-fold), 5x2, or "
                            "holdout:RxFRACTION (R >= 2)."),
-    metric: str = typer.Option("accuracy", help="A scikit-learn scorer name."),
-    out: Optional[Path] = typer.Option(None, help="Results file (.parquet or .csv), written "
+    metric: Optional[str] = opt.metric("A scikit-learn scorer name (default: accuracy)."),
+    out: Optional[Path] = opt.out("Results file (.parquet or .csv), written "
                                        "before the analysis; default "
                                        "outperform-benchmark-<cv>-<metric>-seed<seed>.parquet in "
                                        "the working directory. A rerun with the same file "
                                        "resumes where it stopped."),
     n_jobs: int = typer.Option(1, help="Parallel fits (joblib; -1: all cores)."),
     scheduler: Optional[str] = typer.Option(None, metavar="<address>", help=SCHEDULER_HELP),
-    seed: int = typer.Option(0, help="random_state of the splits (recorded in the output)."),
-    rope: Optional[float] = typer.Option(None, help="ROPE half-width for the Bayesian tests."),
-    alpha: float = typer.Option(0.05, help="Significance level."),
+    seed: int = opt.seed("random_state of the splits (recorded in the output)."),
+    rope: Optional[float] = opt.rope(),
+    alpha: float = opt.alpha(),
     predictions: bool = typer.Option(False, "--predictions", help="Also write every test "
                                      "example's prediction to <out>.predictions.<suffix> "
                                      "(columns task, model, run, fold, example, y_true, "
@@ -52,6 +54,7 @@ def benchmark(
     from ..experiments import get_models, load_datasets, parse_design, run_experiment
 
     # OSError: the results file cannot be written (permissions, a full disk).
+    metric = metric or "accuracy"
     with _exit_on_bad_input((OutperformError, ValueError, OSError)):
         design = parse_design(cv, random_state=seed)
         n_splits = design.n_runs * design.n_folds

@@ -6,24 +6,21 @@ from typing import List, Optional
 
 import typer
 
-from ._output import (FIGURE_SUFFIXES, Format, _direction,
-                      _emit, _output_file, _plot)
+from . import _options as opt
+from ._options import Format
+from ._output import FIGURE_SUFFIXES, _emit, _output_file, _plot, check_out
 
 
 def compare_cmd(
     file: Path = typer.Argument(..., help="Results table (.csv, .tsv or .parquet), long "
                                 "(columns task, model, \\[run, fold], score) or wide (one row per "
-                                "data set, one column per model)."),
-    control: Optional[str] = typer.Option(None, help="Compare every model with this one "
-                                          "(e.g. your baseline) instead of all pairs."),
-    alpha: float = typer.Option(0.05, help="Significance level."),
-    metric: Optional[str] = typer.Option(None, help="Metric column, when there are several."),
-    lower_is_better: bool = typer.Option(False, "--lower-is-better",
-                                         help="The metric is a loss or error (lower is better)."),
-    higher_is_better: bool = typer.Option(False, "--higher-is-better",
-                                          help="The metric is a score (higher is better): "
-                                          "confirms the direction of a metric name outperform "
-                                          "does not know."),
+                                "data set, one column per model), or per-example predictions "
+                                "(a y_true column and one column per model: Q1)."),
+    control: Optional[str] = opt.control(),
+    alpha: float = opt.alpha(),
+    metric: Optional[str] = opt.metric(),
+    lower_is_better: bool = opt.lower_is_better(),
+    higher_is_better: bool = opt.higher_is_better(),
     posthoc: List[str] = typer.Option(["auto"], help="Post-hoc test after Friedman: auto (chosen and "
                                       "explained in the report); nemenyi; holm, hochberg, hommel, "
                                       "shaffer, bergmann (Bergmann–Hommel, up to 10 models) on the "
@@ -31,8 +28,7 @@ def compare_cmd(
                                       "(missing cells); with --control: bonferroni-dunn, li, rom; "
                                       "none. Give it twice to run two on one ranking, e.g. "
                                       "--posthoc nemenyi --posthoc holm --control X."),
-    rope: Optional[float] = typer.Option(None, help="Half-width of the region of practical "
-                                         "equivalence, in metric units (Bayesian tests)."),
+    rope: Optional[float] = opt.rope(),
     rho: Optional[float] = typer.Option(None, help="One task with folds: correlation of fold "
                                         "differences (default n_test/n_total, or 1/k)."),
     threshold: float = typer.Option(0.95, help="Posterior probability needed for a Bayesian "
@@ -44,28 +40,39 @@ def compare_cmd(
     hierarchical: bool = typer.Option(False, "--hierarchical", help="Two models with per-fold "
                                       "results on several data sets: add the hierarchical "
                                       "correlated t-test (MCMC, needs the 'bayes' extra)."),
-    fmt: Format = typer.Option(Format.text, "--format", help="Output format."),
-    plot: Optional[Path] = typer.Option(None, help="Write the critical-difference diagram here "
-                                        "(.png, .svg or .pdf)."),
-    encoding: Optional[str] = typer.Option(None, help="Encoding of a text file that is not "
-                                           "UTF-8, e.g. cp1252 (spreadsheet exports)."),
+    fmt: Format = opt.format_(),
+    out: Optional[Path] = opt.out(),
+    plot: Optional[Path] = opt.plot("Write the critical-difference diagram here (.png, .svg "
+                                    "or .pdf)."),
+    encoding: Optional[str] = opt.encoding(),
+    y_true: str = opt.y_true("Per-example predictions (Q1): the column of the true labels; "
+                             "a table with it is compared as compare-predictions does."),
+    loss: str = typer.Option("zero-one", help="Q1 loss: zero-one, log, squared, absolute, "
+                             "given."),
+    cluster: Optional[str] = opt.cluster("Q1: column of cluster ids (documents, speakers): "
+                                         "losses are averaged per cluster first."),
+    seed: int = opt.seed("Seed of the Monte Carlo draws of the Bayesian tests."),
 ) -> None:
     """Compare algorithms from a results table.
 
     Several data sets (Q3): average ranks, Friedman/Iman–Davenport, post-hoc tests and a
     critical-difference diagram (Demšar 2006). One data set with folds (Q2): the corrected
     resampled t-test and the correlated Bayesian t-test (Corani & Benavoli 2015).
+    Per-example predictions with a y_true column (Q1): McNemar and its Bayesian version, as
+    compare-predictions.
     """
     from ..compare import compare
 
-    direction = _direction(lower_is_better, higher_is_better)
+    direction = opt.direction(lower_is_better, higher_is_better)
+    check_out(out)
     if plot is not None:
         _output_file(plot, "--plot", FIGURE_SUFFIXES)
     report = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
                      control=control, posthoc=posthoc[0] if len(posthoc) == 1 else tuple(posthoc),
                      rope=rope, rho=rho, threshold=threshold,
                      bayesian=bayesian, prior_strength=prior, hierarchical=hierarchical,
-                     encoding=encoding, progress=True)
-    _emit(report, fmt)
+                     encoding=encoding, progress=True, y_true=y_true, loss=loss, group=cluster,
+                     random_state=seed)
+    _emit(report, fmt, out)
     if plot is not None:
         _plot(report, plot)

@@ -1,4 +1,4 @@
-"""``outperform report``: a publishable report with its figures."""
+"""``outperform report``: a publishable report with its figures, written to a folder."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,31 +6,37 @@ from typing import List, Optional
 
 import typer
 
+from . import _options as opt
 from .._validation import InvalidInputError
 from ._errors import err
-from ._output import (Format, _direction,
-                      _emit)
+from ._options import Format
+from ._output import _emit
+
+#: ``--format`` names -> the file formats of :func:`outperform.report.write_report`.
+FILE_FORMATS = {"html": "html", "markdown": "md", "md": "md", "latex": "tex", "tex": "tex",
+                "json": "json", "text": "txt", "txt": "txt"}
+DEFAULT_OUT = Path("outperform-report")
 
 
-def _with_runs(result, file, encoding, control):
-    """A Q3 report of a table with several runs (seeds) per model and task gets rliable's
-    aggregates (min-max normalised per task, which reads either direction) as
-    ``details["runs"]``; its report section shows them."""
-    import dataclasses
+def _file_formats(given: List[str], old: Optional[str]) -> tuple[str, ...]:
+    """The report's file formats from ``--format`` (repeated or comma-separated) or the
+    deprecated ``--formats``; html, md, tex and json by default."""
+    from ..report import FORMATS
 
-    from ..compare import compare_runs
-    from ..data import read_results
-
-    table = read_results(file, metric=result.metric, higher_is_better=result.higher_is_better,
-                         encoding=encoding, paired=False)
-    frame = table.frame
-    if "run" not in frame.columns or frame.groupby(["task", "model"], observed=True)[
-            "run"].nunique().max() < 2:
-        return result
-    runs = compare_runs(frame, metric=result.metric, higher_is_better=result.higher_is_better,
-                        normalize="min-max", control=control, random_state=0).to_dict()
-    del runs["profiles"]   # the curves are for figures; the report shows the tables
-    return dataclasses.replace(result, details={**result.details, "runs": runs})
+    if old is not None:
+        opt.deprecated("--formats", "--format")
+    texts = list(given) + ([old] if old is not None else [])
+    if not texts:
+        return ("html", "md", "tex", "json")
+    names = [f.strip().lower() for t in texts for f in t.split(",") if f.strip()]
+    unknown = [f for f in names if f not in FILE_FORMATS]
+    if unknown or not names:
+        what = f"unknown format(s) {', '.join(unknown)}" if unknown else "no format given"
+        raise InvalidInputError(f"--format {','.join(texts)!r}: {what}; choose among "
+                                f"{', '.join(FORMATS)} (or markdown, latex, text), "
+                                "comma-separated or repeated (the critical-difference diagrams "
+                                "are always written as PDF and SVG).")
+    return tuple(dict.fromkeys(FILE_FORMATS[f] for f in names))
 
 
 def report(
@@ -40,47 +46,41 @@ def report(
                                        "logs / folders of runs / a long table of per-item "
                                        "scores (model, item, score) as `compare-evals` reads "
                                        "them (one report per task)."),
-    out: Path = typer.Option(Path("outperform-report"), help="Folder for the report files."),
-    formats: str = typer.Option("html,md,tex,json", help="Comma-separated: html, md, tex, "
-                                "json, txt (the diagrams are written as PDF and SVG)."),
-    control: Optional[str] = typer.Option(None, help="Compare every model with this one "
-                                          "(e.g. your baseline) instead of all pairs."),
-    alpha: float = typer.Option(0.05, help="Significance level."),
-    metric: Optional[str] = typer.Option(None, help="Metric column, when there are several."),
-    lower_is_better: bool = typer.Option(False, "--lower-is-better",
-                                         help="The metric is a loss or error."),
-    higher_is_better: bool = typer.Option(False, "--higher-is-better",
-                                          help="The metric is a score (higher is better): "
-                                          "confirms the direction of a metric name outperform "
-                                          "does not know."),
-    rope: Optional[float] = typer.Option(None, help="ROPE half-width in metric units."),
+    out: Optional[Path] = opt.out(f"Folder for the report files (default {DEFAULT_OUT})."),
+    fmt: List[str] = typer.Option([], "--format", help="Files to write, repeated or "
+                                  "comma-separated: html, markdown, latex, json, text (default "
+                                  "html, markdown, latex and json; the diagrams are written "
+                                  "as PDF and SVG)."),
+    formats: Optional[str] = opt.old("--formats", "--format"),
+    control: Optional[str] = opt.control(),
+    alpha: float = opt.alpha(),
+    metric: Optional[str] = opt.metric(),
+    lower_is_better: bool = opt.lower_is_better(),
+    higher_is_better: bool = opt.higher_is_better(),
+    rope: Optional[float] = opt.rope(),
     bayesian: bool = typer.Option(True, "--bayesian/--no-bayesian",
                                   help="Include the Bayesian tests over data sets."),
-    y_true: str = typer.Option("y_true", "--y-true", help="Per-example predictions (Q1): the "
-                               "column of true labels."),
+    y_true: str = opt.y_true(),
     loss: str = typer.Option("zero-one", help="Q1 loss: zero-one, log, squared, absolute, given."),
-    encoding: Optional[str] = typer.Option(None, help="Encoding of a text file that is not "
-                                           "UTF-8, e.g. cp1252 (spreadsheet exports)."),
-    cluster_by: Optional[str] = typer.Option(None, "--cluster-by", help="Evaluation logs: "
-                                             "field grouping the items (cluster-robust SEs)."),
+    encoding: Optional[str] = opt.encoding(),
+    cluster: Optional[str] = opt.cluster(),
+    cluster_by: Optional[str] = opt.old("--cluster-by", "--cluster"),
     intersect: bool = typer.Option(False, "--intersect", help="Evaluation logs: compare on the "
                                    "items all models share."),
+    seed: int = opt.seed("Seed of the Monte Carlo draws and the bootstrap of the runs."),
 ) -> None:
     """Write a publishable report (HTML, Markdown, LaTeX, JSON) with its figures."""
     from ..compare import compare
+    from ..compare._report_inputs import with_runs
     from ..data._evals._long import is_item_table
     from ..data._evals._read import is_eval_log
     from ..data._files import read_columns, read_table
-    from ..report import FORMATS, write_report
+    from ..report import write_report
 
-    direction = _direction(lower_is_better, higher_is_better)
-    chosen = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
-    unknown = [f for f in chosen if f not in FORMATS]
-    if unknown or not chosen:
-        what = f"unknown format(s) {', '.join(unknown)}" if unknown else "no format given"
-        raise InvalidInputError(f"--formats {formats!r}: {what}; choose among "
-                                f"{', '.join(FORMATS)}, comma-separated (the critical-difference "
-                                "diagrams are always written as PDF and SVG).")
+    direction = opt.direction(lower_is_better, higher_is_better)
+    chosen = _file_formats(fmt, formats)
+    cluster = opt.merge("--cluster", cluster, "--cluster-by", cluster_by)
+    out = DEFAULT_OUT if out is None else out
     if out.exists() and not out.is_dir():
         raise InvalidInputError(f"--out {str(out)!r} is an existing file; give a folder for the "
                                 "report files (it is created if missing).")
@@ -96,16 +96,15 @@ def report(
 
         # the evaluation-log reader has no encoding: a table in another one is read here
         sources = [read_table(files[0], encoding=encoding)] if items and encoding else files
-        write_eval_reports(sources, out, chosen, metric=metric, cluster_by=cluster_by,
+        write_eval_reports(sources, out, chosen, metric=metric, cluster=cluster,
                            intersect=intersect, control=control, alpha=alpha,
                            higher_is_better=direction)
         return
     file = files[0]
     result = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
                      control=control, rope=rope, bayesian=bayesian, y_true=y_true, loss=loss,
-                     encoding=encoding, progress=True)
-    if result.question == "Q3":
-        result = _with_runs(result, file, encoding, control)
+                     group=cluster, encoding=encoding, progress=True, random_state=seed)
+    result = with_runs(result, file, encoding=encoding, control=control)
     paths = write_report(result, out, formats=chosen)
     _emit(result, Format.text)
     for path in (paths.values() if isinstance(paths, dict) else paths):
