@@ -151,6 +151,10 @@ def write_eval_reports(paths, out: Path, formats, *, metric=None, cluster=None,
                            intersect=intersect, control=control, alpha=alpha,
                            higher_is_better=higher_is_better)
     print_eval_comparison(result)
+    from ._output import writing
+
     for stem, rep in eval_reports(result):
-        for path in write_report(rep, out, formats=formats, stem=stem).values():
+        with writing(out):
+            paths = write_report(rep, out, formats=formats, stem=stem).values()
+        for path in paths:
             err.print(f"wrote {path}")

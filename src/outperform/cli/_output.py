@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 
 from .._validation import InvalidInputError, OutperformError
-from ._errors import err
+from ._errors import Writes, err, input_error_message
 from ._options import Format
 
 FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
@@ -24,8 +24,19 @@ def _exit_on_bad_input(errors=OutperformError):
     try:
         yield
     except errors as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
+        err.print(f"[red]error:[/red] {escape(input_error_message(exc) or str(exc))}",
+                  soft_wrap=True)
         raise typer.Exit(1)
+
+
+@contextmanager
+def writing(path):
+    """Mark ``path`` as being written (a full disk names it) and, when the block ends
+    without error, as written (an interruption lists it)."""
+    Writes.current = str(path)
+    yield              # an exception leaves ``current`` set: its message names the file
+    Writes.current = None
+    Writes.done.append(str(path))
 
 
 def _output_file(path: Path, option: str, suffixes: tuple[str, ...]) -> Path:
@@ -110,14 +121,15 @@ def write_output(text: str, out: Optional[Path] = None) -> None:
 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text if text.endswith("\n") else text + "\n")
-        os.replace(tmp, out)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with writing(out):
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text if text.endswith("\n") else text + "\n")
+            os.replace(tmp, out)
+        except BaseException:
+            os.unlink(tmp)
+            raise
     err.print(f"wrote {escape(str(out))}", highlight=False, soft_wrap=True)
 
 
@@ -128,14 +140,16 @@ def save_figure(figure, path: Path, **kwargs) -> None:
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
-    try:
-        figure.savefig(tmp, bbox_inches="tight", **kwargs)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with writing(path):
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix,
+                                   dir=path.parent)
+        os.close(fd)
+        try:
+            figure.savefig(tmp, bbox_inches="tight", **kwargs)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
 
 
 def render_report(report, fmt: Format) -> str:
@@ -209,6 +223,7 @@ def _plot(report, path: Path) -> None:
                   f"{escape(_no_diagram_reason(report))}[/yellow]")
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    save_figure_file(figures[0], path)
+    with writing(path):
+        save_figure_file(figures[0], path)
     posthoc = figures[0].key.removeprefix("cd-")
     err.print(f"critical-difference diagram ({escape(posthoc)}) written to {escape(str(path))}")

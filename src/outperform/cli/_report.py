@@ -10,7 +10,7 @@ from . import _options as opt
 from .._validation import InvalidInputError
 from ._errors import err
 from ._options import Format
-from ._output import _emit
+from ._output import _emit, writing
 
 #: ``--format`` names -> the file formats of :func:`outperform.report.write_report`.
 FILE_FORMATS = {"html": "html", "markdown": "md", "md": "md", "latex": "tex", "tex": "tex",
@@ -105,7 +105,8 @@ def report(
                      control=control, rope=rope, bayesian=bayesian, y_true=y_true, loss=loss,
                      group=cluster, encoding=encoding, progress=True, random_state=seed)
     result = with_runs(result, file, encoding=encoding, control=control)
-    paths = write_report(result, out, formats=chosen)
+    with writing(out):
+        paths = write_report(result, out, formats=chosen)
     _emit(result, Format.text)
     for path in (paths.values() if isinstance(paths, dict) else paths):
         err.print(f"wrote {path}")

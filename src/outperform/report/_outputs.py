@@ -208,6 +208,12 @@ def validate_output(data) -> dict:
                           "pip install jsonschema") from err
     validator = jsonschema.Draft202012Validator(load_output_schema())
     error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is None and data.get("kind") == "evals":
+        # every report inside follows the report schema
+        for rep in [*(r for reps in data["per_task"].values() for r in reps),
+                    data["across_tasks"], data["hierarchical"]]:
+            if rep is not None:
+                validate_report(rep)
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
         raise InvalidInputError(f"the {data.get('kind')} output does not follow the JSON schema "
