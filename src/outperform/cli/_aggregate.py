@@ -61,6 +61,9 @@ def aggregate_cmd(
 
     if json_out:
         opt.deprecated("--json", "--format json")
+        if Format(fmt) not in (Format.text, Format.json):
+            raise InvalidInputError(f"--json and --format {Format(fmt).value} disagree; give "
+                                    "--format only.")
         fmt = Format.json
     level = 1 - alpha
     if confidence_level is not None:

@@ -93,6 +93,9 @@ def compare_evals_cmd(
     output_format, log = _formats(fmt, log_format)
     if json_out:
         opt.deprecated("--json", "--format json")
+        if Format(output_format) not in (Format.text, Format.json):
+            raise InvalidInputError(f"--json and --format {Format(output_format).value} disagree; give "
+                                    "--format only.")
         output_format = Format.json
     cluster = opt.merge("--cluster", cluster, "--cluster-by", cluster_by)
     direction = opt.direction(lower_is_better, higher_is_better)

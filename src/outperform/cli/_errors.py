@@ -9,7 +9,11 @@
   data too large for the memory, or a missing optional dependency, named with the extra that
   installs it (``pip install 'outperform[bayes]'``);
 * 3 - an internal error: one line, and the traceback in a file of the system's temporary
-  folder; ``outperform --debug ...`` prints the traceback instead.
+  folder; ``outperform --debug ...`` prints the traceback instead;
+* 130 - interrupted (Ctrl-C): one line saying what was written before (each file whole, as
+  :mod:`._output` writes them) or that nothing was.
+
+A full disk (``ENOSPC``) is named as such, with the file being written (:class:`Writes`).
 
 Python warnings raised by a command are printed as one ``warning:`` line each, without the
 source line that :func:`warnings.showwarning` adds.
