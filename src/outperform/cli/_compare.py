@@ -31,7 +31,7 @@ def compare_cmd(
     rope: Optional[float] = opt.rope(),
     rho: Optional[float] = typer.Option(None, help="One task with folds: correlation of fold "
                                         "differences (default n_test/n_total, or 1/k)."),
-    threshold: float = typer.Option(0.95, help="Posterior probability needed for a Bayesian "
+    threshold: float = opt.threshold("Posterior probability needed for a Bayesian "
                                     "decision, above 0.5 (Williams 2026 §5.2)."),
     bayesian: bool = typer.Option(False, "--bayesian", help="Several data sets: add the Bayesian "
                                   "signed-rank and sign tests and, with folds, the Poisson test."),
@@ -47,7 +47,7 @@ def compare_cmd(
     encoding: Optional[str] = opt.encoding(),
     y_true: str = opt.y_true("Per-example predictions (Q1): the column of the true labels; "
                              "a table with it is compared as compare-predictions does."),
-    loss: str = typer.Option("zero-one", help="Q1 loss: zero-one, log, squared, absolute, "
+    loss: str = opt.loss("Q1 loss: zero-one, log, squared, absolute, "
                              "given."),
     cluster: Optional[str] = opt.cluster("Q1: column of cluster ids (documents, speakers): "
                                          "losses are averaged per cluster first."),

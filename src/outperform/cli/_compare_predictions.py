@@ -21,7 +21,7 @@ def compare_predictions_cmd(
     control: Optional[str] = opt.control(),
     reference: Optional[str] = typer.Option(None, hidden=True,
                                             help="Deprecated name of --control."),
-    loss: str = typer.Option("zero-one", help="zero-one, log, squared, absolute, or given "
+    loss: str = opt.loss("zero-one, log, squared, absolute, or given "
                              "(the model columns already hold per-example losses)."),
     cluster: Optional[str] = opt.cluster("Column of cluster ids (documents, speakers): "
                                          "losses are averaged per cluster first."),
@@ -29,7 +29,7 @@ def compare_predictions_cmd(
     rope: Optional[float] = opt.rope("ROPE half-width (around φ = 0.5 for 0/1 loss, in loss "
                                      "units otherwise)."),
     alpha: float = opt.alpha(),
-    threshold: float = typer.Option(0.95, help="Posterior probability needed for a decision."),
+    threshold: float = opt.threshold("Posterior probability needed for a decision."),
     noninferiority_margin: Optional[float] = typer.Option(
         None, "--noninferiority-margin", help="Two models, 0/1 loss: test that the new model "
         "loses at most this much accuracy (0.01 = one point) against the reference (--control, "

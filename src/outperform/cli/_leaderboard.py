@@ -42,7 +42,7 @@ def leaderboard_cmd(
     control: Optional[str] = opt.control("Also compare every model with this one (the "
                                          "leaderboard's paired tests, adjusted as its letters)."),
     y_true: str = opt.y_true(),
-    loss: str = typer.Option("zero-one", help="Predictions: zero-one (accuracy), log, squared "
+    loss: str = opt.loss("Predictions: zero-one (accuracy), log, squared "
                              "or absolute."),
     weights: str = typer.Option("multinomial", help="Bootstrap weights: multinomial (the "
                                 "ordinary bootstrap) or poisson."),

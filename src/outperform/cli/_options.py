@@ -31,7 +31,7 @@ class Format(str, Enum):
 SHARED = {"--format": "text", "--out": None, "--metric": None, "--higher-is-better": False,
           "--lower-is-better": False, "--control": None, "--alpha": 0.05, "--cluster": None,
           "--seed": 0, "--encoding": None, "--plot": None, "--y-true": "y_true",
-          "--rope": None}
+          "--rope": None, "--loss": "zero-one", "--threshold": 0.95}
 
 FORMAT_HELP = "Output format: text, markdown, json, html or latex."
 
@@ -92,6 +92,16 @@ def y_true(help: str = "Per-example predictions: the column of the true labels."
 def rope(help: str = "Half-width of the region of practical equivalence, in metric units "
                      "(Bayesian tests)."):
     return typer.Option(None, "--rope", help=help)
+
+
+def loss(help: str = "Q1 loss: zero-one, log, squared, absolute, or given (the model columns "
+                     "already hold per-example losses)."):
+    return typer.Option("zero-one", "--loss", help=help)
+
+
+def threshold(help: str = "Posterior probability needed for a Bayesian decision, above 0.5 "
+                          "(Williams 2026 §5.2)."):
+    return typer.Option(0.95, "--threshold", help=help)
 
 
 def old(name: str, new: str, default=None, **kwargs):

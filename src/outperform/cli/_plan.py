@@ -247,7 +247,7 @@ def bayes_mcnemar_cmd(
     discordance: float = typer.Option(..., help="Share of examples on which exactly one model "
                                       "is right."),
     rope: Optional[float] = opt.rope("ROPE half-width on phi (default: Williams' eq. 7)."),
-    threshold: float = typer.Option(0.95, help="Posterior mass that decides."),
+    threshold: float = opt.threshold("Posterior mass that decides."),
     fmt: Format = _FORMAT, out: Optional[Path] = _OUT,
 ) -> None:
     """Bayesian assurance: the probability of each decision of the Bayesian McNemar test."""

@@ -61,7 +61,7 @@ def report(
     bayesian: bool = typer.Option(True, "--bayesian/--no-bayesian",
                                   help="Include the Bayesian tests over data sets."),
     y_true: str = opt.y_true(),
-    loss: str = typer.Option("zero-one", help="Q1 loss: zero-one, log, squared, absolute, given."),
+    loss: str = opt.loss("Q1 loss: zero-one, log, squared, absolute, given."),
     encoding: Optional[str] = opt.encoding(),
     cluster: Optional[str] = opt.cluster(),
     cluster_by: Optional[str] = opt.old("--cluster-by", "--cluster"),

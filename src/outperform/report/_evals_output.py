@@ -98,6 +98,8 @@ def evals_output(result, *, top: int | None = None, width: int | None = None) ->
                 Section("conclusions", "Conclusions", (
                     Bullets(tuple(result.conclusions), "conclusions"),
                     *((Bullets(tuple(result.notes)),) if result.notes else ()),
+                    *((Bullets(eval_warnings(result), "warnings"),)
+                      if eval_warnings(result) else ()),
                     Paragraph(provenance_line(result), note=True))))
     doc = Document("Comparison of evaluation logs", "", sections, numbered=False)
     return Output("evals", result.to_dict, doc, text)
