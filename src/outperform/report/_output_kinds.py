@@ -230,7 +230,3 @@ def simulation_output(frame, name: str) -> Output:
                                   [frame_table(frame, "simulation", name)]),
                   frame.to_string(index=False))
 
-
-__all__ = ["TOP_ALL", "TOP_DEFAULT", "battle_lines", "battles_output", "battles_table",
-           "leaderboard_markdown", "leaderboard_output", "markdown_table", "plan_output",
-           "power_table_output", "runs_output", "simulation_output"]
