@@ -137,3 +137,20 @@ def test_faults(d, monkeypatch, raised, code, words):
     assert res.exit_code == code
     assert words in " ".join(res.output.split())
     assert "Traceback" not in res.output and "Aborted" not in res.output
+
+
+def test_benchmark_on_a_full_disk_names_the_results_file(monkeypatch, tmp_path):
+    pytest.importorskip("sklearn")
+    import outperform.experiments as ex
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")   # no file name, as write()
+
+    monkeypatch.setattr(ex, "run_experiment", full)
+    out = tmp_path / "r.parquet"
+    res = runner.invoke(app, ["benchmark", "--models", "nb,dummy", "--datasets", "iris",
+                              "--cv", "1x3", "--out", str(out)])
+    assert res.exit_code == 1
+    line = " ".join(res.output.split())
+    assert f"disk full while writing '{out}'" in line
+    assert "Errno" not in line and "permissions" not in line and "Traceback" not in line

@@ -11,7 +11,7 @@ from .._validation import OutperformError
 from . import _options as opt
 from ._errors import err
 from ._options import Format
-from ._output import SCHEDULER_HELP, _backend, _emit, _exit_on_bad_input
+from ._output import SCHEDULER_HELP, _backend, _emit, _exit_on_bad_input, writing
 
 
 def benchmark(
@@ -75,9 +75,10 @@ def benchmark(
                       f"results go to {out} as they finish.")
             started = time.perf_counter()
             try:
-                table = run_experiment(estimators, data, design, metrics=(metric,),
-                                       n_jobs=n_jobs, out=out, backend=backend,
-                                       store_predictions=predictions)
+                with writing(out):     # a full disk names the results file
+                    table = run_experiment(estimators, data, design, metrics=(metric,),
+                                           n_jobs=n_jobs, out=out, backend=backend,
+                                           store_predictions=predictions)
             except KeyboardInterrupt:
                 err.print(f"interrupted: the finished fits are kept in {out}; the same "
                           "command resumes from there.")
