@@ -50,6 +50,11 @@ def _output_file(path: Path, option: str, suffixes: tuple[str, ...]) -> Path:
     if path.suffix.lower() not in suffixes:
         raise InvalidInputError(f"{option} {str(path)!r}: cannot tell the format; use a name "
                                 f"ending in {', '.join(suffixes)}.")
+    return _writable(path, option)
+
+
+def _writable(path: Path, option: str) -> Path:
+    """``path`` if it can be written as a file: not a folder, in a writable folder."""
     if path.is_dir():
         raise InvalidInputError(f"{option} {str(path)!r} is a folder; give a file name.")
     # The nearest existing ancestor must be a writable folder (missing ones are created).
@@ -194,14 +199,8 @@ def emit_output(output, fmt: Format, out: Optional[Path] = None) -> None:
 
 def check_out(out: Optional[Path]) -> None:
     """Refuse, before any work, an ``--out`` that is a folder or cannot be created."""
-    if out is None:
-        return
-    if out.is_dir():
-        raise InvalidInputError(f"--out {str(out)!r} is a folder; give a file name.")
-    folder = next(p for p in out.absolute().parents if p.exists())
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise InvalidInputError(f"--out {str(out)!r}: {str(folder)!r} is not a writable "
-                                "folder; choose another place for the file.")
+    if out is not None:
+        _writable(Path(out), "--out")
 
 
 def _plot(report, path: Path) -> None:
