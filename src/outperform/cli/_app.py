@@ -1,11 +1,7 @@
-"""The ``outperform`` command line.
-
-Exit codes: 0 success; 1 bad input, a file that cannot be read or written, or a missing
-optional dependency (one line says what was wrong and what to do, e.g.
-``pip install 'outperform[bayes]'``); 2 usage error; 3 internal error (one line, the
-traceback in a file of the temporary folder; ``outperform --debug COMMAND ...`` prints it).
-The exceptions are turned into messages once, for every command, by :class:`._cli.Group`.
-"""
+"""The typer application of ``outperform``: its group (:class:`._errors.Group`, which turns
+exceptions into one line and an exit code), its help and its ``--version``/``--debug``
+options. :mod:`outperform.cli` registers the commands on it; the exit codes are listed
+there."""
 from __future__ import annotations
 
 import typer
@@ -22,7 +18,7 @@ app = typer.Typer(
          "[bold]outperform demo[/bold].",
     epilog="Exit codes: 0 success, 1 bad input (the message says what to fix), 2 usage error, "
            "3 internal error (the message names the file that holds the traceback; "
-           "[bold]outperform --debug ...[/bold] prints it).")
+           "[bold]outperform --debug ...[/bold] prints it), 130 interrupted (Ctrl-C).")
 
 
 def _version(value: bool) -> None:

@@ -3,7 +3,7 @@
 Each command solves for the one quantity left out: with ``--n`` and the effect it prints the
 power; without ``--n`` the sample size reaching ``--power`` (0.8 by default); without the
 effect the minimum detectable effect. Bad input raises :class:`InvalidInputError`, which the
-shared handler of :mod:`._cli` turns into one line and exit code 1.
+shared handler of :mod:`._errors` turns into one line and exit code 1.
 """
 from __future__ import annotations
 
