@@ -425,3 +425,34 @@ def test_full_disk_with_a_file_name_in_the_error(monkeypatch, files):
     line = " ".join(res.stderr.split())
     assert "disk full while writing '/data/results.parquet'" in line
     assert "permissions" not in line
+
+
+def test_a_real_sigint_ends_in_one_line_and_exit_130(files):
+    # A real signal to a real process: the analysis (replaced by a wait, so the test does
+    # not depend on how long a bootstrap takes) is interrupted, as Ctrl-C does.
+    import signal
+    import subprocess
+    import sys
+
+    code = ("import sys, time, outperform.compare as oc\n"
+            "def wait(*a, **k):\n"
+            "    print('ready', file=sys.stderr, flush=True)\n"
+            "    time.sleep(60)\n"
+            "oc.compare_runs = wait\n"
+            "from outperform.cli import app\n"
+            f"sys.argv = ['outperform', 'aggregate', {str(files / 'runs.csv')!r}]\n"
+            "app(prog_name='outperform')\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    try:
+        assert proc.stderr.readline().strip() == "ready"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert err.strip() == "interrupted; nothing was written."
+    assert out == "" and "Traceback" not in err
+
