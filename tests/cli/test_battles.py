@@ -14,8 +14,8 @@ import typer
 from rich.console import Console
 from typer.testing import CliRunner
 
-from outperform._battles_cli import leaderboard_battles
-from outperform._cli import Group
+from outperform.cli._battles import leaderboard_battles
+from outperform.cli._errors import Group
 from outperform.compare import bradley_terry
 
 app = typer.Typer(cls=Group, add_completion=False)

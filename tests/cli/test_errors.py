@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from _paths import ROOT
 from outperform import InvalidInputError
-from outperform._cli import EXTRAS
+from outperform.cli._errors import EXTRAS
 from outperform.cli import app
 from outperform.data import load_demsar_table6
 

@@ -204,9 +204,9 @@ def test_cli_bad_cluster_column_exits_1(tmp_path):
 
 def test_cli_battles_are_handed_to_the_battles_module(tmp_path, monkeypatch):
     calls = []
-    fake = types.ModuleType("outperform._battles_cli")
+    fake = types.ModuleType("outperform.cli._battles")
     fake.leaderboard_battles = lambda path, **kw: calls.append((path, kw))
-    monkeypatch.setitem(sys.modules, "outperform._battles_cli", fake)
+    monkeypatch.setitem(sys.modules, "outperform.cli._battles", fake)
     path = tmp_path / "battles.csv"
     path.write_text("model_a,model_b,winner\nx,y,a\n")
     res = runner.invoke(app, ["leaderboard", str(path), "--battles", "--anchor", "x",

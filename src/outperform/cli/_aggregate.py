@@ -1,8 +1,7 @@
 """``outperform aggregate``: rliable-style aggregates of many runs (seeds) over many tasks.
 
-Registered on the application by :mod:`outperform.cli`; bad input raises
-:class:`InvalidInputError`, which the shared handler of :mod:`._cli` turns into one line and
-exit code 1.
+Bad input raises :class:`InvalidInputError`, which the shared handler of :mod:`._errors`
+turns into one line and exit code 1.
 """
 from __future__ import annotations
 
@@ -12,9 +11,11 @@ from typing import Optional
 import typer
 from rich.markup import escape
 
-from ._cli import err
-from ._cli_support import FIGURE_SUFFIXES, _output_file
-from ._validation import InvalidInputError
+from . import _options as opt
+from .._validation import InvalidInputError
+from ._errors import err
+from ._options import Format
+from ._output import FIGURE_SUFFIXES, _output_file, check_out, emit_output, save_figure
 
 
 def aggregate_cmd(
@@ -29,19 +30,22 @@ def aggregate_cmd(
     tasks_random: bool = typer.Option(False, "--tasks-random", help="Also resample tasks (the "
                                       "two-level bootstrap): intervals for a larger population "
                                       "of tasks, not only new seeds on these tasks."),
-    control: Optional[str] = typer.Option(None, help="Give P(model > control) for every other "
-                                          "model instead of every pair."),
-    metric: Optional[str] = typer.Option(None, help="Metric column, when there are several."),
-    lower_is_better: bool = typer.Option(False, "--lower-is-better",
-                                         help="The metric is a loss or error (lower is better)."),
-    confidence_level: float = typer.Option(0.95, "--confidence-level", help="Level of the "
-                                           "intervals."),
-    seed: Optional[int] = typer.Option(None, help="Seed of the bootstrap (reproducible output)."),
+    control: Optional[str] = opt.control("Give P(model > control) for every other model "
+                                         "instead of every pair."),
+    metric: Optional[str] = opt.metric(),
+    lower_is_better: bool = opt.lower_is_better(),
+    higher_is_better: bool = opt.higher_is_better(),
+    alpha: float = opt.alpha("Intervals at the level 1 - alpha."),
+    confidence_level: Optional[float] = opt.old("--confidence-level", "--alpha (1 - level)"),
+    seed: int = opt.seed("Seed of the bootstrap (the output is reproducible)."),
     variance: bool = typer.Option(False, "--variance", help="Also print the variance "
                                   "components (task, model x task, seed, split) by REML."),
-    json_out: bool = typer.Option(False, "--json", help="Print JSON instead of the table."),
-    plot: Optional[Path] = typer.Option(None, help="Write the interval-estimates figure here "
-                                        "(.png, .svg or .pdf)."),
+    fmt: Format = opt.format_(),
+    json_out: bool = opt.old("--json", "--format json", default=False),
+    out: Optional[Path] = opt.out(),
+    encoding: Optional[str] = opt.encoding(),
+    plot: Optional[Path] = opt.plot("Write the interval-estimates figure here (.png, .svg or "
+                                    ".pdf)."),
     curves: Optional[Path] = typer.Option(None, help="With a step column: write the "
                                           "sample-efficiency figure (IQM against step, with "
                                           "bands) here (.png, .svg or .pdf)."),
@@ -51,11 +55,25 @@ def aggregate_cmd(
     With a step column (learning curves) the aggregates use each run's last step, and the IQM
     at every step (sample efficiency) is printed too.
     """
-    import json
+    from ..compare import compare_runs, sample_efficiency, variance_components
+    from ..data import read_table
+    from ..report import runs_output
 
-    from .compare import compare_runs, sample_efficiency, variance_components
-    from .data import read_table
-
+    if json_out:
+        opt.deprecated("--json", "--format json")
+        if Format(fmt) not in (Format.text, Format.json):
+            raise InvalidInputError(f"--json and --format {Format(fmt).value} disagree; give "
+                                    "--format only.")
+        fmt = Format.json
+    level = 1 - alpha
+    if confidence_level is not None:
+        opt.deprecated("--confidence-level", "--alpha (1 - level)")
+        if alpha != 0.05 and abs((1 - alpha) - confidence_level) > 1e-12:
+            raise InvalidInputError(f"--alpha {alpha:g} and --confidence-level "
+                                    f"{confidence_level:g} disagree; give --alpha only.")
+        level = confidence_level
+    direction = opt.direction(lower_is_better, higher_is_better)
+    check_out(out)
     for path, flag in ((plot, "--plot"), (curves, "--curves")):
         if path is not None:
             _output_file(path, flag, FIGURE_SUFFIXES)
@@ -68,38 +86,31 @@ def aggregate_cmd(
     else:
         raise InvalidInputError(f"--normalize {normalize!r}: use none, min-max or "
                                 "reference:FILE.")
-    frame = read_table(file)
+    frame = read_table(file, encoding=encoding)
     has_steps = "step" in frame.columns
     if curves is not None and not has_steps:
         raise InvalidInputError("--curves needs a 'step' column (learning curves).")
-    options = dict(metric=metric, higher_is_better=False if lower_is_better else None,
-                   normalize=rule, n_resamples=n_resamples, confidence_level=confidence_level,
+    options = dict(metric=metric, higher_is_better=direction, normalize=rule,
+                   n_resamples=n_resamples, confidence_level=level,
                    task_bootstrap=tasks_random, random_state=seed, progress=True)
     result = compare_runs(frame, control=control, **options)
     efficiency = sample_efficiency(frame, **options) if has_steps else None
-    components = (variance_components(frame, metric=metric, higher_is_better=False
-                                      if lower_is_better else None) if variance else None)
-    if json_out:
-        typer.echo(json.dumps({**result.to_dict(), **({"variance_components":
-                   components.to_dict()} if components else {}), **({"sample_efficiency":
-                   efficiency.to_dict()} if efficiency else {})}, indent=1))
-    else:
-        typer.echo("\n\n".join(str(r) for r in (result, efficiency, components) if r))
+    components = (variance_components(frame, metric=metric, higher_is_better=direction)
+                  if variance else None)
+    emit_output(runs_output(result, efficiency, components), fmt, out)
     if plot is not None:
         import matplotlib
 
         matplotlib.use("Agg")
-        from .plot import plot_run_aggregates
+        from ..plot import plot_run_aggregates
 
-        plot.parent.mkdir(parents=True, exist_ok=True)
-        plot_run_aggregates(result).savefig(plot, bbox_inches="tight")
+        save_figure(plot_run_aggregates(result), plot)
         err.print(f"figure written to {escape(str(plot))}")
     if curves is not None:
         import matplotlib
 
         matplotlib.use("Agg")
-        from .plot import plot_sample_efficiency
+        from ..plot import plot_sample_efficiency
 
-        curves.parent.mkdir(parents=True, exist_ok=True)
-        plot_sample_efficiency(efficiency).figure.savefig(curves, bbox_inches="tight")
+        save_figure(plot_sample_efficiency(efficiency).figure, curves)
         err.print(f"figure written to {escape(str(curves))}")

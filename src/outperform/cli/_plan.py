@@ -3,7 +3,7 @@
 Each command solves for the one quantity left out: with ``--n`` and the effect it prints the
 power; without ``--n`` the sample size reaching ``--power`` (0.8 by default); without the
 effect the minimum detectable effect. Bad input raises :class:`InvalidInputError`, which the
-shared handler of :mod:`._cli` turns into one line and exit code 1.
+shared handler of :mod:`._errors` turns into one line and exit code 1.
 """
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ from typing import Optional
 
 import typer
 
-from ._cli import PlainFlagsGroup, err
-from ._cli_support import FIGURE_SUFFIXES, _output_file
-from ._validation import InvalidInputError
+from . import _options as opt
+from ._errors import PlainFlagsGroup, err
+from ._options import Format
+from ._output import FIGURE_SUFFIXES, _output_file, check_out, emit_output, save_figure
+from .._validation import InvalidInputError
 
 plan_app = typer.Typer(cls=PlainFlagsGroup, no_args_is_help=True,
                        help="Plan an experiment before running it: power, sample size and "
@@ -33,9 +35,11 @@ class McNemarMethod(str, Enum):
     exact = "exact"
 
 
-_ALPHA = typer.Option(0.05, help="Significance level.")
+_ALPHA = opt.alpha("Significance level.")
 _ALT = typer.Option(Alternative.two_sided, help="'greater': one-sided, A better.")
-_PLOT = typer.Option(None, "--plot", help="Write power curves here (.png, .svg, .pdf).")
+_PLOT = opt.plot("Write power curves here (.png, .svg, .pdf).")
+_FORMAT = opt.format_()
+_OUT = opt.out()
 _POWER = typer.Option(None, help="Target power; 0.8 when solving for n or the effect.")
 
 
@@ -46,7 +50,8 @@ def _power(power, *given):
     return power
 
 
-def _check_plot(path):
+def _check_plot(path, out=None):
+    check_out(out)
     if path is not None:
         _output_file(path, "--plot", FIGURE_SUFFIXES)
 
@@ -55,20 +60,17 @@ def _save(curves, path, target):
     import matplotlib
 
     matplotlib.use("Agg")
-    from .plan import plot_power_curve
+    from ..plan import plot_power_curve
 
     ax = plot_power_curve(curves, target=target)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ax.figure.savefig(path, bbox_inches="tight", dpi=120)
+    save_figure(ax.figure, path, dpi=120)
     err.print(f"power curves written to {path}")
 
 
-def _show(result):
-    typer.echo(str(result))
-    shown = {k: v for k, v in result.details.items() if v is not None}
-    if shown:
-        typer.echo("  " + ", ".join(f"{k} = {v:.6g}" if isinstance(v, float) else f"{k} = {v}"
-                                    for k, v in shown.items()))
+def _show(result, fmt=Format.text, out=None):
+    from ..report import plan_output
+
+    emit_output(plan_output(result), fmt, out)
 
 
 def _n_grid(n):
@@ -89,15 +91,16 @@ def mcnemar_cmd(
     method: McNemarMethod = typer.Option(McNemarMethod.connor, help="connor (1987), "
                                          "miettinen (1968) or exact (binomial enumeration)."),
     plot: Optional[Path] = _PLOT,
+    fmt: Format = _FORMAT, out: Optional[Path] = _OUT,
 ) -> None:
     """Test-set size (or power, or minimum detectable difference) of McNemar's test."""
-    from .plan import mcnemar_power, power_curve
+    from ..plan import mcnemar_power, power_curve
 
-    _check_plot(plot)
+    _check_plot(plot, out)
     res = mcnemar_power(accuracy_a=accuracy_a, accuracy_b=accuracy_b, discordance=discordance,
                         n=n, power=_power(power, n, accuracy_a), alpha=alpha,
                         alternative=alternative.value, method=method.value)
-    _show(res)
+    _show(res, fmt, out)
     if plot is not None:
         design = dict(accuracy_a=res.details["accuracy_a"], accuracy_b=accuracy_b,
                       discordance=discordance, alpha=res.alpha, alternative=alternative.value)
@@ -117,11 +120,12 @@ def paired_t_cmd(
     wilcoxon: bool = typer.Option(False, "--wilcoxon", help="Plan the Wilcoxon signed-rank "
                                   "test instead (approximation by the relative efficiency)."),
     plot: Optional[Path] = _PLOT,
+    fmt: Format = _FORMAT, out: Optional[Path] = _OUT,
 ) -> None:
     """Pairs needed (or power, or minimum detectable d) for the paired t / Wilcoxon test."""
-    from .plan import paired_ttest_power, power_curve, wilcoxon_power
+    from ..plan import paired_ttest_power, power_curve, wilcoxon_power
 
-    _check_plot(plot)
+    _check_plot(plot, out)
     if wilcoxon and (cluster_size != 1 or icc != 0):
         raise InvalidInputError("--wilcoxon has no design effect; leave out --cluster-size and "
                                 "--icc.")
@@ -129,7 +133,7 @@ def paired_t_cmd(
                        else (paired_ttest_power, dict(cluster_size=cluster_size, icc=icc)))
     res = planner(effect=effect, n=n, power=_power(power, n, effect), alpha=alpha,
                   alternative=alternative.value, **design)
-    _show(res)
+    _show(res, fmt, out)
     if res.approximation:
         err.print(f"note: {res.approximation}")
     if plot is not None:
@@ -143,14 +147,15 @@ def sign_cmd(
     n: Optional[int] = typer.Option(None, "--n", help="Number of data sets."),
     power: Optional[float] = _POWER, alpha: float = _ALPHA, alternative: Alternative = _ALT,
     plot: Optional[Path] = _PLOT,
+    fmt: Format = _FORMAT, out: Optional[Path] = _OUT,
 ) -> None:
     """Data sets needed (or power, or minimum detectable win rate) for the exact sign test."""
-    from .plan import power_curve, sign_test_power
+    from ..plan import power_curve, sign_test_power
 
-    _check_plot(plot)
+    _check_plot(plot, out)
     res = sign_test_power(p_win=p_win, n=n, power=_power(power, n, p_win), alpha=alpha,
                           alternative=alternative.value)
-    _show(res)
+    _show(res, fmt, out)
     if plot is not None:
         _save(power_curve(sign_test_power, "n", _n_grid(res.n), p_win=res.effect, alpha=alpha,
                           alternative=alternative.value), plot, power or 0.8)
@@ -177,11 +182,12 @@ def corrected_t_cmd(
     rho: Optional[float] = typer.Option(None, help="n_test / n_total; default 1/k."),
     power: Optional[float] = _POWER, alpha: float = _ALPHA, alternative: Alternative = _ALT,
     plot: Optional[Path] = _PLOT,
+    fmt: Format = _FORMAT, out: Optional[Path] = _OUT,
 ) -> None:
     """The r x k table of the corrected resampled t-test: power, or minimum detectable d."""
-    from .plan import corrected_ttest_power, corrected_ttest_table, power_curve
+    from ..plan import corrected_ttest_power, corrected_ttest_table, power_curve
 
-    _check_plot(plot)
+    _check_plot(plot, out)
     r, k = _ints(runs, "--runs"), _ints(folds, "--folds")
     if effect is not None and power is not None:
         raise InvalidInputError("give --effect (a table of power) or --power (a table of "
@@ -190,10 +196,12 @@ def corrected_t_cmd(
                                   rho=rho, alpha=alpha, alternative=alternative.value)
     what = table.attrs["value"]
     at = f"d = {effect:g}" if effect is not None else f"power {_power(power, effect):g}"
-    typer.echo(f"corrected resampled t-test (Nadeau & Bengio 2003), {what} at {at}, "
+    from ..report import power_table_output
+
+    heading = (f"corrected resampled t-test (Nadeau & Bengio 2003), {what} at {at}, "
                f"alpha = {alpha:g} ({alternative.value}); rows: runs r, columns: folds k, "
                f"rho = {'1/k' if rho is None else f'{rho:g}'}")
-    typer.echo(table.round(3).to_string())
+    emit_output(power_table_output(table, heading), fmt, out)
     if plot is not None:
         if effect is None:
             raise InvalidInputError("--plot draws power curves: give --effect.")
@@ -215,15 +223,16 @@ def auc_cmd(
                                       "same cases, in [0, 1)."),
     power: Optional[float] = _POWER, alpha: float = _ALPHA, alternative: Alternative = _ALT,
     plot: Optional[Path] = _PLOT,
+    fmt: Format = _FORMAT, out: Optional[Path] = _OUT,
 ) -> None:
     """Positive cases needed (or power, or minimum detectable AUC) for DeLong's test."""
-    from .plan import auc_power, power_curve
+    from ..plan import auc_power, power_curve
 
-    _check_plot(plot)
+    _check_plot(plot, out)
     res = auc_power(auc_a=auc_a, auc_b=auc_b, n_positive=n_positive, ratio=ratio,
                     correlation=correlation, power=_power(power, n_positive, auc_a),
                     alpha=alpha, alternative=alternative.value)
-    _show(res)
+    _show(res, fmt, out)
     if plot is not None:
         _save(power_curve(auc_power, "n_positive", _n_grid(res.n), auc_a=res.details["auc_a"],
                           auc_b=auc_b, ratio=ratio, correlation=correlation, alpha=res.alpha,
@@ -237,12 +246,13 @@ def bayes_mcnemar_cmd(
     accuracy_b: float = typer.Option(..., help="Expected accuracy of B."),
     discordance: float = typer.Option(..., help="Share of examples on which exactly one model "
                                       "is right."),
-    rope: Optional[float] = typer.Option(None, help="ROPE half-width on phi (default: "
-                                         "Williams' eq. 7)."),
-    threshold: float = typer.Option(0.95, help="Posterior mass that decides."),
+    rope: Optional[float] = opt.rope("ROPE half-width on phi (default: Williams' eq. 7)."),
+    threshold: float = opt.threshold("Posterior mass that decides."),
+    fmt: Format = _FORMAT, out: Optional[Path] = _OUT,
 ) -> None:
     """Bayesian assurance: the probability of each decision of the Bayesian McNemar test."""
-    from .plan import mcnemar_assurance
+    from ..plan import mcnemar_assurance
 
-    typer.echo(str(mcnemar_assurance(n=n, accuracy_a=accuracy_a, accuracy_b=accuracy_b,
-                                     discordance=discordance, rope=rope, threshold=threshold)))
+    check_out(out)
+    _show(mcnemar_assurance(n=n, accuracy_a=accuracy_a, accuracy_b=accuracy_b,
+                            discordance=discordance, rope=rope, threshold=threshold), fmt, out)

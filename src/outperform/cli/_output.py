@@ -1,26 +1,21 @@
-"""What the commands of :mod:`outperform.cli` share: output formats, file checks, the Dask
-backend, the direction flags, rendering a report and its critical-difference diagram."""
+"""Writing what the commands produce: the rendered output on stdout or to ``--out`` (whole
+or not at all), file checks before any work, the Dask backend, a report's critical-difference
+diagram."""
 from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from enum import Enum
 from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.markup import escape
 
-from ._cli import err
-from ._validation import InvalidInputError, OutperformError
+from .._validation import InvalidInputError, OutperformError
+from ._errors import Writes, err, input_error_message
+from ._options import Format
 
 FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
-
-
-class Format(str, Enum):
-    text = "text"
-    markdown = "markdown"
-    json = "json"
 
 
 @contextmanager
@@ -29,8 +24,19 @@ def _exit_on_bad_input(errors=OutperformError):
     try:
         yield
     except errors as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
+        err.print(f"[red]error:[/red] {escape(input_error_message(exc) or str(exc))}",
+                  soft_wrap=True)
         raise typer.Exit(1)
+
+
+@contextmanager
+def writing(path):
+    """Mark ``path`` as being written (a full disk names it) and, when the block ends
+    without error, as written (an interruption lists it)."""
+    Writes.current = str(path)
+    yield              # an exception leaves ``current`` set: its message names the file
+    Writes.current = None
+    Writes.done.append(str(path))
 
 
 def _output_file(path: Path, option: str, suffixes: tuple[str, ...]) -> Path:
@@ -44,6 +50,11 @@ def _output_file(path: Path, option: str, suffixes: tuple[str, ...]) -> Path:
     if path.suffix.lower() not in suffixes:
         raise InvalidInputError(f"{option} {str(path)!r}: cannot tell the format; use a name "
                                 f"ending in {', '.join(suffixes)}.")
+    return _writable(path, option)
+
+
+def _writable(path: Path, option: str) -> Path:
+    """``path`` if it can be written as a file: not a folder, in a writable folder."""
     if path.is_dir():
         raise InvalidInputError(f"{option} {str(path)!r} is a folder; give a file name.")
     # The nearest existing ancestor must be a writable folder (missing ones are created).
@@ -73,7 +84,7 @@ def _backend(scheduler: Optional[str], n_jobs: int):
     if scheduler is None:
         yield None
         return
-    from ._parallel import dask_scheduler
+    from .._parallel import dask_scheduler
 
     with dask_scheduler(scheduler) as client:
         threads = sum(client.nthreads().values())
@@ -86,20 +97,6 @@ def _backend(scheduler: Optional[str], n_jobs: int):
                       f"--scheduler: the work uses the cluster's {threads} threads.",
                       soft_wrap=True)
         yield client
-
-
-def _direction(lower_is_better: bool, higher_is_better: bool) -> bool | None:
-    """``higher_is_better`` from the two direction flags; None leaves it to the metric's name.
-
-    Raises
-    ------
-    typer.BadParameter
-        Both flags given: a usage error (exit code 2).
-    """
-    if lower_is_better and higher_is_better:
-        raise typer.BadParameter("it contradicts --lower-is-better: give the one flag that "
-                                 "describes the metric.", param_hint="'--higher-is-better'")
-    return False if lower_is_better else True if higher_is_better else None
 
 
 def _no_diagram_reason(report) -> str:
@@ -118,15 +115,92 @@ def _no_diagram_reason(report) -> str:
             "--control with holm or bonferroni-dunn.")
 
 
-def _emit(report, fmt: Format) -> None:
-    from .report import render_json, render_markdown, render_text
+def write_output(text: str, out: Optional[Path] = None) -> None:
+    """Print ``text`` on stdout, or write it to ``out``: to a temporary file of the same
+    folder renamed over ``out`` at the end, so a full disk or an interruption leaves the
+    old file (or none), never a truncated one."""
+    if out is None:
+        typer.echo(text)
+        return
+    import tempfile
 
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with writing(out):
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text if text.endswith("\n") else text + "\n")
+            os.replace(tmp, out)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    err.print(f"wrote {escape(str(out))}", highlight=False, soft_wrap=True)
+
+
+def save_figure(figure, path: Path, **kwargs) -> None:
+    """Save a matplotlib figure to ``path`` whole or not at all (a temporary file of the same
+    folder, renamed at the end): a full disk leaves no truncated figure."""
+    import tempfile
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with writing(path):
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix,
+                                   dir=path.parent)
+        os.close(fd)
+        try:
+            figure.savefig(tmp, bbox_inches="tight", **kwargs)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+
+
+def render_report(report, fmt: Format) -> str:
+    """A :class:`~outperform.results.ComparisonReport` as ``fmt``, a string."""
+    from ..report import (render_html, render_json, render_latex, render_markdown,
+                          render_text)
+
+    fmt = Format(fmt)
     if fmt is Format.json:
-        typer.echo(render_json(report))
-    elif fmt is Format.markdown:
-        typer.echo(render_markdown(report))
-    else:
+        return render_json(report)
+    if fmt is Format.markdown:
+        return render_markdown(report)
+    if fmt is Format.html:
+        return render_html(report)
+    if fmt is Format.latex:
+        return render_latex(report)
+    from rich.console import Console
+
+    import io
+
+    console = Console(record=True, file=io.StringIO(), width=Console().width)
+    render_text(report, console=console)
+    return console.export_text().rstrip("\n")
+
+
+def _emit(report, fmt: Format, out: Optional[Path] = None) -> None:
+    """Print (or write to ``out``) a report as ``fmt``; text on a terminal keeps its styles."""
+    from ..report import render_text
+
+    if Format(fmt) is Format.text and out is None:
         render_text(report)
+        return
+    write_output(render_report(report, fmt), out)
+
+
+def emit_output(output, fmt: Format, out: Optional[Path] = None) -> None:
+    """Print (or write to ``out``) an :class:`outperform.report.Output` as ``fmt``."""
+    from ..report import render_output
+
+    write_output(render_output(output, Format(fmt).value), out)
+
+
+def check_out(out: Optional[Path]) -> None:
+    """Refuse, before any work, an ``--out`` that is a folder or cannot be created."""
+    if out is not None:
+        _writable(Path(out), "--out")
 
 
 def _plot(report, path: Path) -> None:
@@ -140,7 +214,7 @@ def _plot(report, path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    from .report import report_figures, save_figure_file
+    from ..report import report_figures, save_figure_file
 
     figures = report_figures(report, kinds=("cd",))
     if not figures:
@@ -148,6 +222,7 @@ def _plot(report, path: Path) -> None:
                   f"{escape(_no_diagram_reason(report))}[/yellow]")
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    save_figure_file(figures[0], path)
+    with writing(path):
+        save_figure_file(figures[0], path)
     posthoc = figures[0].key.removeprefix("cd-")
     err.print(f"critical-difference diagram ({escape(posthoc)}) written to {escape(str(path))}")

@@ -9,7 +9,11 @@
   data too large for the memory, or a missing optional dependency, named with the extra that
   installs it (``pip install 'outperform[bayes]'``);
 * 3 - an internal error: one line, and the traceback in a file of the system's temporary
-  folder; ``outperform --debug ...`` prints the traceback instead.
+  folder; ``outperform --debug ...`` prints the traceback instead;
+* 130 - interrupted (Ctrl-C): one line saying what was written before (each file whole, as
+  :mod:`._output` writes them) or that nothing was.
+
+A full disk (``ENOSPC``) is named as such, with the file being written (:class:`Writes`).
 
 Python warnings raised by a command are printed as one ``warning:`` line each, without the
 source line that :func:`warnings.showwarning` adds.
@@ -17,6 +21,7 @@ source line that :func:`warnings.showwarning` adds.
 from __future__ import annotations
 
 import csv
+import errno
 import sys
 import tempfile
 import traceback
@@ -27,8 +32,8 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from . import __version__
-from ._validation import OutperformError
+from .. import __version__
+from .._validation import OutperformError
 
 EXIT_INPUT = 1
 EXIT_INTERNAL = 3
@@ -45,6 +50,32 @@ EXTRAS = {
 }
 
 err = Console(stderr=True)
+EXIT_INTERRUPTED = 130   # 128 + SIGINT, what shells report for Ctrl-C
+
+
+class Writes:
+    """The files a command is writing (``current``) and has written whole (``done``), for
+    the messages of an interruption or a full disk; :mod:`._output` keeps them."""
+
+    current: str | None = None
+    done: list = []
+
+    @classmethod
+    def reset(cls) -> None:
+        cls.current, cls.done = None, []
+
+
+def interrupted_message() -> str:
+    """One line for Ctrl-C: what was written before it, or that nothing was."""
+    if Writes.current is not None:
+        before = f" after writing {', '.join(Writes.done)}" if Writes.done else ""
+        return (f"interrupted while writing {Writes.current}{before}; what is there may be "
+                "incomplete: run the command again.")
+    if not Writes.done:
+        return "interrupted; nothing was written."
+    names = ", ".join(Writes.done[:5]) + (f" and {len(Writes.done) - 5} more"
+                                         if len(Writes.done) > 5 else "")
+    return f"interrupted; written before: {names} (each whole); nothing else was written."
 
 
 def input_error_message(exc: BaseException) -> str | None:
@@ -72,6 +103,11 @@ def input_error_message(exc: BaseException) -> str | None:
     if isinstance(exc, UnicodeDecodeError):
         return (f"the file is not {exc.encoding} text (byte {exc.object[exc.start]:#04x} at "
                 f"position {exc.start}): save it as UTF-8 (in a spreadsheet: 'CSV UTF-8').")
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
+        target = exc.filename if exc.filename is not None else Writes.current
+        what = f" {str(target)!r}" if target is not None else " the output"
+        return (f"disk full while writing{what}: free some space, or write to another disk "
+                "(--out); nothing was left half-written.")
     if isinstance(exc, OSError):
         where = f" {str(exc.filename)!r}" if exc.filename is not None else ""
         return (f"cannot use{where}: {exc.strerror or exc}. Check the path, that it names a "
@@ -185,10 +221,15 @@ class Group(PlainFlagsGroup):
     """
 
     def invoke(self, ctx):
+        Writes.reset()
         try:
             with warnings.catch_warnings():
                 warnings.showwarning = _show_warning
                 return super().invoke(ctx)
+        except KeyboardInterrupt:
+            err.print(f"[red]{escape(interrupted_message())}[/red]", soft_wrap=True,
+                      highlight=False)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         except Exception as exc:
             if _from_the_framework(exc):
                 raise

@@ -1,0 +1,38 @@
+"""The ``outperform`` command line.
+
+Exit codes: 0 success; 1 bad input, a file that cannot be read or written, or a missing
+optional dependency (one line says what was wrong and what to do, e.g.
+``pip install 'outperform[bayes]'``); 2 usage error; 3 internal error (one line, the
+traceback in a file of the temporary folder; ``outperform --debug COMMAND ...`` prints it);
+130 interrupted (Ctrl-C). The exceptions are turned into messages once, for every command,
+by :class:`._errors.Group`.
+
+One module per command (``_compare.py`` is ``outperform compare``, ...); the options they
+share are declared once in :mod:`._options`; writing outputs is :mod:`._output`. The
+commands parse options and print: the analyses are in :mod:`outperform.compare`, the
+rendering of every result in :mod:`outperform.report`.
+"""
+from ._aggregate import aggregate_cmd
+from ._app import app
+from ._benchmark import benchmark
+from ._compare import compare_cmd
+from ._compare_evals import compare_evals_cmd
+from ._compare_predictions import compare_predictions_cmd
+from ._demo import demo
+from ._leaderboard import leaderboard_cmd
+from ._plan import plan_app
+from ._report import report
+from ._simulate import simulate
+
+app.command("compare")(compare_cmd)
+app.command("compare-predictions")(compare_predictions_cmd)
+app.command("benchmark")(benchmark)
+app.command("report")(report)
+app.command("simulate")(simulate)
+app.command("demo")(demo)
+app.command("aggregate")(aggregate_cmd)
+app.command("compare-evals")(compare_evals_cmd)
+app.command("leaderboard")(leaderboard_cmd)
+app.add_typer(plan_app, name="plan")
+
+__all__ = ["app"]

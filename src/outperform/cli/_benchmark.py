@@ -1,0 +1,104 @@
+"""``outperform benchmark``: a paired cross-validation experiment, then Q2 and Q3."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from .._validation import OutperformError
+from . import _options as opt
+from ._errors import err
+from ._options import Format
+from ._output import SCHEDULER_HELP, _backend, _emit, _exit_on_bad_input, writing
+
+
+def benchmark(
+    models: str = typer.Option("logreg,rf,nb,knn,svm", help="Comma-separated model names: "
+                               "logreg, rf, nb, knn, svm, tree, dummy, lda, bagging, et, "
+                               "linear_svm, mlp, adaboost."),
+    datasets: str = typer.Option("sklearn", help="'sklearn' (iris, wine, breast_cancer, digits) "
+                                 "or a comma-separated subset."),
+    cv: str = typer.Option("10x10", help="Design: RxK (R repeats of stratified K-fold), 5x2, or "
+                           "holdout:RxFRACTION (R >= 2)."),
+    metric: Optional[str] = opt.metric("A scikit-learn scorer name (default: accuracy)."),
+    out: Optional[Path] = opt.out("Results file (.parquet or .csv), written "
+                                       "before the analysis; default "
+                                       "outperform-benchmark-<cv>-<metric>-seed<seed>.parquet in "
+                                       "the working directory. A rerun with the same file "
+                                       "resumes where it stopped."),
+    n_jobs: int = typer.Option(1, help="Parallel fits (joblib; -1: all cores)."),
+    scheduler: Optional[str] = typer.Option(None, metavar="<address>", help=SCHEDULER_HELP),
+    seed: int = opt.seed("random_state of the splits (recorded in the output)."),
+    rope: Optional[float] = opt.rope(),
+    alpha: float = opt.alpha(),
+    predictions: bool = typer.Option(False, "--predictions", help="Also write every test "
+                                     "example's prediction to <out>.predictions.<suffix> "
+                                     "(columns task, model, run, fold, example, y_true, "
+                                     "y_pred, correct): with one run (--cv 1xK) `outperform "
+                                     "leaderboard` ranks the models on it."),
+) -> None:
+    """Run a paired cross-validation experiment on bundled data, then compare (Q2 and Q3).
+
+    Every model sees the same splits. The per-fold table is written to --out as the fits
+    finish (a progress bar on a terminal); the command then prints the Q2 comparison
+    (correlated t-tests) on each data set and the Q3 comparison (Friedman and post-hoc tests)
+    across them.
+    """
+    import re
+    import time
+
+    from .._validation import TooFewError
+    from ..compare import compare
+    from ..experiments import get_models, load_datasets, parse_design, run_experiment
+
+    # OSError: the results file cannot be written (permissions, a full disk).
+    metric = metric or "accuracy"
+    with _exit_on_bad_input((OutperformError, ValueError, OSError)):
+        design = parse_design(cv, random_state=seed)
+        n_splits = design.n_runs * design.n_folds
+        if n_splits < 2:
+            raise TooFewError(
+                f"--cv {cv} gives one train/test split per data set, and the Q2 tests "
+                "(corrected resampled t-test, correlated Bayesian t-test) need at least 2: use "
+                "holdout:RxF with R >= 2 (e.g. holdout:30x0.2) or k-fold CV (e.g. 10x10). On "
+                "one test set, compare per-example predictions with `outperform "
+                "compare-predictions` (McNemar).")
+        estimators, data = get_models(models), load_datasets(datasets)
+        if out is None:
+            name = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{design.name}-{metric}-seed{seed}")
+            out = Path(f"outperform-benchmark-{name}.parquet")
+        with _backend(scheduler, n_jobs) as backend:
+            err.print(f"{len(estimators)} models x {len(data)} data sets x {n_splits} splits "
+                      f"({design.name}) = {len(estimators) * len(data) * n_splits} fits; "
+                      f"results go to {out} as they finish.")
+            started = time.perf_counter()
+            try:
+                with writing(out):     # a full disk names the results file
+                    table = run_experiment(estimators, data, design, metrics=(metric,),
+                                           n_jobs=n_jobs, out=out, backend=backend,
+                                           store_predictions=predictions)
+            except KeyboardInterrupt:
+                err.print(f"interrupted: the finished fits are kept in {out}; the same "
+                          "command resumes from there.")
+                raise typer.Exit(130)
+    err.print(f"per-fold results written to {out} ({time.perf_counter() - started:.0f} s).")
+    if predictions:
+        from ..experiments import predictions_path
+
+        table = table[0]
+        err.print(f"per-example predictions written to {predictions_path(out)}.")
+    for task in table["task"].unique():
+        Console().rule(f"Q2 on {task}")
+        try:
+            _emit(compare(table[table["task"] == task], metric=metric, rope=rope, alpha=alpha),
+                  Format.text)
+        except OutperformError as exc:
+            err.print(f"[yellow]Q2 on {task} not run:[/yellow] {exc}")
+    if table["task"].nunique() > 1:
+        Console().rule("Q3 across data sets")
+        try:
+            _emit(compare(table, metric=metric, alpha=alpha), Format.text)
+        except OutperformError as exc:
+            err.print(f"[yellow]Q3 not run:[/yellow] {exc}")

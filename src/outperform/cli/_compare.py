@@ -1,0 +1,78 @@
+"""``outperform compare``: a results table compared (Q1, Q2 or Q3 by its layout)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from . import _options as opt
+from ._options import Format
+from ._output import FIGURE_SUFFIXES, _emit, _output_file, _plot, check_out
+
+
+def compare_cmd(
+    file: Path = typer.Argument(..., help="Results table (.csv, .tsv or .parquet), long "
+                                "(columns task, model, \\[run, fold], score) or wide (one row per "
+                                "data set, one column per model), or per-example predictions "
+                                "(a y_true column and one column per model: Q1)."),
+    control: Optional[str] = opt.control(),
+    alpha: float = opt.alpha(),
+    metric: Optional[str] = opt.metric(),
+    lower_is_better: bool = opt.lower_is_better(),
+    higher_is_better: bool = opt.higher_is_better(),
+    posthoc: List[str] = typer.Option(["auto"], help="Post-hoc test after Friedman: auto (chosen and "
+                                      "explained in the report); nemenyi; holm, hochberg, hommel, "
+                                      "shaffer, bergmann (Bergmann–Hommel, up to 10 models) on the "
+                                      "Friedman z-tests; conover, quade; wilcoxon-holm; durbin "
+                                      "(missing cells); with --control: bonferroni-dunn, li, rom; "
+                                      "none. Give it twice to run two on one ranking, e.g. "
+                                      "--posthoc nemenyi --posthoc holm --control X."),
+    rope: Optional[float] = opt.rope(),
+    rho: Optional[float] = typer.Option(None, help="One task with folds: correlation of fold "
+                                        "differences (default n_test/n_total, or 1/k)."),
+    threshold: float = opt.threshold("Posterior probability needed for a Bayesian "
+                                    "decision, above 0.5 (Williams 2026 §5.2)."),
+    bayesian: bool = typer.Option(False, "--bayesian", help="Several data sets: add the Bayesian "
+                                  "signed-rank and sign tests and, with folds, the Poisson test."),
+    prior: Optional[float] = typer.Option(None, "--prior", help="Strength s > 0 of the Bayesian "
+                                          "sign/signed-rank prior (default 0.5 / 1)."),
+    hierarchical: bool = typer.Option(False, "--hierarchical", help="Two models with per-fold "
+                                      "results on several data sets: add the hierarchical "
+                                      "correlated t-test (MCMC, needs the 'bayes' extra)."),
+    fmt: Format = opt.format_(),
+    out: Optional[Path] = opt.out(),
+    plot: Optional[Path] = opt.plot("Write the critical-difference diagram here (.png, .svg "
+                                    "or .pdf)."),
+    encoding: Optional[str] = opt.encoding(),
+    y_true: str = opt.y_true("Per-example predictions (Q1): the column of the true labels; "
+                             "a table with it is compared as compare-predictions does."),
+    loss: str = opt.loss("Q1 loss: zero-one, log, squared, absolute, "
+                             "given."),
+    cluster: Optional[str] = opt.cluster("Q1: column of cluster ids (documents, speakers): "
+                                         "losses are averaged per cluster first."),
+    seed: int = opt.seed("Seed of the Monte Carlo draws of the Bayesian tests."),
+) -> None:
+    """Compare algorithms from a results table.
+
+    Several data sets (Q3): average ranks, Friedman/Iman–Davenport, post-hoc tests and a
+    critical-difference diagram (Demšar 2006). One data set with folds (Q2): the corrected
+    resampled t-test and the correlated Bayesian t-test (Corani & Benavoli 2015).
+    Per-example predictions with a y_true column (Q1): McNemar and its Bayesian version, as
+    compare-predictions.
+    """
+    from ..compare import compare
+
+    direction = opt.direction(lower_is_better, higher_is_better)
+    check_out(out)
+    if plot is not None:
+        _output_file(plot, "--plot", FIGURE_SUFFIXES)
+    report = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
+                     control=control, posthoc=posthoc[0] if len(posthoc) == 1 else tuple(posthoc),
+                     rope=rope, rho=rho, threshold=threshold,
+                     bayesian=bayesian, prior_strength=prior, hierarchical=hierarchical,
+                     encoding=encoding, progress=True, y_true=y_true, loss=loss, group=cluster,
+                     random_state=seed)
+    _emit(report, fmt, out)
+    if plot is not None:
+        _plot(report, plot)

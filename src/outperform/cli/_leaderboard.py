@@ -1,0 +1,123 @@
+"""``outperform leaderboard``: many models ranked with rank confidence sets and tiers.
+
+Bad input raises :class:`InvalidInputError`, which the shared handler of :mod:`._errors`
+turns into one line and exit code 1. ``--battles`` hands pairwise battles to
+:mod:`._battles` (Bradley–Terry).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from . import _options as opt
+from .._validation import InvalidInputError
+from ._options import Format
+from ._output import FIGURE_SUFFIXES, _output_file, check_out
+
+#: Rows printed by default when there are more models than that (``--top 0``: all).
+DEFAULT_TOP = 30
+
+
+def leaderboard_cmd(
+    file: Path = typer.Argument(..., help="Per-item scores (columns model, example or id, a score, "
+                                "optional cluster), per-example predictions (y_true and one "
+                                "column per model), one score per (task, model), or with "
+                                "--battles pairwise battles (model_a, model_b, winner)."),
+    cluster: Optional[str] = opt.cluster("Column of cluster labels of the items (passages, "
+                                         "conversations): clusters are resampled whole, "
+                                         "standard errors are cluster-robust. Default: a column "
+                                         "named 'cluster' if there is one."),
+    alpha: float = opt.alpha("1 - confidence level of the rank sets; level of the pairwise "
+                             "tests."),
+    n_resamples: int = typer.Option(1000, "--n-resamples", help="Bootstrap resamples."),
+    battles: bool = typer.Option(False, "--battles", help="FILE holds pairwise battles "
+                                 "(model_a, model_b, winner in a/b/tie): Bradley–Terry ratings."),
+    anchor: Optional[str] = typer.Option(None, help="--battles: the model rated 1000 on the "
+                                         "Elo scale."),
+    metric: Optional[str] = opt.metric("Score column, when there are several."),
+    lower_is_better: bool = opt.lower_is_better(),
+    higher_is_better: bool = opt.higher_is_better(),
+    control: Optional[str] = opt.control("Also compare every model with this one (the "
+                                         "leaderboard's paired tests, adjusted as its letters)."),
+    y_true: str = opt.y_true(),
+    loss: str = opt.loss("Predictions: zero-one (accuracy), log, squared "
+                             "or absolute."),
+    weights: str = typer.Option("multinomial", help="Bootstrap weights: multinomial (the "
+                                "ordinary bootstrap) or poisson."),
+    top: Optional[int] = typer.Option(None, help=f"Print the N best models only (default: all "
+                                      f"up to 50 models, else {DEFAULT_TOP}; 0: all)."),
+    top_k: int = typer.Option(1, "--top-k", help="Also list the models that may be among "
+                              "the best K (their simultaneous rank set reaches K)."),
+    seed: int = opt.seed("Seed of the bootstrap (the output is reproducible)."),
+    task: Optional[str] = typer.Option(None, help="Rank on this task only, when the file holds "
+                                       "several (e.g. benchmark --predictions over data "
+                                       "sets)."),
+    fmt: Format = opt.format_(),
+    out: Optional[Path] = opt.out(),
+    encoding: Optional[str] = opt.encoding(),
+    plot: Optional[Path] = opt.plot("Also draw the rank confidence sets of the models --top "
+                                    "shows into this figure (.png, .svg, .pdf); with "
+                                    "--battles, the ratings."),
+) -> None:
+    """Rank many models: rank confidence sets (simultaneous and marginal, Mogstad et al.
+    2024), tiers, compact letters of the paired tests (McNemar or cluster-robust t, Holm),
+    and each score with its interval.
+    """
+    check_out(out)
+    if plot is not None:
+        _output_file(plot, "--plot", FIGURE_SUFFIXES)   # before the bootstrap, not after
+    if battles:
+        if control is not None:
+            raise InvalidInputError("--control applies to rankings of scores, not to --battles "
+                                    "(use --anchor to rate a model at 1000).")
+        from ._battles import leaderboard_battles
+
+        kwargs = dict(alpha=alpha, n_resamples=n_resamples, random_state=seed, anchor=anchor,
+                      fmt=fmt, plot=plot)
+        if out is not None:
+            kwargs["out"] = out
+        leaderboard_battles(file, **kwargs)
+        return
+    if anchor is not None:
+        raise InvalidInputError("--anchor applies to --battles (Bradley–Terry ratings) only.")
+    if top_k < 1:
+        raise InvalidInputError(f"--top-k must be at least 1, got {top_k}.")
+    if top is not None and top < 0:
+        raise InvalidInputError(f"--top must be 0 (all models) or a positive number, got {top}.")
+    from ..compare import leaderboard
+    from ..report import leaderboard_output
+    from ._output import emit_output
+
+    board = leaderboard(file, cluster=cluster, metric=metric,
+                        higher_is_better=opt.direction(lower_is_better, higher_is_better),
+                        alpha=alpha, n_resamples=n_resamples, weights=weights,
+                        random_state=seed, y_true=y_true, loss=loss, encoding=encoding,
+                        progress=True, task=task)
+    if control is not None and control not in board.names:
+        raise InvalidInputError(f"--control {control!r} is not among the models "
+                                f"({', '.join(board.names)}).")
+    k = len(board.names)
+    shown = (None if k <= 50 else DEFAULT_TOP) if top is None else (top or None)
+    emit_output(leaderboard_output(board, top=shown, top_k=top_k, control=control), fmt, out)
+    if plot is not None:
+        _save_rank_sets(board, shown, plot)
+
+
+def _save_rank_sets(board, top: int | None, path: Path) -> None:
+    """Write the rank-set plot of the ``top`` best-estimated models (None: all) to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from rich.markup import escape
+
+    from ..plot import plot_rank_sets
+    from ._errors import err
+    from ._output import save_figure
+
+    figure = plot_rank_sets(board, top=top).figure
+    save_figure(figure, path, dpi=120)
+    plt.close(figure)
+    err.print(f"rank confidence sets written to {escape(str(path))}")

@@ -1,0 +1,148 @@
+"""The options the commands share, each declared once: one name, one default, one meaning.
+
+Every command takes its shared options from these factories (a command may say more in
+its help through ``help=``, never another name or default), so ``--alpha`` is 0.05 and
+``--seed`` is 0 wherever they appear; ``tests/test_cli_shared_options.py`` walks every
+command's help to hold that. Old spellings are hidden options that still work for one
+release: :func:`deprecated` prints the warning naming the new one.
+"""
+from __future__ import annotations
+
+from enum import Enum
+
+import typer
+from rich.markup import escape
+
+from .._validation import InvalidInputError
+from ._errors import err
+
+
+class Format(str, Enum):
+    """What a command prints (``--format``)."""
+
+    text = "text"
+    markdown = "markdown"
+    json = "json"
+    html = "html"
+    latex = "latex"
+
+
+#: The shared options: name -> default (the test of the shared options reads this).
+SHARED = {"--format": "text", "--out": None, "--metric": None, "--higher-is-better": False,
+          "--lower-is-better": False, "--control": None, "--alpha": 0.05, "--cluster": None,
+          "--seed": 0, "--encoding": None, "--plot": None, "--y-true": "y_true",
+          "--rope": None, "--loss": "zero-one", "--threshold": 0.95}
+
+FORMAT_HELP = "Output format: text, markdown, json, html or latex."
+
+
+def format_(help: str = FORMAT_HELP):
+    return typer.Option(Format.text, "--format", help=help)
+
+
+def out(help: str = "Write the output to this file instead of the terminal (the file is "
+                    "replaced whole, or not at all)."):
+    return typer.Option(None, "--out", metavar="FILE", help=help)
+
+
+def metric(help: str = "Metric column, when there are several."):
+    return typer.Option(None, "--metric", help=help)
+
+
+def higher_is_better(help: str = "The metric is a score (higher is better): confirms the "
+                                 "direction of a metric name outperform does not know."):
+    return typer.Option(False, "--higher-is-better", help=help)
+
+
+def lower_is_better(help: str = "The metric is a loss or error (lower is better)."):
+    return typer.Option(False, "--lower-is-better", help=help)
+
+
+def control(help: str = "Compare every model with this one (e.g. your baseline) instead of "
+                        "all pairs."):
+    return typer.Option(None, "--control", help=help)
+
+
+def alpha(help: str = "Significance level (intervals at 1 - alpha)."):
+    return typer.Option(0.05, "--alpha", help=help)
+
+
+def cluster(help: str = "Column (or field) of cluster labels of the items (documents, "
+                        "passages, speakers): cluster-robust standard errors."):
+    return typer.Option(None, "--cluster", metavar="COLUMN", help=help)
+
+
+def seed(help: str = "Seed of the random numbers (the output is reproducible)."):
+    return typer.Option(0, "--seed", help=help)
+
+
+def encoding(help: str = "Encoding of a text file that is not UTF-8, e.g. cp1252 "
+                         "(spreadsheet exports)."):
+    return typer.Option(None, "--encoding", help=help)
+
+
+def plot(help: str = "Write the figure here (.png, .svg or .pdf)."):
+    return typer.Option(None, "--plot", metavar="FILE", help=help)
+
+
+def y_true(help: str = "Per-example predictions: the column of the true labels."):
+    return typer.Option("y_true", "--y-true", help=help)
+
+
+def rope(help: str = "Half-width of the region of practical equivalence, in metric units "
+                     "(Bayesian tests)."):
+    return typer.Option(None, "--rope", help=help)
+
+
+def loss(help: str = "Q1 loss: zero-one, log, squared, absolute, or given (the model columns "
+                     "already hold per-example losses)."):
+    return typer.Option("zero-one", "--loss", help=help)
+
+
+def threshold(help: str = "Posterior probability needed for a Bayesian decision, above 0.5 "
+                          "(Williams 2026 §5.2)."):
+    return typer.Option(0.95, "--threshold", help=help)
+
+
+def old(name: str, new: str, default=None, **kwargs):
+    """A hidden option of an old spelling (``name``) that :func:`deprecated` reports."""
+    return typer.Option(default, name, hidden=True, help=f"Deprecated: use {new}.", **kwargs)
+
+
+def deprecated(old_name: str, new: str) -> None:
+    """Print the one-line warning of an old option spelling, naming the new one."""
+    err.print(f"[yellow]warning:[/yellow] {escape(old_name)} is deprecated; use "
+              f"{escape(new)}.", soft_wrap=True, highlight=False)
+
+
+def merge(new_name: str, new_value, old_name: str, old_value, *, unset=None):
+    """The value of an option given in its new or (deprecated) old spelling.
+
+    Raises
+    ------
+    InvalidInputError
+        Both spellings given with different values.
+    """
+    if old_value is None or old_value is False:
+        return new_value
+    deprecated(old_name, new_name)
+    if new_value != unset and new_value != old_value:
+        raise InvalidInputError(f"{new_name} {new_value!r} and {old_name} {old_value!r} "
+                                f"disagree; give {new_name} only.")
+    return old_value
+
+
+def direction(lower: bool, higher: bool) -> bool | None:
+    """``higher_is_better`` from the two direction flags; None leaves it to the metric's name.
+
+    Raises
+    ------
+    typer.BadParameter
+        Both flags given: a usage error (exit code 2).
+    """
+    if lower and higher:
+        raise typer.BadParameter("it contradicts --lower-is-better: give the one flag that "
+                                 "describes the metric.", param_hint="'--higher-is-better'")
+    return False if lower else True if higher else None
+
+

@@ -1,0 +1,112 @@
+"""``outperform report``: a publishable report with its figures, written to a folder."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from . import _options as opt
+from .._validation import InvalidInputError
+from ._errors import err
+from ._options import Format
+from ._output import _emit, writing
+
+#: ``--format`` names -> the file formats of :func:`outperform.report.write_report`.
+FILE_FORMATS = {"html": "html", "markdown": "md", "md": "md", "latex": "tex", "tex": "tex",
+                "json": "json", "text": "txt", "txt": "txt"}
+DEFAULT_OUT = Path("outperform-report")
+
+
+def _file_formats(given: List[str], old: Optional[str]) -> tuple[str, ...]:
+    """The report's file formats from ``--format`` (repeated or comma-separated) or the
+    deprecated ``--formats``; html, md, tex and json by default."""
+    from ..report import FORMATS
+
+    if old is not None:
+        opt.deprecated("--formats", "--format")
+    texts = list(given) + ([old] if old is not None else [])
+    if not texts:
+        return ("html", "md", "tex", "json")
+    names = [f.strip().lower() for t in texts for f in t.split(",") if f.strip()]
+    unknown = [f for f in names if f not in FILE_FORMATS]
+    if unknown or not names:
+        what = f"unknown format(s) {', '.join(unknown)}" if unknown else "no format given"
+        raise InvalidInputError(f"--format {','.join(texts)!r}: {what}; choose among "
+                                f"{', '.join(FORMATS)} (or markdown, latex, text), "
+                                "comma-separated or repeated (the critical-difference diagrams "
+                                "are always written as PDF and SVG).")
+    return tuple(dict.fromkeys(FILE_FORMATS[f] for f in names))
+
+
+def report(
+    files: List[Path] = typer.Argument(..., metavar="FILE...", help="Results table (any layout "
+                                       "`compare` reads: per-example predictions with y_true, "
+                                       "folds on one task, or many data sets), or evaluation "
+                                       "logs / folders of runs / a long table of per-item "
+                                       "scores (model, item, score) as `compare-evals` reads "
+                                       "them (one report per task)."),
+    out: Optional[Path] = opt.out(f"Folder for the report files (default {DEFAULT_OUT})."),
+    fmt: List[str] = typer.Option([], "--format", help="Files to write, repeated or "
+                                  "comma-separated: html, markdown, latex, json, text (default "
+                                  "html, markdown, latex and json; the diagrams are written "
+                                  "as PDF and SVG)."),
+    formats: Optional[str] = opt.old("--formats", "--format"),
+    control: Optional[str] = opt.control(),
+    alpha: float = opt.alpha(),
+    metric: Optional[str] = opt.metric(),
+    lower_is_better: bool = opt.lower_is_better(),
+    higher_is_better: bool = opt.higher_is_better(),
+    rope: Optional[float] = opt.rope(),
+    bayesian: bool = typer.Option(True, "--bayesian/--no-bayesian",
+                                  help="Include the Bayesian tests over data sets."),
+    y_true: str = opt.y_true(),
+    loss: str = opt.loss("Q1 loss: zero-one, log, squared, absolute, given."),
+    encoding: Optional[str] = opt.encoding(),
+    cluster: Optional[str] = opt.cluster(),
+    cluster_by: Optional[str] = opt.old("--cluster-by", "--cluster"),
+    intersect: bool = typer.Option(False, "--intersect", help="Evaluation logs: compare on the "
+                                   "items all models share."),
+    seed: int = opt.seed("Seed of the Monte Carlo draws and the bootstrap of the runs."),
+) -> None:
+    """Write a publishable report (HTML, Markdown, LaTeX, JSON) with its figures."""
+    from ..compare import compare
+    from ..compare._report_inputs import with_runs
+    from ..data._evals._long import is_item_table
+    from ..data._evals._read import is_eval_log
+    from ..data._files import read_columns, read_table
+    from ..report import write_report
+
+    direction = opt.direction(lower_is_better, higher_is_better)
+    chosen = _file_formats(fmt, formats)
+    cluster = opt.merge("--cluster", cluster, "--cluster-by", cluster_by)
+    out = DEFAULT_OUT if out is None else out
+    if out.exists() and not out.is_dir():
+        raise InvalidInputError(f"--out {str(out)!r} is an existing file; give a folder for the "
+                                "report files (it is created if missing).")
+    # A long table of per-item scores (model, item id, score; no run/fold) is an evaluation
+    # log too: the header decides, before read_results would refuse its repeated cells.
+    items = (len(files) == 1 and files[0].is_file()
+             and is_item_table(read_columns(files[0], encoding=encoding)))
+    if len(files) > 1 or is_eval_log(files[0]) or items:
+        from ._compare_evals import refuse_table_options, write_eval_reports
+
+        refuse_table_options({"--rope": rope is not None, "--no-bayesian": not bayesian,
+                              "--y-true": y_true != "y_true", "--loss": loss != "zero-one"})
+
+        # the evaluation-log reader has no encoding: a table in another one is read here
+        sources = [read_table(files[0], encoding=encoding)] if items and encoding else files
+        write_eval_reports(sources, out, chosen, metric=metric, cluster=cluster,
+                           intersect=intersect, control=control, alpha=alpha,
+                           higher_is_better=direction)
+        return
+    file = files[0]
+    result = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
+                     control=control, rope=rope, bayesian=bayesian, y_true=y_true, loss=loss,
+                     group=cluster, encoding=encoding, progress=True, random_state=seed)
+    result = with_runs(result, file, encoding=encoding, control=control)
+    with writing(out):
+        paths = write_report(result, out, formats=chosen)
+    _emit(result, Format.text)
+    for path in (paths.values() if isinstance(paths, dict) else paths):
+        err.print(f"wrote {path}")
