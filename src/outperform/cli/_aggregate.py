@@ -21,7 +21,7 @@ from ._output import FIGURE_SUFFIXES, _output_file, check_out, emit_output, save
 def aggregate_cmd(
     file: Path = typer.Argument(..., help="Long results table (.csv, .tsv or .parquet) with "
                                 "columns task, model, run (seed), a metric, optional fold and "
-                                "step (learning curve: each run's last step is used)."),
+                                "step (learning curve: the last step all runs reached is used)."),
     normalize: str = typer.Option("none", help="none, min-max (per task: best run 1, worst 0) "
                                   "or reference:FILE (a table with columns task, zero, one, e.g. "
                                   "random and human scores)."),
@@ -52,7 +52,7 @@ def aggregate_cmd(
 ) -> None:
     """Runs x tasks (deep learning, RL): IQM, mean, median, optimality gap with stratified
     bootstrap intervals, and the probability of improvement (Agarwal et al. 2021, rliable).
-    With a step column (learning curves) the aggregates use each run's last step, and the IQM
+    With a step column (learning curves) the aggregates use the last step all runs reached, and the IQM
     at every step (sample efficiency) is printed too.
     """
     from ..compare import compare_runs, sample_efficiency, variance_components

@@ -51,11 +51,15 @@ def benchmark(
 
     from .._validation import TooFewError
     from ..compare import compare
-    from ..experiments import get_models, load_datasets, parse_design, run_experiment
+    from ..experiments import (check_run_options, get_models, load_datasets, parse_design,
+                               run_experiment)
 
     # OSError: the results file cannot be written (permissions, a full disk).
     metric = metric or "accuracy"
     with _exit_on_bad_input((OutperformError, ValueError, OSError)):
+        # every option checked before the first fit (--alpha 1 or --rope -1 used to run
+        # every fit and then skip the analysis)
+        check_run_options(metrics=(metric,), n_jobs=n_jobs, out=out, alpha=alpha, rope=rope)
         design = parse_design(cv, random_state=seed)
         n_splits = design.n_runs * design.n_folds
         if n_splits < 2:

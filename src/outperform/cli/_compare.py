@@ -6,6 +6,8 @@ from typing import List, Optional
 
 import typer
 
+from ..compare._registry import posthoc_help
+
 from . import _options as opt
 from ._options import Format
 from ._output import FIGURE_SUFFIXES, _emit, _output_file, _plot, check_out
@@ -21,13 +23,7 @@ def compare_cmd(
     metric: Optional[str] = opt.metric(),
     lower_is_better: bool = opt.lower_is_better(),
     higher_is_better: bool = opt.higher_is_better(),
-    posthoc: List[str] = typer.Option(["auto"], help="Post-hoc test after Friedman: auto (chosen and "
-                                      "explained in the report); nemenyi; holm, hochberg, hommel, "
-                                      "shaffer, bergmann (Bergmann–Hommel, up to 10 models) on the "
-                                      "Friedman z-tests; conover, quade; wilcoxon-holm; durbin "
-                                      "(missing cells); with --control: bonferroni-dunn, li, rom; "
-                                      "none. Give it twice to run two on one ranking, e.g. "
-                                      "--posthoc nemenyi --posthoc holm --control X."),
+    posthoc: List[str] = typer.Option(["auto"], help=posthoc_help()),
     rope: Optional[float] = opt.rope(),
     rho: Optional[float] = typer.Option(None, help="One task with folds: correlation of fold "
                                         "differences (default n_test/n_total, or 1/k)."),

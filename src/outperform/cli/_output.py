@@ -185,7 +185,9 @@ def _emit(report, fmt: Format, out: Optional[Path] = None) -> None:
     from ..report import render_text
 
     if Format(fmt) is Format.text and out is None:
-        render_text(report)
+        from rich.console import Console
+
+        render_text(report, console=Console())
         return
     write_output(render_report(report, fmt), out)
 

@@ -12,7 +12,7 @@ import re
 
 def with_runs(report, data, *, encoding: str | None = None, control: str | None = None,
               random_state=0):
-    """``report`` with ``details["runs"]``: :func:`compare_runs` of ``data`` (min-max
+    """``report`` with its typed ``runs``: :func:`compare_runs` of ``data`` (min-max
     normalised per task, which reads either direction) when it holds several runs per model
     and task; else ``report`` unchanged.
 
@@ -38,9 +38,8 @@ def with_runs(report, data, *, encoding: str | None = None, control: str | None 
         return report
     runs = compare_runs(frame, metric=report.metric, higher_is_better=report.higher_is_better,
                         normalize="min-max", control=control,
-                        random_state=random_state).to_dict()
-    del runs["profiles"]   # the curves are for figures; the report shows the tables
-    return dataclasses.replace(report, details={**report.details, "runs": runs})
+                        random_state=random_state)
+    return dataclasses.replace(report, runs=runs)
 
 
 def eval_reports(result) -> list[tuple[str, object]]:

@@ -18,7 +18,7 @@ def eval_tables(result) -> tuple[Table, Table]:
     from ..compare._words import favoured
 
     alpha, level = _level(result)
-    scores, diffs = [], []
+    scores, diffs, decided = [], [], set()
     for task, reports in result.per_task.items():
         info = result.pairing[task]
         items = str(info["n_items"]) + (f" ({info['n_clusters']} clusters)"
@@ -35,18 +35,26 @@ def eval_tables(result) -> tuple[Table, Table]:
             d = rep.tests["paired_difference"]
             lo, hi = d.confidence_interval(1 - alpha)
             a, b = rep.models
-            side = favoured(d.estimate, higher_is_better=rep.higher_is_better) \
-                if d.pvalue < alpha else 0
+            # the pair's one verdict (compare_evals: Holm-adjusted leaderboard tests with more
+            # than two models), the same the sentences state
+            better = rep.details.get("better")
+            if better is None:
+                side = favoured(d.estimate, higher_is_better=rep.higher_is_better) \
+                    if d.pvalue < alpha else 0
+                better = {1: a, -1: b}.get(side, "")
+            decided.add(rep.details.get("decided_by") or f"{d.method}, unadjusted p")
             diffs.append([task, f"{a} vs {b}", f"{d.estimate:+.4f}", f"[{lo:+.4f}, {hi:+.4f}]",
                           f"{d.details['standard_error']:.4f}",
                           f"{d.details['unpaired_standard_error']:.4f}",
                           "< 1e-300" if d.pvalue == 0 else f"{d.pvalue:.3g}",
-                          {1: a, -1: b}.get(side, "neither")])
+                          better or "neither"])
     return (Table("scores", "Mean score per task",
                   ["task", "metric", "model", "mean", f"{level} interval (Wilson)", "items",
                    "epochs"], scores, "summary"),
-            Table("differences", f"Paired differences A − B ({level} CI)",
-                  ["task", "A vs B", "A − B", "CI", "SE", "SE unpaired", "p", "better"], diffs,
+            Table("differences", f"Paired differences A − B ({level} CI, p unadjusted); "
+                  f"better decided by {'; '.join(sorted(decided))}",
+                  ["task", "A vs B", "A − B", "CI", "SE", "SE unpaired", "p (unadjusted)",
+                   "better"], diffs,
                   "frequentist"))
 
 

@@ -31,6 +31,10 @@ def leaderboard_markdown(board, top: int | None) -> str:
             f"[{r.marginal_low}, {r.marginal_high}] | [{r.percentile_low}, "
             f"{r.percentile_high}] | {r.tier} | {r.letters} | {r.estimate:.4g} | "
             f"[{r.ci_low:.4g}, {r.ci_high:.4g}] |")
+    criteria = board.criteria()
+    lines += ["", f"- tier: {criteria['tier']}", f"- letters: {criteria['letters']}"]
+    if (note := board.disagreement_note()) is not None:
+        lines.append(f"- note: {note}")
     return "\n".join(lines)
 
 
