@@ -146,10 +146,19 @@ def test_every_renderer_returns_a_string(reports):
 
     renderers = [n for n in rp.__all__ if n.startswith("render_")]
     assert set(renderers) == {"render_html", "render_html_fragment", "render_json",
-                              "render_latex", "render_markdown", "render_text"}
-    for name in renderers:
+                              "render_latex", "render_markdown", "render_text", "render_output"}
+    for name in set(renderers) - {"render_output"}:
         out = getattr(rp, name)(reports["Q3"])
         assert isinstance(out, str) and len(out) > 500, name
+    # render_output renders the command line's results (leaderboards, runs, plans, ...)
+    from outperform.plan import mcnemar_power
+    from outperform.report._output_kinds import plan_output
+
+    output = plan_output(mcnemar_power(accuracy_a=0.80, accuracy_b=0.82, discordance=0.15,
+                                       power=0.8))
+    for fmt in ("text", "markdown", "json", "html", "latex"):
+        out = rp.render_output(output, fmt)
+        assert isinstance(out, str) and "0.15" in out, fmt
 
 
 def test_render_text_prints_only_on_a_given_console(reports, capsys):

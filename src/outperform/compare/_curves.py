@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .._validation import InvalidInputError, check_random_state
+from .._validation import InvalidInputError, OutperformWarning, check_random_state
 from ..data import read_results, read_table
 from ..data._schema import EXAMPLE, FOLD, MODEL, RUN, TASK
 from ..results import SampleEfficiency
@@ -95,7 +95,7 @@ def sample_efficiency(data, *, metric: str | None = None, higher_is_better: bool
     single = [m for m, (_, g) in grids.items() if g.shape[1] == 1]
     if single and not task_bootstrap:
         notes.append(_one_run(single).replace("the intervals involving it", "its bands"))
-        warnings.warn(notes[-1], UserWarning, stacklevel=2)
+        warnings.warn(notes[-1], OutperformWarning, stacklevel=2)
     for model in table.models:
         steps[model], grid = grids[model]
         # one paired pool per model: resample k draws the same runs at every step

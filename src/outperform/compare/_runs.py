@@ -19,7 +19,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from .._validation import InvalidInputError, check_random_state
+from .._validation import InvalidInputError, OutperformWarning, check_random_state
 from ..data import read_results, read_table
 from ..data._schema import FOLD, MODEL, RUN, TASK
 from ..results import RunsComparison
@@ -262,7 +262,7 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
     with warnings.catch_warnings():
         if single and not task_bootstrap:
             notes.append(_one_run(single))
-            warnings.warn(notes[-1], UserWarning, stacklevel=2)
+            warnings.warn(notes[-1], OutperformWarning, stacklevel=2)
             warnings.filterwarnings("ignore", message="one run per task", category=UserWarning)
         aggregates = aggregate_runs(arrays, statistics=statistics, gamma=gamma, paired=paired,
                                     **options)

@@ -36,7 +36,8 @@ from scipy import optimize
 from scipy.sparse.csgraph import connected_components
 from scipy.special import ndtri
 
-from .._validation import (DegenerateDataError, InvalidInputError, TooFewError,
+from .._validation import (DegenerateDataError, InvalidInputError, OutperformWarning,
+                           TooFewError,
                            check_choice)
 from ..results._ratings import ELO_PER_LOGIT, BradleyTerryResult
 from ._bt_likelihood import PairTotals, battle_types, pair_totals
@@ -262,7 +263,7 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davids
         else:
             low = high = se = np.full(m, np.nan)
             notes.append(_degenerate_bootstrap(failed, n_resamples))
-            warnings.warn(notes[-1], UserWarning, stacklevel=2)
+            warnings.warn(notes[-1], OutperformWarning, stacklevel=2)
     else:
         cov = (robust_full if interval == "sandwich" else cov_full)[:m, :m]
         se = ELO_PER_LOGIT * np.sqrt(np.clip(np.diag(disp @ cov @ disp.T), 0, None))

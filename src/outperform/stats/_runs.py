@@ -17,7 +17,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._parallel import progress_bar
-from .._validation import InvalidInputError, check_cost, check_random_state
+from .._validation import InvalidInputError, OutperformWarning, check_cost, check_random_state
 from ..results._runs import IntervalEstimate, PerformanceProfile, _percentile_interval
 from ._runs_kernel import _chunks, _draws, _Kernel
 
@@ -78,7 +78,7 @@ def _interval(dist, level, x, task_bootstrap, name=None):
         f"one run per task{who}: the stratified bootstrap redraws that one run every time, so "
         "the resamples have no spread and a zero-width interval would claim certainty; the "
         "interval is NaN. Add runs (seeds), or resample tasks (task_bootstrap=True, "
-        "--tasks-random) to ask how the aggregate varies over tasks.", UserWarning,
+        "--tasks-random) to ask how the aggregate varies over tasks.", OutperformWarning,
         stacklevel=3)
     nan = np.full(dist.shape[1:], np.nan)
     return nan, nan.copy()
