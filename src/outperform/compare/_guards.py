@@ -240,3 +240,22 @@ def withhold_few_data_sets(result, n: int, threshold: float) -> tuple[object, li
     else:
         raise TypeError(type(result).__name__)
     return withheld, [f"{result.method}: no decision ({reason}); add data sets."]
+
+
+# --- A ROPE of zero width derived from data without spread ---------------------------------
+
+def withhold_zero_rope(result: BayesianResult, fraction: float) -> BayesianResult:
+    """``result`` with its decision withheld: its default ROPE, ``fraction`` x sd of the
+    differences, is 0 because the differences have no spread.
+
+    The posterior is then a point mass and "practically better" or "practically equivalent"
+    would be stated with probability 1 against a ROPE that says nothing about practical
+    relevance. The decision becomes "undecided", ``details["decision_withheld"]`` gives the
+    reason and ``details["zero_rope"]`` is True (the report prints no region probabilities).
+    """
+    reason = (f"every difference is the same, so the default ROPE ({fraction:g} x the sd of "
+              "the differences) has zero width and the posterior is a point mass: a "
+              "probability of 1 would be certainty from no spread; give the ROPE in metric "
+              "units (rope=, --rope) to decide practical relevance")
+    return replace(result, decision="undecided",
+                   details=dict(result.details, decision_withheld=reason, zero_rope=True))

@@ -320,8 +320,14 @@ def bayesian_header(a: str, b: str) -> list[str]:
 
 
 def bayesian_row(res, a: str, b: str, metric: str = "") -> list[str]:
-    """Cells of one Bayesian result: region probabilities, ROPE, posterior, decision."""
-    return [res.method, f"{res.p_a_better:.3f}", f"{res.p_rope:.3f}", f"{res.p_b_better:.3f}",
+    """Cells of one Bayesian result: region probabilities, ROPE, posterior, decision.
+
+    A result whose ROPE has zero width for want of spread (``details["zero_rope"]``) shows
+    no region probabilities: they would be 0 or 1 from a point mass.
+    """
+    probabilities = ((res.p_a_better, res.p_rope, res.p_b_better)
+                     if not res.details.get("zero_rope") else (math.nan,) * 3)
+    return [res.method, *(f"{p:.3f}" if math.isfinite(p) else "–" for p in probabilities),
             rope_label(res, metric), _interval(res), decision_label(a, b, res.decision)]
 
 
