@@ -333,6 +333,11 @@ def _real_valued(losses, names, control, rope, alpha, threshold, warnings, commo
             # The frequentist twin of the ROPE: equivalence within ±rope (Schuirmann 1987).
             tests["tost"] = _named_difference(tost(a, b, margin=float(rope)), names)
             words += (tost_words(names, tests["tost"], alpha),)
+        elif rope is not None:
+            warnings.append("rope = 0: no region of practical equivalence, so the Bayesian "
+                            "t-test decides only which model is better; the TOST equivalence "
+                            "test, whose margin is the ROPE, needs a positive margin and was "
+                            "not run.")
         return ComparisonReport(tests=tests, recommended="bayesian_t", rationale=rationale,
                                 conclusions=words, warnings=tuple(warnings), **common)
     k = len(names)
