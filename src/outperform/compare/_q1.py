@@ -341,6 +341,11 @@ def _real_valued(losses, names, control, rope, alpha, threshold, warnings, commo
         return ComparisonReport(tests=tests, recommended="bayesian_t", rationale=rationale,
                                 conclusions=words, warnings=tuple(warnings), **common)
     k = len(names)
+    # The promise of the rationale above holds for two models; with more, say what is run.
+    rationale = (f"real-valued per-example losses of {k} models: each pair by the paired "
+                 "t-test on its loss differences, Holm-adjusted (Williams 2026 §5.3, §5.6). "
+                 "The Bayesian t-test and the Wilcoxon test are run on two models only: "
+                 "compare a pair (models=[A, B], or a file with those two columns) for them.")
     stat, p = np.full((k, k), np.nan), np.full((k, k), np.nan)
     for i, j in pairs:
         res = paired_ttest(-losses[names[i]], -losses[names[j]])
