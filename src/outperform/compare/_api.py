@@ -93,7 +93,9 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         Q3 Bayesian: weight s of the Dirichlet-process prior pseudo-observation (Benavoli et
         al. 2017); default 0.5 for the signed-rank test and 1 for the sign test.
     random_state : int or numpy Generator
-        Seed of the Monte Carlo draws of the Bayesian tests.
+        Seed of the Monte Carlo draws of the Bayesian tests, and of the permutations of the
+        Friedman test over at most 10 data sets when its exact distribution is too large to
+        enumerate.
     hierarchical : bool
         Q3 with per-fold results of two models: add the hierarchical correlated t-test
         (Benavoli et al. 2017). A table of per-task ``n01``/``n10`` counts is always analysed
@@ -210,7 +212,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
             "Bayesian and hierarchical tests need every cell. Drop bayesian=/hierarchical= "
             "(--bayesian/--hierarchical) for the frequentist tests of incomplete tables "
             "(Skillings–Mack), or complete the runs.")
-    report = compare_many_tasks(scores, alpha=alpha, control=control, posthoc=posthoc)
+    report = compare_many_tasks(scores, alpha=alpha, control=control, posthoc=posthoc,
+                                random_state=random_state)
     if bayesian:
         report = add_bayesian_section(
             report, scores, None if isinstance(data, ScoreMatrix) else table, rope=rope,
@@ -327,7 +330,7 @@ _USED_BY = {
     "metric": ("Q2", "Q3"), "higher_is_better": ("Q2", "Q3"), "control": ("Q1", "Q2", "Q3"),
     "posthoc": ("Q3",), "aggregate": ("Q3",), "rope": ("Q1", "Q2", "bayesian", "hierarchical"),
     "threshold": ("Q1", "Q2", "counts", "bayesian", "hierarchical"), "rho": ("Q2",),
-    "prior_strength": ("bayesian",), "random_state": ("Q1", "bayesian", "hierarchical"),
+    "prior_strength": ("bayesian",), "random_state": ("Q1", "Q3", "bayesian", "hierarchical"),
     "y_true": ("Q1",), "loss": ("Q1",), "group": ("Q1",), "hierarchical": ("Q3", "counts"),
 }
 _ROUTES = {"Q1": "Q1 (predictors on one test set, per-example predictions)",

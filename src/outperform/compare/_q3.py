@@ -31,6 +31,7 @@ from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
 from ._words import conclusion, rejected_pairs
 from ._guards import unit_mismatch
+from ._q3_small import SMALL_N, small_sample_omnibus, small_sample_warning, withhold_posthoc
 
 POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "rom",
            "bonferroni-dunn", "wilcoxon-holm", "conover", "quade", "durbin", "none")
@@ -43,7 +44,8 @@ BYTES_PER_CELL = 80
 
 
 def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str | None = None,
-                       posthoc: str | Sequence[str] = "auto") -> ComparisonReport:
+                       posthoc: str | Sequence[str] = "auto", random_state=0
+                       ) -> ComparisonReport:
     """Frequentist comparison of k algorithms over N data sets (Williams Q3; Demšar 2006).
 
     Parameters
@@ -73,6 +75,16 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         with a control: Nemenyi on all pairs, Holm (and Bonferroni–Dunn) against the
         control, each in ``report.posthoc`` under its name, the procedures that compare
         with a control using it and the others comparing all pairs (complete tables only).
+    random_state : int or Generator
+        Seed of the Monte Carlo permutations of the Friedman test over at most 10 data sets
+        when its exact distribution is too large to enumerate (see below).
+
+    Notes
+    -----
+    k >= 3 models on at most ``SMALL_N`` = 10 complete data sets: the omnibus decision
+    (``recommended = "friedman_permutation"``) is the Friedman test's permutation p-value,
+    exact when enumerable, and the post-hoc rejections are withheld when it does not reject
+    (see :mod:`outperform.compare._q3_small`).
 
     Returns
     -------
@@ -127,7 +139,8 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
     warnings = _warnings(scores, ranked)
     if k == 2:
         return _two_models(scores, ranks, summary, alpha, warnings)
-    return _many_models(scores, ranked, summary, alpha, control, procedures, warnings)
+    return _many_models(scores, ranked, summary, alpha, control, procedures, warnings,
+                        random_state)
 
 
 def _procedures(posthoc) -> list[str]:
@@ -167,7 +180,7 @@ def _warnings(scores: ScoreMatrix, ranked: RankedScores) -> list[str]:
     if tied > MANY_TIES:
         out.append(f"{tied:.0%} of the data sets have tied scores: rank tests lose power with ties; "
                    "do not round scores before testing (Demšar 2006 §3.1.3).")
-    if k > 2 and (n <= 10 or k <= 5):
+    if k > 2 and n > SMALL_N and k <= 5:   # fewer data sets: see _q3_small's warning
         out.append(f"with N = {n} data sets and k = {k} algorithms the chi-square approximation of "
                    "the Friedman statistic is rough (Demšar 2006 §3.2.2 asks for N > 10 and k > 5); "
                    "the Iman–Davenport F is less conservative and is the one used here.")
@@ -217,8 +230,8 @@ def _two_models(scores, ranks, summary, alpha, warnings) -> ComparisonReport:
         details={"aggregation": scores.aggregation})
 
 
-def _many_models(scores, ranked, summary, alpha, control, procedures, warnings
-                 ) -> ComparisonReport:
+def _many_models(scores, ranked, summary, alpha, control, procedures, warnings,
+                 random_state=0) -> ComparisonReport:
     values, hib, names = scores.values, scores.higher_is_better, scores.models
     ranks = ranked.average
     tests = {
@@ -227,19 +240,27 @@ def _many_models(scores, ranked, summary, alpha, control, procedures, warnings
         "friedman_tie_corrected": friedman(ranked, higher_is_better=hib, tie_correction=True),
     }
     omnibus = tests["iman_davenport"]
+    exact = small_sample_omnibus(ranked, random_state=random_state)
+    if exact is not None:
+        tests["friedman_permutation"] = omnibus = exact
+        warnings.append(small_sample_warning(exact))
     if procedures == ["auto"]:
         procedures = ["holm" if control is not None else "nemenyi"]
     post: dict[str, PairwiseResult] = {}
     for posthoc in procedures:
         _run_posthoc(post, posthoc, values, ranked, alpha, control, names)
     warnings += [res.details["fallback"] for res in post.values() if "fallback" in res.details]
+    if exact is not None:
+        post, withheld = withhold_posthoc(post, exact, alpha)
+        warnings += withheld
     groups = {}
     for key, res in post.items():
         if res.control is None:
             groups[key] = [tuple(names[i] for i in g)
                            for g in nonsignificant_groups(ranks, res.reject)]
     summary, letters = with_letters(summary, post, names)
-    conclusions = _conclusions(omnibus, post, groups, ranks, names, alpha)
+    conclusions = _conclusions(omnibus, post, groups, ranks, names, alpha,
+                               tests["iman_davenport"].details["perfect_agreement"])
     if omnibus.pvalue >= alpha and any(r.reject[np.triu_indices(len(names), 1)].any()
                                        for r in post.values()):
         warnings.append("the Friedman/Iman–Davenport test is not significant but a post-hoc test "
@@ -247,9 +268,11 @@ def _many_models(scores, ranked, summary, alpha, control, procedures, warnings
     return ComparisonReport(
         question="Q3", metric=scores.metric, higher_is_better=hib, models=names,
         n_tasks=values.shape[0], alpha=alpha, summary=summary, tests=tests,
-        recommended="iman_davenport",
-        rationale="k >= 3 algorithms over data sets: the Friedman test (Iman–Davenport F, less "
-                  "conservative than chi-square) followed by "
+        recommended="iman_davenport" if exact is None else "friedman_permutation",
+        rationale="k >= 3 algorithms over data sets: the Friedman test ("
+                  + ("Iman–Davenport F, less conservative than chi-square" if exact is None
+                     else f"p-value from its permutation distribution, as N = {values.shape[0]}"
+                          f" <= {SMALL_N} data sets") + ") followed by "
                   + "; and ".join(_posthoc_phrase(p, control, len(names)) for p in procedures)
                   + " (Demšar 2006 §3.2.2).",
         posthoc=post, groups=groups, conclusions=tuple(conclusions), warnings=tuple(warnings),
@@ -331,7 +354,7 @@ def with_letters(summary, post, names) -> tuple[tuple, dict]:
             {"letters_from": key})
 
 
-def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
+def _conclusions(omnibus, post, groups, ranks, names, alpha, perfect=False) -> list[str]:
     k = len(names)
     out = []
     # F is infinite when every data set ranks the algorithms in the same order (Friedman's
@@ -339,14 +362,19 @@ def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
     same_order = (" — every data set ranks the algorithms in the same order, so the "
                   "Friedman statistic is at its maximum, F is infinite and p is the exact "
                   "probability of such agreement under the null hypothesis, (k!)^(1 - N)"
-                  if omnibus.details.get("perfect_agreement") else "")
+                  if perfect else "")
+    # Over few data sets the permutation distribution of Friedman's statistic decides.
+    what = (f"Friedman with Iman–Davenport F = {omnibus.statistic:.3f}"
+            if "exact" not in omnibus.details else
+            f"Friedman chi2_F = {omnibus.statistic:.3f}, "
+            + ("exact" if omnibus.details["exact"] else "Monte Carlo") + " permutation")
     if omnibus.pvalue < alpha:
-        out.append(f"The algorithms differ (Friedman with Iman–Davenport F = {omnibus.statistic:.3f}, "
+        out.append(f"The algorithms differ ({what}, "
                    f"p = {omnibus.pvalue:.3g} < {alpha}{same_order}).")
     else:
         # Without a post-hoc test (posthoc='none') there are no results below to qualify.
-        out.append(f"No significant difference among the {k} algorithms (Iman–Davenport F = "
-                   f"{omnibus.statistic:.3f}, p = {omnibus.pvalue:.3g} >= {alpha}{same_order})"
+        out.append(f"No significant difference among the {k} algorithms ({what.removeprefix('Friedman with ')}, "
+                   f"p = {omnibus.pvalue:.3g} >= {alpha}{same_order})"
                    + ("; post-hoc results below are descriptive." if post else "."))
     for key, res in post.items():
         rows, cols = _rejected(res)
