@@ -31,6 +31,7 @@ from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
 from ._words import conclusion, rejected_pairs
 from ._guards import unit_mismatch
+from ._q3_anova import check_omnibus, compare_anova
 from ._q3_small import SMALL_N, small_sample_omnibus, small_sample_warning, withhold_posthoc
 
 POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "rom",
@@ -44,8 +45,8 @@ BYTES_PER_CELL = 80
 
 
 def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str | None = None,
-                       posthoc: str | Sequence[str] = "auto", random_state=0
-                       ) -> ComparisonReport:
+                       posthoc: str | Sequence[str] = "auto", random_state=0,
+                       omnibus: str = "friedman") -> ComparisonReport:
     """Frequentist comparison of k algorithms over N data sets (Williams Q3; Demšar 2006).
 
     Parameters
@@ -75,6 +76,12 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         with a control: Nemenyi on all pairs, Holm (and Bonferroni–Dunn) against the
         control, each in ``report.posthoc`` under its name, the procedures that compare
         with a control using it and the others comparing all pairs (complete tables only).
+    omnibus : {"friedman", "anova"}
+        The omnibus test of k >= 3 models: ``"friedman"`` (default, Demšar 2006 §3.2.2) with
+        the post-hoc rank tests above; ``"anova"``: the repeated-measures ANOVA (Demšar
+        §3.2.1; normality and sphericity assumed, the Greenhouse–Geisser p-value beside it)
+        followed by paired t-tests with Holm's correction (``posthoc`` "auto", "holm" or
+        "none"; complete tables only), see :mod:`outperform.compare._q3_anova`.
     random_state : int or Generator
         Seed of the Monte Carlo permutations of the Friedman test over at most 10 data sets
         when its exact distribution is too large to enumerate (see below).
@@ -106,6 +113,7 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
     values, hib = scores.values, scores.higher_is_better
     n, k = values.shape
+    check_omnibus(omnibus, procedures, k, bool(np.isnan(values).any()))
     if procedures == ["none"] and control is not None:
         raise InvalidInputError("posthoc='none' (--posthoc none) runs no comparison with the "
                                 "control: drop control= (--control), or choose a post-hoc "
@@ -136,6 +144,10 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
          "mean_score": float(values[:, i].mean()), "median_score": float(medians[i]),
          "wins": int(wins[i])}
         for i in order)
+    if omnibus == "anova":
+        return compare_anova(scores, summary, alpha=alpha, control=control,
+                             procedure=procedures[0],
+                             warnings=unit_mismatch(dict(zip(names, values.T))))
     warnings = _warnings(scores, ranked)
     if k == 2:
         return _two_models(scores, ranks, summary, alpha, warnings)

@@ -46,6 +46,15 @@ TEST_NOTES = {
                 "for N > 10 and k > 5 (Demšar 2006 §3.2.2).",
     "friedman_tie_corrected": "as the Friedman test, with the variance corrected for tied "
                               "ranks.",
+    "friedman_permutation": "independent data sets, ranks within each data set; the p-value "
+                            "from the permutation distribution of the ranks (exact, or Monte "
+                            "Carlo), no large-sample approximation (Hollander, Wolfe & Chicken "
+                            "2014 §7.1).",
+    "anova": "independent data sets; normally distributed scores and sphericity (equal "
+             "variances of all pairwise differences), relaxed by the Greenhouse–Geisser "
+             "correction (Demšar 2006 §3.2.1).",
+    "tost": "independent {units}; normally distributed differences; equivalence within "
+            "± the margin by two one-sided t-tests (Schuirmann 1987).",
     "nemenyi": "all pairs, after a significant Friedman test; two algorithms differ when their "
                "average ranks differ by at least the critical difference (Demšar 2006 §3.2.2).",
     "holm": "each algorithm against the control, rank z statistics, Holm's step-down "
