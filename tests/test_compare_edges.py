@@ -307,3 +307,23 @@ def test_monte_carlo_permutation_is_seeded_and_stated():
     assert perm.pvalue >= 1 / 20_001
     assert re.search(r"Monte Carlo permutation distribution \(20,000 resamples",
                      " ".join(one.warnings))
+
+
+# --- Q3 Bayesian: the same zero default ROPE over data sets -------------------------------
+
+def test_constant_difference_over_data_sets_gives_no_practical_claim():
+    # Before: "A is practically better than B (P(A better) = 1.000 ...)" with ROPE ±0: scores
+    # outside [0, 1] get 0.1 x sd of the differences, 0 when every data set differs by 10.
+    a = np.random.default_rng(0).uniform(600, 900, 12)
+    rep = compare(pd.DataFrame({"A": a + 10, "B": a}), bayesian=True, higher_is_better=True)
+    for key in ("bayesian_signed_rank", "bayesian_sign"):
+        assert rep.tests[key].decision == "undecided" and rep.tests[key].details["zero_rope"]
+    text = " ".join(rep.conclusions)
+    assert "practically better" not in text and "zero width" in text
+    three = compare(pd.DataFrame({"A": a + 10, "B": a, "C": a + 5}), bayesian=True,
+                    higher_is_better=True)
+    post = three.posthoc["bayesian_signed_rank"]
+    assert post.details["zero_rope"] and not post.reject.any()
+    md = render_markdown(three)
+    table = md[md.find("all pairs (posterior"):]
+    assert "| A | B | – | – | – | undecided |" in table

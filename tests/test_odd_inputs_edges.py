@@ -244,6 +244,10 @@ WARNINGS = [
     ("small-n-withheld", lambda: compare(SIX_BY_FOUR, higher_is_better=True, control="m0",
                                          posthoc="holm").warnings,
      "post-hoc decisions withheld"),
+    ("q3-constant-difference-default-rope",
+     lambda: compare(pd.DataFrame({"A": np.arange(600., 612) + 10, "B": np.arange(600., 612)}),
+                     bayesian=True, higher_is_better=True).warnings,
+     "has zero width: a practical difference would rest on no ROPE"),
 ]
 
 

@@ -86,11 +86,13 @@ def _bayes_pair_table(key, res, ctx: PairContext) -> Table:
     rest = (np.asarray(res.details["p_no_majority"], dtype=float)
             if "p_no_majority" in res.details else None)
     rows = []
+    # A zero-width default ROPE (no spread) gives no region probabilities worth printing.
+    cell = (lambda p: "–") if res.details.get("zero_rope") else (lambda p: f"{p:.3f}")
     for a, b, _ in _oriented(res.pairs(), diff, hib):
         d = decision_label(res.names[a], res.names[b], decision[a, b])
-        rows.append([res.names[a], res.names[b], f"{res.statistic[a, b]:.3f}",
-                     f"{p_rope[a, b]:.3f}", f"{res.statistic[b, a]:.3f}"]
-                    + ([f"{rest[a, b]:.3f}"] if rest is not None else []) + [d])
+        rows.append([res.names[a], res.names[b], cell(res.statistic[a, b]),
+                     cell(p_rope[a, b]), cell(res.statistic[b, a])]
+                    + ([cell(rest[a, b])] if rest is not None else []) + [d])
     notes = f"; ROPE ±{ctx.rope:.3g} {ctx.metric}".rstrip() if ctx.rope is not None else ""
     header = BAYES_PAIR_HEADER + (["P(no majority)"] if rest is not None else []) + ["decision"]
     return Table(key, f"{res.method} (posterior probabilities{notes})", header, rows,
