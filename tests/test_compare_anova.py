@@ -105,3 +105,9 @@ def test_omnibus_is_ignored_with_a_warning_on_one_task():
 def test_posthoc_none_runs_the_anova_alone():
     rep = compare(load_demsar_table6(), omnibus="anova", posthoc="none")
     assert rep.posthoc == {} and "no post-hoc test" in rep.rationale
+
+
+def test_anova_report_meets_the_json_schema():
+    from outperform.report import validate_report
+
+    validate_report(compare(load_demsar_table6(), omnibus="anova", control="C4.5"))

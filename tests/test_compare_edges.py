@@ -327,3 +327,21 @@ def test_constant_difference_over_data_sets_gives_no_practical_claim():
     md = render_markdown(three)
     table = md[md.find("all pairs (posterior"):]
     assert "| A | B | – | – | – | undecided |" in table
+
+
+@pytest.mark.parametrize("build", [
+    lambda: compare(pd.DataFrame(THREE_BY_FIVE, columns=list("ABCDE")), higher_is_better=True),
+    lambda: compare(pd.DataFrame(SIX_BY_FOUR, columns=["m0", "m1", "m2", "m3"]),
+                    higher_is_better=True, control="m0", posthoc="holm"),
+    lambda: compare(_folds(np.full(10, 0.01))),
+    lambda: compare(_fold_tasks(), bayesian=True, rope=0.01),
+    lambda: compare(_noisy_q2(), rho=0, rope=0),
+], ids=["small-n", "small-n-withheld", "zero-rope", "poisson", "rho-rope-0"])
+def test_new_reports_meet_the_json_schema(build):
+    from outperform.report import validate_report
+
+    validate_report(build())
+
+
+def _noisy_q2():
+    return _folds(np.random.default_rng(2).normal(0.01, 0.01, 10))
