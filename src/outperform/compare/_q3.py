@@ -10,7 +10,6 @@ Decision logic (Demšar 2006 §3 and §5):
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Sequence
 
 import numpy as np
@@ -22,16 +21,17 @@ from ..stats._cliques import nonsignificant_groups
 from ..stats._friedman import friedman, iman_davenport
 from ..stats._incomplete import durbin_posthoc
 from ..stats._letters import compact_letters
-from ..stats._logical import BERGMANN_MAX_K
 from ..stats._quade import quade_posthoc
 from ..stats._posthoc import bonferroni_dunn, nemenyi, pairwise_wilcoxon, rank_posthoc
 from ..stats._ranks import RankedScores, ranked_scores
 from ..stats._sign import sign_test
 from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
-from ._words import conclusion, rejected_pairs
+from ._words import conclusion
 from ._guards import unit_mismatch
 from ._q3_anova import check_omnibus, compare_anova
+from ._q3_words import conclusions as q3_conclusions
+from ._q3_words import posthoc_phrase
 from ._q3_small import SMALL_N, small_sample_omnibus, small_sample_warning, withhold_posthoc
 
 POSTHOC = ("auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "rom",
@@ -271,7 +271,7 @@ def _many_models(scores, ranked, summary, alpha, control, procedures, warnings,
             groups[key] = [tuple(names[i] for i in g)
                            for g in nonsignificant_groups(ranks, res.reject)]
     summary, letters = with_letters(summary, post, names)
-    conclusions = _conclusions(omnibus, post, groups, ranks, names, alpha,
+    conclusions = q3_conclusions(omnibus, post, groups, ranks, names, alpha,
                                tests["iman_davenport"].details["perfect_agreement"])
     if omnibus.pvalue >= alpha and any(r.reject[np.triu_indices(len(names), 1)].any()
                                        for r in post.values()):
@@ -285,7 +285,7 @@ def _many_models(scores, ranked, summary, alpha, control, procedures, warnings,
                   + ("Iman–Davenport F, less conservative than chi-square" if exact is None
                      else f"p-value from its permutation distribution, as N = {values.shape[0]}"
                           f" <= {SMALL_N} data sets") + ") followed by "
-                  + "; and ".join(_posthoc_phrase(p, control, len(names)) for p in procedures)
+                  + "; and ".join(posthoc_phrase(p, control, len(names)) for p in procedures)
                   + " (Demšar 2006 §3.2.2).",
         posthoc=post, groups=groups, conclusions=tuple(conclusions), warnings=tuple(warnings),
         control=control, details={"aggregation": scores.aggregation,
@@ -327,32 +327,6 @@ def _run_posthoc(post: dict, posthoc: str, values, ranked, alpha, control, names
                                      higher_is_better=hib, names=names)
 
 
-def _posthoc_phrase(posthoc: str, control, k: int) -> str:
-    """The post-hoc procedure run, with its source, for the rationale."""
-    if posthoc == "none":
-        return "no post-hoc test (posthoc='none')"
-    if posthoc == "nemenyi":
-        better = ("posthoc='bergmann' (Bergmann–Hommel) or 'shaffer'" if k <= BERGMANN_MAX_K
-                  else "posthoc='shaffer'")
-        return ("the Nemenyi test on all pairs; " + better + " would reject more pairs at the "
-                "same family-wise level (García & Herrera 2008)")
-    return _PHRASES.get(posthoc, posthoc) + (" against the control" if control else
-                                             " on all pairs")
-
-
-_PHRASES = {
-    "holm": "Holm's procedure", "hochberg": "Hochberg's procedure",
-    "hommel": "Hommel's procedure", "bonferroni-dunn": "the Bonferroni–Dunn test",
-    "wilcoxon-holm": "Wilcoxon signed-rank tests with Holm's correction (Benavoli et al. 2016)",
-    "shaffer": "Shaffer's static procedure on the rank z tests (García & Herrera 2008)",
-    "bergmann": "Bergmann–Hommel's procedure on the rank z tests (García & Herrera 2008)",
-    "li": "Li's procedure on the rank z tests (García et al. 2010)",
-    "rom": "Rom's step-up procedure on the rank z tests (García et al. 2010)",
-    "conover": "Conover's t test on the rank sums, Holm-adjusted (Conover 1999 §5.8)",
-    "quade": "the t test on Quade's weighted rank sums, Holm-adjusted (Conover 1999)",
-    "durbin": "the Durbin–Conover t test on the rank sums, Holm-adjusted (Conover 1999 §5.9)"}
-
-
 def with_letters(summary, post, names) -> tuple[tuple, dict]:
     """Summary rows with the compact letter display (Piepho 2004) of the first all-pairs
     post-hoc test: models sharing a letter do not differ; "a" goes to the best model."""
@@ -364,81 +338,3 @@ def with_letters(summary, post, names) -> tuple[tuple, dict]:
                               [names[i] for i in order])
     return (tuple(dict(row, letters=letters[row["model"]]) for row in summary),
             {"letters_from": key})
-
-
-def _conclusions(omnibus, post, groups, ranks, names, alpha, perfect=False) -> list[str]:
-    k = len(names)
-    out = []
-    # F is infinite when every data set ranks the algorithms in the same order (Friedman's
-    # chi-square at its maximum N(k - 1)): say so rather than print "F = inf" alone.
-    same_order = (" — every data set ranks the algorithms in the same order, so the "
-                  "Friedman statistic is at its maximum, F is infinite and p is the exact "
-                  "probability of such agreement under the null hypothesis, (k!)^(1 - N)"
-                  if perfect else "")
-    # Over few data sets the permutation distribution of Friedman's statistic decides.
-    what = (f"Friedman with Iman–Davenport F = {omnibus.statistic:.3f}"
-            if "exact" not in omnibus.details else
-            f"Friedman chi2_F = {omnibus.statistic:.3f}, "
-            + ("exact" if omnibus.details["exact"] else "Monte Carlo") + " permutation")
-    if omnibus.pvalue < alpha:
-        out.append(f"The algorithms differ ({what}, "
-                   f"p = {omnibus.pvalue:.3g} < {alpha}{same_order}).")
-    else:
-        # Without a post-hoc test (posthoc='none') there are no results below to qualify.
-        out.append(f"No significant difference among the {k} algorithms ({what.removeprefix('Friedman with ')}, "
-                   f"p = {omnibus.pvalue:.3g} >= {alpha}{same_order})"
-                   + ("; post-hoc results below are descriptive." if post else "."))
-    for key, res in post.items():
-        rows, cols = _rejected(res)
-        label = _LABELS.get(key, key)
-        cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
-        if not len(rows):
-            out.append(f"{label}{cd} finds no significantly different pair at α = {alpha}.")
-            continue
-        if "rank_biserial" in res.details:
-            out += [_pair_conclusion(f"{label}{cd}", res, i, j, ranks, names)
-                    for i, j in zip(rows.tolist(), cols.tolist())]
-        else:   # rank tests: the better model by the average ranks, as _pair_conclusion
-            out += rejected_pairs(
-                f"{label}{cd}", names, rows, cols, ranks, quantity="average ranks",
-                higher_is_better=False, spec=".3f",
-                evidence=[f"adjusted p = {p:.3g}"
-                          for p in res.pvalue_adjusted[rows, cols].tolist()])
-        if key in groups:
-            count = Counter(m for g in groups[key] for m in g)
-            unplaced = [m for m in names if count[m] > 1]
-            if unplaced:
-                out.append(f"{label}: the data are not sufficient to tell which group "
-                           f"{', '.join(unplaced)} belong(s) to (Demšar 2006 §3.2.2).")
-    return out
-
-
-def _rejected(res: PairwiseResult) -> tuple[np.ndarray, np.ndarray]:
-    """Indices (i, j) of the rejected pairs, in the order of ``res.pairs()``."""
-    k = len(res.names)
-    if res.control is not None:
-        c = res.names.index(res.control)
-        cols = np.delete(np.arange(k), c)
-        rows = np.full(k - 1, c)
-    else:
-        rows, cols = np.triu_indices(k, 1)
-    hit = res.reject[rows, cols]
-    return rows[hit], cols[hit]
-
-
-def _pair_conclusion(test, res, i, j, ranks, names) -> str:
-    """A rejected pair, the better model named by the post-hoc test's own estimate."""
-    p = f"adjusted p = {res.pvalue_adjusted[i, j]:.3g}"
-    if "rank_biserial" in res.details:   # pairwise Wilcoxon: the pair's own signed ranks
-        r = float(np.asarray(res.details["rank_biserial"], dtype=float)[i, j])
-        return conclusion(test, names[i], names[j], decision=True, difference=r,
-                          higher_is_better=True,
-                          evidence=f"matched-pairs rank-biserial correlation {abs(r):.3f}, {p}")
-    return conclusion(test, names[i], names[j], decision=True, values=(ranks[i], ranks[j]),
-                      quantity="average ranks", higher_is_better=False, spec=".3f", evidence=p)
-
-
-_LABELS = {"nemenyi": "Nemenyi", "holm": "Holm", "hochberg": "Hochberg", "hommel": "Hommel",
-           "bonferroni-dunn": "Bonferroni–Dunn", "wilcoxon-holm": "Wilcoxon–Holm",
-           "durbin": "Durbin–Conover (Holm)", "shaffer": "Shaffer", "bergmann": "Bergmann–Hommel",
-           "li": "Li", "rom": "Rom", "conover": "Conover (Holm)", "quade": "Quade (Holm)"}
