@@ -179,7 +179,10 @@ def test_a_constant_difference_is_stated_with_the_better_model(hib, metric):
     t = rep.tests["corrected_t"]
     assert np.isnan(t.pvalue) and t.estimate == pytest.approx(0.1 if hib else -0.1)
     better, worse = ("A", "B") if hib else ("B", "A")
-    assert rep.tests["correlated_bayes"].decision == ("A better" if hib else "B better")
+    # Issue 25: the default ROPE 0.1 x sd is 0 here (no spread): a degenerate ROPE gives no
+    # decision (it was "A better" with P = 1 before).
+    assert rep.tests["correlated_bayes"].decision == "undecided"
+    assert rep.tests["correlated_bayes"].details["zero_rope"]
     text = " ".join(rep.conclusions)
     assert f"{better}'s {metric} is 0.1 {'higher' if hib else 'lower'} than {worse}'s" in text
     assert "significantly" not in text

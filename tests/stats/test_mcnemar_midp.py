@@ -20,6 +20,8 @@ def test_formula(n01, n10):
     # Fagerland et al. (2013) eq.: mid-p = 2 [sum_{x=0}^{low} C(n,x) / 2^n
     #                                        - C(n, low) / 2^(n+1)]
     expected = min(1.0, 2 * (stats.binom.cdf(low, n, 0.5) - 0.5 * stats.binom.pmf(low, n, 0.5)))
+    if n01 == n10:   # issue 25: at a tie, 1 - f/2 (contingencytables' McNemar_midP_test_paired_2x2)
+        expected = 1 - 0.5 * stats.binom.pmf(n01, n, 0.5)
     assert mcnemar(n01, n10, method="midp").pvalue == pytest.approx(expected, rel=1e-12)
     # One-sided "greater" (A better, n01 small): P(X < n01) + P(X = n01) / 2.
     one = stats.binom.cdf(n01 - 1, n, 0.5) + 0.5 * stats.binom.pmf(n01, n, 0.5)

@@ -202,14 +202,19 @@ def run_nuts(potential_gen, args, init, *, name, n_chains, n_samples, n_warmup, 
     import jax.numpy as jnp
 
     enable_compilation_cache()   # before the small programs below (key splitting) compile
-    args = tuple(jnp.asarray(a, dtype=jnp.float32) for a in args)
-    keys = jax.random.split(jax.random.PRNGKey(seed), n_chains)
-    init = {k: jnp.asarray(v, dtype=jnp.float32) for k, v in init.items()}
-    leaves, treedef = jax.tree_util.tree_flatten((keys, init, args))
-    avals = tuple((tuple(leaf.shape), str(leaf.dtype)) for leaf in leaves)
-    program = _program(potential_gen, name, chain_method, int(n_warmup), int(n_samples),
-                       treedef, avals)
-    draws, diverging = program(keys, init, args)
+    # The sampler runs in float32 whatever JAX_ENABLE_X64 says: with 64-bit types enabled
+    # the float32 data meet NumPyro's float64 constants and its tree-building branches no
+    # longer type-check (issue 25); float32 also keeps the draws, and so every reported
+    # probability, the same with and without the variable.
+    with jax.enable_x64(False):
+        args = tuple(jnp.asarray(a, dtype=jnp.float32) for a in args)
+        keys = jax.random.split(jax.random.PRNGKey(seed), n_chains)
+        init = {k: jnp.asarray(v, dtype=jnp.float32) for k, v in init.items()}
+        leaves, treedef = jax.tree_util.tree_flatten((keys, init, args))
+        avals = tuple((tuple(leaf.shape), str(leaf.dtype)) for leaf in leaves)
+        program = _program(potential_gen, name, chain_method, int(n_warmup), int(n_samples),
+                           treedef, avals)
+        draws, diverging = program(keys, init, args)
     return ({k: np.asarray(v, dtype=float) for k, v in draws.items()},
             int(np.sum(np.asarray(diverging))))
 

@@ -281,6 +281,7 @@ def pairwise_poisson_test(scores, *, rho, names: Sequence[str] | None = None, ro
     PairwiseResult
         ``statistic[i, j]`` = P(model i practically better than model j on more than half of
         the data sets); ``details``: ``p_rope`` (P(equivalent on more than half)),
+        ``p_no_majority`` (k x k, 1 minus the three: no region holds a majority),
         ``decision`` (k x k, "A better" meaning the row model), ``cycles``. No p-values.
 
     Raises
@@ -322,6 +323,9 @@ def pairwise_poisson_test(scores, *, rho, names: Sequence[str] | None = None, ro
     better[iu, ju], better[ju, iu] = right, left
     p_rope[iu, ju] = p_rope[ju, iu] = equal
     expected[iu, ju], expected[ju, iu] = probs[..., 2].sum(axis=-1), probs[..., 0].sum(axis=-1)
-    details = {"n_data_sets": len(mats), "rope": rope, "expected_wins": expected}
+    no_majority = np.zeros((k, k))
+    no_majority[iu, ju] = no_majority[ju, iu] = np.maximum(0.0, 1.0 - left - equal - right)
+    details = {"n_data_sets": len(mats), "rope": rope, "expected_wins": expected,
+               "p_no_majority": no_majority}
     return bayesian_pairwise_result(f"{METHOD}, all pairs", labels, better, p_rope, threshold,
                                     cycle_threshold, details)

@@ -17,6 +17,7 @@ from ..data._results_table import ResultsTable, ScoreMatrix
 from ..data._schema import ALIASES, MODEL, TASK
 from ..results import ComparisonReport
 from ._q3 import compare_many_tasks
+from ._q3_anova import OMNIBUS
 from ._q3_bayes import add_bayesian_section, check_prior_strength
 
 QUESTIONS = ("auto", "Q1", "Q2", "Q3")
@@ -49,7 +50,7 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
             prior_strength: float | None = None, random_state=0, y_true: str = "y_true",
             loss: str = "zero-one", group: str | None = None,
             hierarchical: bool = False, encoding: str | None = None,
-            progress: bool = False) -> ComparisonReport:
+            progress: bool = False, omnibus: str = "friedman") -> ComparisonReport:
     """Compare models or algorithms and report decisions, effect sizes and warnings.
 
     Parameters
@@ -93,7 +94,9 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         Q3 Bayesian: weight s of the Dirichlet-process prior pseudo-observation (Benavoli et
         al. 2017); default 0.5 for the signed-rank test and 1 for the sign test.
     random_state : int or numpy Generator
-        Seed of the Monte Carlo draws of the Bayesian tests.
+        Seed of the Monte Carlo draws of the Bayesian tests, and of the permutations of the
+        Friedman test over at most 10 data sets when its exact distribution is too large to
+        enumerate.
     hierarchical : bool
         Q3 with per-fold results of two models: add the hierarchical correlated t-test
         (Benavoli et al. 2017). A table of per-task ``n01``/``n10`` counts is always analysed
@@ -108,6 +111,13 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     progress : bool
         Show the progress of long steps on stderr (the hierarchical t-test's MCMC), drawn
         only on a terminal; the command line turns it on.
+    omnibus : {"friedman", "anova"}
+        Q3 with k >= 3 models: the omnibus test. ``"friedman"`` (default): Friedman /
+        Iman–Davenport, then the rank post-hoc tests of ``posthoc`` (Demšar 2006 §3.2.2).
+        ``"anova"``: the repeated-measures ANOVA (Demšar §3.2.1; it assumes normal scores
+        and sphericity, which the report warns about, with the Greenhouse–Geisser p-value)
+        and paired t-tests with Holm's correction (``posthoc`` "auto"/"holm"/"none"), in
+        ``tests["repeated_measures_anova"]`` and ``posthoc["paired_t_holm"]``.
 
     Returns
     -------
@@ -147,6 +157,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     # Bad values are errors even where the route taken does not use them.
     check_random_state(random_state)
     check_threshold(threshold)
+    if omnibus not in OMNIBUS:
+        raise InvalidInputError(f"omnibus must be one of {OMNIBUS}, got {omnibus!r}.")
     if prior_strength is not None:
         check_prior_strength(prior_strength)
     columns = _columns(data, encoding)
@@ -163,7 +175,7 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
                            posthoc=posthoc, aggregate=aggregate, rope=rope, rho=rho,
                            threshold=threshold, prior_strength=prior_strength,
                            random_state=random_state, y_true=y_true, loss=loss, group=group,
-                           hierarchical=hierarchical)
+                           hierarchical=hierarchical, omnibus=omnibus)
     # Each question imports its own module: a Q3 table does not load the Q1/Q2 and
     # hierarchical kernels (scipy.optimize among them).
     if question == "Q1" or (question == "auto" and y_true in columns):
@@ -210,7 +222,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
             "Bayesian and hierarchical tests need every cell. Drop bayesian=/hierarchical= "
             "(--bayesian/--hierarchical) for the frequentist tests of incomplete tables "
             "(Skillings–Mack), or complete the runs.")
-    report = compare_many_tasks(scores, alpha=alpha, control=control, posthoc=posthoc)
+    report = compare_many_tasks(scores, alpha=alpha, control=control, posthoc=posthoc,
+                                random_state=random_state, omnibus=omnibus)
     if bayesian:
         report = add_bayesian_section(
             report, scores, None if isinstance(data, ScoreMatrix) else table, rope=rope,
@@ -350,8 +363,9 @@ _USED_BY = {
     "metric": ("Q2", "Q3"), "higher_is_better": ("Q2", "Q3"), "control": ("Q1", "Q2", "Q3"),
     "posthoc": ("Q3",), "aggregate": ("Q3",), "rope": ("Q1", "Q2", "bayesian", "hierarchical"),
     "threshold": ("Q1", "Q2", "counts", "bayesian", "hierarchical"), "rho": ("Q2",),
-    "prior_strength": ("bayesian",), "random_state": ("Q1", "bayesian", "hierarchical"),
+    "prior_strength": ("bayesian",), "random_state": ("Q1", "Q3", "bayesian", "hierarchical"),
     "y_true": ("Q1",), "loss": ("Q1",), "group": ("Q1",), "hierarchical": ("Q3", "counts"),
+    "omnibus": ("Q3",),
 }
 _ROUTES = {"Q1": "Q1 (predictors on one test set, per-example predictions)",
            "counts": "per-task discordance counts (the hierarchical McNemar test)",

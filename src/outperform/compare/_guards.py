@@ -229,14 +229,39 @@ def withhold_few_data_sets(result, n: int, threshold: float) -> tuple[object, li
               f"which equal models give with probability 2^-{n} = {2.0 ** -n:.3g} on each "
               f"side, are weaker evidence than the threshold asks (1 - threshold = "
               f"{1 - threshold:.3g})")
+    return _withheld(result, reason), [f"{result.method}: no decision ({reason}); add data sets."]
+
+
+def _withheld(result, reason: str, **flags):
+    """``result`` (Bayesian, or a Bayesian pairwise table) with every decision "undecided"
+    and ``details["decision_withheld"] = reason`` (and ``flags``)."""
     if isinstance(result, BayesianResult):
-        withheld = replace(result, decision="undecided",
-                           details=dict(result.details, decision_withheld=reason))
-    elif isinstance(result, PairwiseResult):
+        return replace(result, decision="undecided",
+                       details=dict(result.details, decision_withheld=reason, **flags))
+    if isinstance(result, PairwiseResult):
         decision = np.where(np.eye(len(result.names), dtype=bool), "", "undecided")
-        withheld = replace(result, reject=np.zeros_like(result.reject),
-                           details=dict(result.details, decision=decision.astype(object),
-                                        decision_withheld=reason))
-    else:
-        raise TypeError(type(result).__name__)
-    return withheld, [f"{result.method}: no decision ({reason}); add data sets."]
+        return replace(result, reject=np.zeros_like(result.reject),
+                       details=dict(result.details, decision=decision.astype(object),
+                                    decision_withheld=reason, **flags))
+    raise TypeError(type(result).__name__)
+
+
+# --- A ROPE of zero width derived from data without spread ---------------------------------
+
+def withhold_zero_rope(result, fraction: float, *, point_mass: bool = True):
+    """``result`` (Bayesian, or a Bayesian pairwise table) with its decisions withheld: its
+    default ROPE, ``fraction`` x sd of the differences, is 0 because they have no spread.
+
+    "Practically better" or "practically equivalent" would then rest on a ROPE that says
+    nothing about practical relevance (and, over folds, on a point-mass posterior: a
+    probability of 1 from no spread). The decisions become "undecided",
+    ``details["decision_withheld"]`` gives the reason and ``details["zero_rope"]`` is True
+    (the report prints no region probabilities).
+    """
+    reason = (f"every difference is the same, so the default ROPE ({fraction:g} x the sd of "
+              "the differences) has zero width"
+              + (" and the posterior is a point mass: a probability of 1 would be certainty "
+                 "from no spread" if point_mass else
+                 ": a practical difference would rest on no ROPE at all")
+              + "; give the ROPE in metric units (rope=, --rope) to decide practical relevance")
+    return _withheld(result, reason, zero_rope=True)

@@ -51,8 +51,14 @@ PROCEDURES = (
       "independent data sets; normally distributed scores and sphericity (equal variances of "
       "the differences between every two models), rarely met by classifiers (Demšar 2006 "
       "§3.2.1).",
-      "omnibus", "outperform.stats._anova:repeated_measures_anova", "Demšar 2006 §3.2.1",
-      reported_in=()),
+      "omnibus", "outperform.stats._anova:repeated_measures_anova", "Demšar 2006 §3.2.1"),
+    P("friedman_permutation", "Friedman (permutation)",
+      "the Friedman test with its permutation p-value",
+      "independent data sets, ranks within each data set; the p-value from the permutation "
+      "distribution of the ranks (exact, or Monte Carlo), no large-sample approximation "
+      "(Hollander, Wolfe & Chicken 2014 §7.1).",
+      "omnibus", "outperform.stats._friedman_exact:friedman_permutation",
+      "Friedman 1937; Hollander, Wolfe & Chicken 2014 §7.1"),
     # Q3 post-hoc procedures, in the order of posthoc=.
     P("nemenyi", "Nemenyi", "the Nemenyi test",
       "all pairs, after a significant Friedman test; two algorithms differ when their "

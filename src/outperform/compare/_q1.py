@@ -15,6 +15,7 @@ Decision logic:
 from __future__ import annotations
 
 import warnings as _warnings
+from dataclasses import replace
 from itertools import combinations
 
 import numpy as np
@@ -39,7 +40,8 @@ from ..stats._tost import tost
 from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
 from ._guards import check_predictions
-from ._words import conclusion, probability_summary
+from ._q1_words import (bayes_words, freq_words, mcnemar_words, noninferiority_words,
+                        omnibus_words, pair_words, tost_words)
 
 LOSSES = ("zero-one", "log", "squared", "absolute", "given")
 EPS = 1e-15  # log loss of a probability 0 for the true class would be infinite
@@ -208,6 +210,8 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
             f"it needs loss='zero-one', exactly 2 models (got {len(names)}) and no group.")
     losses = {m: (np.asarray(p, dtype=float) if loss == "given" else per_example_losses(y, p, loss))
               for m, p in preds.items()}
+    if loss == "log":
+        warnings += _clipped_log_loss(y, preds)
     if groups is not None:
         codes, uniques = pd.factorize(groups)
         counts = np.bincount(codes)
@@ -225,6 +229,23 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
         return _zero_one(y, preds, losses, names, control, rope, alpha, threshold, warnings,
                          common, noninferiority_margin)
     return _real_valued(losses, names, control, rope, alpha, threshold, warnings, common)
+
+
+def _clipped_log_loss(y, preds) -> list[str]:
+    """Say how many predictions gave the true class a probability below :data:`EPS`, whose
+    log loss (infinite at 0) :func:`per_example_losses` clipped to −log(EPS)."""
+    y = np.asarray(y, dtype=float)
+    counts = {m: int(np.count_nonzero(np.where(y == 1, p, 1 - p) < EPS))
+              for m, p in ((m, np.asarray(p, dtype=float)) for m, p in preds.items())}
+    clipped = {m: c for m, c in counts.items() if c}
+    if not clipped:
+        return []
+    which = ", ".join(f"{c} of {m!r}" for m, c in clipped.items())
+    return [f"log loss clipped: {which} prediction(s) gave the true class a probability below "
+            f"{EPS:g} (e.g. exactly 0), whose log loss is infinite or huge; each counts as "
+            f"-log({EPS:g}) = {-np.log(EPS):.3g}. The comparison depends on this cap: check "
+            "these predictions (a model that outputs hard 0/1 is better compared with "
+            "loss='zero-one')."]
 
 
 def _cluster_warning(data: pd.DataFrame, group) -> list[str]:
@@ -269,13 +290,13 @@ def _zero_one(y, preds, losses, names, control, rope, alpha, threshold, warnings
         binary_scores = {m: p for m, p in preds.items() if _probabilities(np.asarray(p))}
         if len(binary_scores) == 2 and set(np.unique(y)) <= {0, 1}:
             tests["delong"] = delong_test(y, preds[names[0]], preds[names[1]])
-        conclusions = [_bayes_words(names, bm, losses, "error rate"),
-                       _mcnemar_words(names, tests["mcnemar"], c, losses, alpha)]
+        conclusions = [bayes_words(names, bm, losses, "error rate"),
+                       mcnemar_words(names, tests["mcnemar"], c, losses, alpha)]
         if margin is not None:
             new = names[0] if control != names[0] else names[1]
             cn = c if new == names[0] else discordance_counts(correct[1], correct[0])
             tests["noninferiority"] = noninferiority_test(cn.n01, cn.n10, cn.n, margin=margin)
-            conclusions.append(_noninferiority_words(new, ({*names} - {new}).pop(),
+            conclusions.append(noninferiority_words(new, ({*names} - {new}).pop(),
                                                      tests["noninferiority"], alpha))
         if c.n01 + c.n10 < 25:
             warnings.append(f"only {c.n01 + c.n10} discordant examples: the chi-square version "
@@ -288,8 +309,8 @@ def _zero_one(y, preds, losses, names, control, rope, alpha, threshold, warnings
                              pairwise_mcnemar(correct, names=names, adjustment="holm", alpha=alpha)),
             "bayesian_mcnemar": pairwise_bayesian_mcnemar(correct, names=names, threshold=threshold,
                                                           rope=rope)}
-    conclusions = ([_omnibus_words(tests["cochran_q"], alpha)]
-                   + _pair_words(post["mcnemar_holm"], losses, "error rate"))
+    conclusions = ([omnibus_words(tests["cochran_q"], alpha)]
+                   + pair_words(post["mcnemar_holm"], losses, "error rate"))
     return ComparisonReport(tests=tests, recommended="cochran_q", rationale=rationale,
                             posthoc=post, conclusions=tuple(conclusions),
                             warnings=tuple(warnings), **common)
@@ -305,17 +326,28 @@ def _real_valued(losses, names, control, rope, alpha, threshold, warnings, commo
         # Scores = negated losses, so that a positive difference favours A.
         a, b = -losses[names[0]], -losses[names[1]]
         tests = {"bayesian_t": bayesian_ttest(a, b, rope=rope, threshold=threshold),
-                 "paired_t": paired_ttest(a, b), "wilcoxon": wilcoxon(a, b, zero_method="pratt")}
+                 "paired_t": _named_difference(paired_ttest(a, b), names),
+                 "wilcoxon": wilcoxon(a, b, zero_method="pratt")}
         _normality(a - b, warnings)
-        words = (_bayes_words(names, tests["bayesian_t"], losses, "mean loss"),
-                 _freq_words(names, tests["paired_t"], losses, alpha, "mean loss"))
+        words = (bayes_words(names, tests["bayesian_t"], losses, "mean loss"),
+                 freq_words(names, tests["paired_t"], losses, alpha, "mean loss"))
         if isinstance(rope, (int, float)) and not isinstance(rope, bool) and rope > 0:
             # The frequentist twin of the ROPE: equivalence within ±rope (Schuirmann 1987).
-            tests["tost"] = tost(a, b, margin=float(rope))
-            words += (_tost_words(names, tests["tost"], alpha),)
+            tests["tost"] = _named_difference(tost(a, b, margin=float(rope)), names)
+            words += (tost_words(names, tests["tost"], alpha),)
+        elif rope is not None:
+            warnings.append("rope = 0: no region of practical equivalence, so the Bayesian "
+                            "t-test decides only which model is better; the TOST equivalence "
+                            "test, whose margin is the ROPE, needs a positive margin and was "
+                            "not run.")
         return ComparisonReport(tests=tests, recommended="bayesian_t", rationale=rationale,
                                 conclusions=words, warnings=tuple(warnings), **common)
     k = len(names)
+    # The promise of the rationale above holds for two models; with more, say what is run.
+    rationale = (f"real-valued per-example losses of {k} models: each pair by the paired "
+                 "t-test on its loss differences, Holm-adjusted (Williams 2026 §5.3, §5.6). "
+                 "The Bayesian t-test and the Wilcoxon test are run on two models only: "
+                 "compare a pair (models=[A, B], or a file with those two columns) for them.")
     stat, p = np.full((k, k), np.nan), np.full((k, k), np.nan)
     for i, j in pairs:
         res = paired_ttest(-losses[names[i]], -losses[names[j]])
@@ -331,28 +363,18 @@ def _real_valued(losses, names, control, rope, alpha, threshold, warnings, commo
                           adjustment="holm", control=control)
     return ComparisonReport(tests={}, recommended="", rationale=rationale,
                             posthoc={"paired_t_holm": post},
-                            conclusions=tuple(_pair_words(post, losses, "mean loss")),
+                            conclusions=tuple(pair_words(post, losses, "mean loss")),
                             warnings=tuple(warnings),
                             **common)
 
 
-def _tost_words(names, res, alpha) -> str:
-    """The TOST verdict: equivalence names no better model, so it needs no _words phrase."""
+def _named_difference(res, names):
+    """``res`` (on negated losses, so its estimate is mean loss B − A: positive favours A,
+    the package's sign convention) with that difference named for the report's table, as
+    the sentences of :func:`freq_words` and :func:`tost_words` name it."""
     a, b = names
-    lo, hi = res.confidence_interval(1 - 2 * alpha)
-    verdict = ("equivalent" if res.pvalue < alpha else "not shown to be equivalent")
-    return (f"{res.method}: {a} and {b} are {verdict} within ±{res.margin:g} "
-            f"(the ROPE as margin; p = {res.pvalue:.3g}, {1 - 2 * alpha:.0%} confidence "
-            f"interval of the loss difference [{-hi:.3g}, {-lo:.3g}]).")
-
-
-def _noninferiority_words(new, ref, res, alpha) -> str:
-    """Non-inferiority names no better model (it bounds a loss), so it needs no _words phrase."""
-    m, lo = res.margin, res.confidence_interval(1 - alpha)[0]
-    verdict = "non-inferior to" if res.pvalue < alpha else "not shown to be non-inferior to"
-    return (f"{res.method}: {new} is {verdict} {ref} within {m:g} accuracy (accuracy "
-            f"difference {res.estimate:+.4g}, one-sided {1 - alpha:.0%} lower bound {lo:.4g} "
-            f"vs {-m:g}; p = {res.pvalue:.3g}).")
+    return replace(res, details=dict(res.details, estimate_name=(
+        f"{b} − {a} = mean loss of {b} minus mean loss of {a} (positive favours {a})")))
 
 
 def _normality(d: np.ndarray, warnings: list[str]) -> None:
@@ -362,56 +384,3 @@ def _normality(d: np.ndarray, warnings: list[str]) -> None:
             warnings.append(f"the loss differences are not normal (Shapiro–Wilk p = {p:.2g}); the "
                             "t-tests rely on the central limit theorem here — check the QQ-plot "
                             "and the Wilcoxon test (Williams 2026 §5.3).")
-
-
-def _bayes_words(names, res, losses, quantity) -> str:
-    a, b = names
-    lo, hi = res.rope
-    return conclusion(res.method, a, b, decision=res.decision,
-                      values=(losses[a].mean(), losses[b].mean()),
-                      quantity=quantity, higher_is_better=False,
-                      evidence=f"{probability_summary(a, b, res, '.3g')}; ROPE [{lo:.3g}, "
-                               f"{hi:.3g}], threshold {res.threshold}")
-
-
-def _mcnemar_words(names, res, counts, losses, alpha) -> str:
-    # The direction comes from the error rates (n01 vs n10), never from the statistic.
-    a, b = names
-    return conclusion(
-        res.method, a, b, decision=res.pvalue < alpha,
-        values=(losses[a].mean(), losses[b].mean()), quantity="error rate",
-        higher_is_better=False,
-        evidence=f"{a} wrong and {b} right on {counts.n01} example"
-                 f"{'' if counts.n01 == 1 else 's'}, the reverse on "
-                 f"{counts.n10}; p = {res.pvalue:.3g} " + ("<" if res.pvalue < alpha else ">=")
-                 + f" {alpha}")
-
-
-def _freq_words(names, res, losses, alpha, quantity) -> str:
-    # res compares negated losses, so its estimate is mean(loss_B - loss_A).
-    a, b = names
-    lo, hi = res.confidence_interval(0.95)
-    effect = (f", {res.effect_size_name} = {res.effect_size:.3f} (positive favours {a})"
-              if res.effect_size is not None else "")
-    return conclusion(
-        res.method, a, b, decision=res.pvalue < alpha,
-        values=(losses[a].mean(), losses[b].mean()), quantity=quantity,
-        higher_is_better=False,
-        evidence=f"mean loss of {a} − {b} = {-res.estimate:.4g}, 95% CI [{-hi:.4g}, {-lo:.4g}], "
-                 f"p = {res.pvalue:.3g}{effect}")
-
-
-def _omnibus_words(res, alpha) -> str:
-    return (f"{res.method}: p = {res.pvalue:.3g} "
-            + ("— the models' error rates differ." if res.pvalue < alpha
-               else "— no significant difference among the error rates."))
-
-
-def _pair_words(res: PairwiseResult, losses, quantity) -> list[str]:
-    """Sentences of the pairs ``res`` rejects, the better model named by the mean losses."""
-    out = [conclusion(res.method, res.names[i], res.names[j], decision=True,
-                      values=(losses[res.names[i]].mean(), losses[res.names[j]].mean()),
-                      quantity=quantity, higher_is_better=False,
-                      evidence=f"Holm-adjusted p = {res.pvalue_adjusted[i, j]:.3g}")
-           for i, j in res.pairs() if res.reject[i, j]]
-    return out or [f"{res.method}: no pair differs significantly at α = {res.alpha}."]

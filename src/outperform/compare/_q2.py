@@ -23,7 +23,7 @@ from ..results import ComparisonReport, FrequentistResult, PairwiseResult
 from ..stats._correlated_ttest import correlation_heuristic, corrected_resampled_ttests
 from ..stats._multipletests import adjust_pvalues
 from ..stats._tost import tost
-from ._guards import unit_mismatch
+from ._guards import unit_mismatch, withhold_zero_rope
 from ._words import conclusion, constant_difference, equivalence_words, probability_summary
 
 ROPE_SD_FRACTION = 0.1  # Williams (2026) §5.2: ROPE = ±0.1 sd of the differences by default
@@ -107,6 +107,11 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
     warnings = unit_mismatch(scores) + _few_folds(len(next(iter(scores.values()))), alpha)
     sign = 1.0 if hib else -1.0
     r, rho_source = _rho(table, task, rho)
+    if r == 0:
+        warnings.append(_naive_rho_warning(table, task))
+        rho_source += ": the naive t-test, see the warnings"
+    if rope is not None and float(rope) == 0:
+        warnings.append(_zero_rope_note(len(names)))
     # Two models: one pair, A = the first model whatever the control, since the report's
     # tables name A and B after ``models`` (a control second would swap the columns).
     pairs = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
@@ -123,6 +128,14 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
     bayes = dict(zip(pairs, correlated_bayesian_ttests(
         signed[rows[0]], signed[rows[1]], rho=r, ropes=[widths[ij] for ij in pairs],
         threshold=threshold)))
+    if rope is None:
+        # A default ROPE of 0.1 x sd = 0 (no spread) is no ROPE: the point-mass posterior's
+        # "practically better, P = 1" would be certainty from nothing (issue 25).
+        bayes = {ij: withhold_zero_rope(res, ROPE_SD_FRACTION) if widths[ij] == 0 else res
+                 for ij, res in bayes.items()}
+        warnings += [f"{bayes[i, j].method}, {names[i]} vs {names[j]}: no decision ("
+                     f"{bayes[i, j].details['decision_withheld']})."
+                     for i, j in pairs if "zero_rope" in bayes[i, j].details]
     summary = tuple(sorted(
         ({"model": m, "mean_score": float(np.mean(v)), "sd_over_folds": float(np.std(v, ddof=1)),
           "n_folds": int(v.size)} for m, v in scores.items()),
@@ -150,7 +163,7 @@ def compare_one_task(table: ResultsTable, *, metric: str | None = None, alpha: f
         tests = {"corrected_t": f, "correlated_bayes": b}
         said = (_bayes_words(names[i], names[j], b, **words),
                 _freq_words(names[i], names[j], f, f.pvalue, "p", **words))
-        if rope is not None and "undefined" not in f.details:
+        if rope is not None and float(rope) > 0 and "undefined" not in f.details:
             # The frequentist twin of the given ROPE: TOST with the corrected variance.
             tests["tost"] = tost(sign * scores[names[i]], sign * scores[names[j]],
                                  margin=float(rope), rho=r)
@@ -198,6 +211,30 @@ def _undefined(d: np.ndarray, scale: float, rho: float) -> FrequentistResult:
                               "variance, so the t statistic and its p-value are undefined"})
 
 
+def _naive_rho_warning(table: ResultsTable, task: str) -> str:
+    """rho = 0 turns both tests into their naive versions: say so, with the design's rho."""
+    try:
+        default, source = _rho(table, task, None)
+        instead = f" The default for this design is rho = {default:.3g} ({source})."
+    except InvalidInputError:
+        instead = ""
+    return ("rho = 0: the corrected resampled t-test is then the naive paired t-test over "
+            "folds, and the correlated Bayesian t-test ignores the correlation too. Folds of "
+            "one data set share training data, and the naive test's type I error is then "
+            "well above α (Dietterich 1998; Nadeau & Bengio 2003): its p-values and "
+            "decisions are too confident. rho = 0 fits only training and test sets drawn "
+            "independently for every fold." + instead)
+
+
+def _zero_rope_note(k: int) -> str:
+    """rope = 0 (baycomp's default): the Bayesian test runs; TOST needs a positive margin."""
+    skipped = ("; the TOST equivalence test, whose margin is the ROPE, needs a positive "
+               "margin and was not run" if k == 2 else "")
+    return ("rope = 0: no region of practical equivalence, so the correlated Bayesian "
+            "t-test decides only which model is better (P(equivalent) = 0, as baycomp's "
+            f"default){skipped}.")
+
+
 def _few_folds(n: int, alpha: float) -> list[str]:
     if n >= FEW_FOLDS:
         return []
@@ -217,6 +254,8 @@ def _pairwise(names, pairs, freq, bayes, widths, alpha, control) -> PairwiseResu
         rope[i, j] = rope[j, i] = widths[i, j]
         stat[i, j], stat[j, i] = res.statistic, -res.statistic
         p[i, j] = p[j, i] = res.pvalue
+        if "zero_rope" in bayes[i, j].details:    # no ROPE to speak of: no probabilities
+            continue
         p_better[i, j], p_better[j, i] = bayes[i, j].p_a_better, bayes[i, j].p_b_better
         p_rope[i, j] = p_rope[j, i] = bayes[i, j].p_rope
     # Pairs without a p-value (zero variance) are not tests: Holm's family is the others.
@@ -235,6 +274,8 @@ def _pairwise(names, pairs, freq, bayes, widths, alpha, control) -> PairwiseResu
 
 
 def _bayes_words(a, b, res, *, metric, hib, means, alpha) -> str:
+    if "decision_withheld" in res.details:
+        return f"{res.method}: no decision between {a} and {b} ({res.details['decision_withheld']})."
     lo, hi = res.rope
     return conclusion(res.method, a, b, decision=res.decision, values=(means[a], means[b]),
                       quantity=f"mean {metric}", higher_is_better=hib,

@@ -10,7 +10,6 @@ Decision logic (Demšar 2006 §3 and §5):
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Sequence
 
 import numpy as np
@@ -28,12 +27,14 @@ from ..stats._ranks import RankedScores, ranked_scores
 from ..stats._sign import sign_test
 from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
-from ._words import conclusion, rejected_pairs
+from ._words import conclusion
 from ._guards import unit_mismatch
 from ._posthoc_choice import POSTHOC as POSTHOC   # re-exported: compare._q3.POSTHOC
 from ._posthoc_choice import (_check_control, _posthoc_phrase, _procedures,
                               _procedures_differ)
-from ._registry import label as _label
+from ._q3_anova import check_omnibus, compare_anova
+from ._q3_words import conclusions as q3_conclusions
+from ._q3_small import SMALL_N, small_sample_omnibus, small_sample_warning, withhold_posthoc
 
 MANY_TIES = 0.25  # share of tied rank positions above which the report warns
 # Post-hoc results hold k x k matrices (statistic, p-values, adjusted p-values, decisions) and
@@ -44,7 +45,8 @@ BYTES_PER_CELL = 80
 
 
 def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str | None = None,
-                       posthoc: str | Sequence[str] = "auto") -> ComparisonReport:
+                       posthoc: str | Sequence[str] = "auto", random_state=0,
+                       omnibus: str = "friedman") -> ComparisonReport:
     """Frequentist comparison of k algorithms over N data sets (Williams Q3; Demšar 2006).
 
     Parameters
@@ -74,6 +76,22 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         with a control: Nemenyi on all pairs, Holm (and Bonferroni–Dunn) against the
         control, each in ``report.posthoc`` under its name, the procedures that compare
         with a control using it and the others comparing all pairs (complete tables only).
+    omnibus : {"friedman", "anova"}
+        The omnibus test of k >= 3 models: ``"friedman"`` (default, Demšar 2006 §3.2.2) with
+        the post-hoc rank tests above; ``"anova"``: the repeated-measures ANOVA (Demšar
+        §3.2.1; normality and sphericity assumed, the Greenhouse–Geisser p-value beside it)
+        followed by paired t-tests with Holm's correction (``posthoc`` "auto", "holm" or
+        "none"; complete tables only), see :mod:`outperform.compare._q3_anova`.
+    random_state : int or Generator
+        Seed of the Monte Carlo permutations of the Friedman test over at most 10 data sets
+        when its exact distribution is too large to enumerate (see below).
+
+    Notes
+    -----
+    k >= 3 models on at most ``SMALL_N`` = 10 complete data sets: the omnibus decision
+    (``recommended = "friedman_permutation"``) is the Friedman test's permutation p-value,
+    exact when enumerable, and the post-hoc rejections are withheld when it does not reject
+    (see :mod:`outperform.compare._q3_small`).
 
     Returns
     -------
@@ -96,6 +114,7 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
     values, hib = scores.values, scores.higher_is_better
     n, k = values.shape
     _check_control(procedures, control)
+    check_omnibus(omnibus, procedures, k, bool(np.isnan(values).any()))
     if procedures == ["none"] and control is not None:
         raise InvalidInputError("posthoc='none' (--posthoc none) runs no comparison with the "
                                 "control: drop control= (--control), or choose a post-hoc "
@@ -126,10 +145,15 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
          "mean_score": float(values[:, i].mean()), "median_score": float(medians[i]),
          "wins": int(wins[i])}
         for i in order)
+    if omnibus == "anova":
+        return compare_anova(scores, summary, alpha=alpha, control=control,
+                             procedure=procedures[0],
+                             warnings=unit_mismatch(dict(zip(names, values.T))))
     warnings = _warnings(scores, ranked)
     if k == 2:
         return _two_models(scores, ranks, summary, alpha, warnings)
-    return _many_models(scores, ranked, summary, alpha, control, procedures, warnings)
+    return _many_models(scores, ranked, summary, alpha, control, procedures, warnings,
+                        random_state)
 
 
 def _check_posthoc_memory(k: int) -> None:
@@ -154,7 +178,7 @@ def _warnings(scores: ScoreMatrix, ranked: RankedScores) -> list[str]:
     if tied > MANY_TIES:
         out.append(f"{tied:.0%} of the data sets have tied scores: rank tests lose power with ties; "
                    "do not round scores before testing (Demšar 2006 §3.1.3).")
-    if k > 2 and (n <= 10 or k <= 5):
+    if k > 2 and n > SMALL_N and k <= 5:   # fewer data sets: see _q3_small's warning
         out.append(f"with N = {n} data sets and k = {k} algorithms the chi-square approximation of "
                    "the Friedman statistic is rough (Demšar 2006 §3.2.2 asks for N > 10 and k > 5); "
                    "the Iman–Davenport F is less conservative and is the one used here.")
@@ -204,8 +228,8 @@ def _two_models(scores, ranks, summary, alpha, warnings) -> ComparisonReport:
         details={"aggregation": scores.aggregation})
 
 
-def _many_models(scores, ranked, summary, alpha, control, procedures, warnings
-                 ) -> ComparisonReport:
+def _many_models(scores, ranked, summary, alpha, control, procedures, warnings,
+                 random_state=0) -> ComparisonReport:
     values, hib, names = scores.values, scores.higher_is_better, scores.models
     ranks = ranked.average
     tests = {
@@ -214,19 +238,27 @@ def _many_models(scores, ranked, summary, alpha, control, procedures, warnings
         "friedman_tie_corrected": friedman(ranked, higher_is_better=hib, tie_correction=True),
     }
     omnibus = tests["iman_davenport"]
+    exact = small_sample_omnibus(ranked, random_state=random_state)
+    if exact is not None:
+        tests["friedman_permutation"] = omnibus = exact
+        warnings.append(small_sample_warning(exact))
     if procedures == ["auto"]:
         procedures = ["holm" if control is not None else "nemenyi"]
     post: dict[str, PairwiseResult] = {}
     for posthoc in procedures:
         _run_posthoc(post, posthoc, values, ranked, alpha, control, names)
     warnings += [res.fallback for res in post.values() if res.fallback is not None]
+    if exact is not None:
+        post, withheld = withhold_posthoc(post, exact, alpha)
+        warnings += withheld
     groups = {}
     for key, res in post.items():
         if res.control is None:
             groups[key] = [tuple(names[i] for i in g)
                            for g in nonsignificant_groups(ranks, res.reject)]
     summary, letters = with_letters(summary, post, names)
-    conclusions = _conclusions(omnibus, post, groups, ranks, names, alpha)
+    conclusions = q3_conclusions(omnibus, post, groups, ranks, names, alpha,
+                               tests["iman_davenport"].details["perfect_agreement"])
     differ = _procedures_differ(post, names)
     if differ:
         warnings.append(differ)
@@ -237,9 +269,11 @@ def _many_models(scores, ranked, summary, alpha, control, procedures, warnings
     return ComparisonReport(
         question="Q3", metric=scores.metric, higher_is_better=hib, models=names,
         n_tasks=values.shape[0], alpha=alpha, summary=summary, tests=tests,
-        recommended="iman_davenport",
-        rationale="k >= 3 algorithms over data sets: the Friedman test (Iman–Davenport F, less "
-                  "conservative than chi-square) followed by "
+        recommended="iman_davenport" if exact is None else "friedman_permutation",
+        rationale="k >= 3 algorithms over data sets: the Friedman test ("
+                  + ("Iman–Davenport F, less conservative than chi-square" if exact is None
+                     else f"p-value from its permutation distribution, as N = {values.shape[0]}"
+                          f" <= {SMALL_N} data sets") + ") followed by "
                   + "; and ".join(_posthoc_phrase(p, control, len(names)) for p in procedures)
                   + " (Demšar 2006 §3.2.2).",
         posthoc=post, groups=groups, conclusions=tuple(conclusions), warnings=tuple(warnings),
@@ -297,70 +331,3 @@ def with_letters(summary, post, names) -> tuple[tuple, dict]:
                               [names[i] for i in order])
     return (tuple(dict(row, letters=letters[row["model"]]) for row in summary),
             {"letters_from": key})
-
-
-def _conclusions(omnibus, post, groups, ranks, names, alpha) -> list[str]:
-    k = len(names)
-    out = []
-    # F is infinite when every data set ranks the algorithms in the same order (Friedman's
-    # chi-square at its maximum N(k - 1)): say so rather than print "F = inf" alone.
-    same_order = (" — every data set ranks the algorithms in the same order, so the "
-                  "Friedman statistic is at its maximum, F is infinite and p is the exact "
-                  "probability of such agreement under the null hypothesis, (k!)^(1 - N)"
-                  if omnibus.perfect_agreement else "")
-    if omnibus.pvalue < alpha:
-        out.append(f"The algorithms differ (Friedman with Iman–Davenport F = {omnibus.statistic:.3f}, "
-                   f"p = {omnibus.pvalue:.3g} < {alpha}{same_order}).")
-    else:
-        # Without a post-hoc test (posthoc='none') there are no results below to qualify.
-        out.append(f"No significant difference among the {k} algorithms (Iman–Davenport F = "
-                   f"{omnibus.statistic:.3f}, p = {omnibus.pvalue:.3g} >= {alpha}{same_order})"
-                   + ("; post-hoc results below are descriptive." if post else "."))
-    for key, res in post.items():
-        rows, cols = _rejected(res)
-        label = _label(key)
-        cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
-        if not len(rows):
-            out.append(f"{label}{cd} finds no significantly different pair at α = {alpha}.")
-            continue
-        if "rank_biserial" in res.details:
-            out += [_pair_conclusion(f"{label}{cd}", res, i, j, ranks, names)
-                    for i, j in zip(rows.tolist(), cols.tolist())]
-        else:   # rank tests: the better model by the average ranks, as _pair_conclusion
-            out += rejected_pairs(
-                f"{label}{cd}", names, rows, cols, ranks, quantity="average ranks",
-                higher_is_better=False, spec=".3f",
-                evidence=[f"adjusted p = {p:.3g}"
-                          for p in res.pvalue_adjusted[rows, cols].tolist()])
-        if key in groups:
-            count = Counter(m for g in groups[key] for m in g)
-            unplaced = [m for m in names if count[m] > 1]
-            if unplaced:
-                out.append(f"{label}: the data are not sufficient to tell which group "
-                           f"{', '.join(unplaced)} belong(s) to (Demšar 2006 §3.2.2).")
-    return out
-
-
-def _rejected(res: PairwiseResult) -> tuple[np.ndarray, np.ndarray]:
-    """Indices (i, j) of the rejected pairs, in the order of ``res.pairs()``."""
-    k = len(res.names)
-    if res.control is not None:
-        c = res.names.index(res.control)
-        cols = np.delete(np.arange(k), c)
-        rows = np.full(k - 1, c)
-    else:
-        rows, cols = np.triu_indices(k, 1)
-    hit = res.reject[rows, cols]
-    return rows[hit], cols[hit]
-
-
-def _pair_conclusion(test, res, i, j, ranks, names) -> str:
-    """A rejected pair, the better model named by the post-hoc test's own estimate."""
-    p = f"adjusted p = {res.pvalue_adjusted[i, j]:.3g}"
-    if "rank_biserial" in res.details:   # pairwise Wilcoxon: the pair's own signed ranks
-        r = float(np.asarray(res.rank_biserial, dtype=float)[i, j])
-        return conclusion(test, names[i], names[j], decision=True, difference=r,
-                          higher_is_better=True,
-                          evidence=f"matched-pairs rank-biserial correlation {abs(r):.3f}, {p}")
-    return conclusion(test, names[i], names[j], decision=True, values=(ranks[i], ranks[j]),
-                      quantity="average ranks", higher_is_better=False, spec=".3f", evidence=p)

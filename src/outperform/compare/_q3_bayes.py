@@ -15,7 +15,7 @@ from ..bayes._poisson_test import pairwise_poisson_test, poisson_test
 from .._validation import InvalidInputError
 from ..data._results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport, PairwiseResult
-from ._guards import min_data_sets, withhold_few_data_sets
+from ._guards import min_data_sets, withhold_few_data_sets, withhold_zero_rope
 from ..stats._tost import tost
 from ._words import conclusion, equivalence_words, probability_summary
 from ._q2 import ROPE_SD_FRACTION, _rho
@@ -118,6 +118,11 @@ def add_bayesian_section(report: ComparisonReport, scores: ScoreMatrix,
     def guarded(result):
         result, warnings = withhold_few_data_sets(result, v.shape[0], threshold)
         notes.extend(warnings)
+        if rope_rule == SD_RULE and rope == 0 and "decision_withheld" not in result.details:
+            # no spread: the default ROPE 0.1 x sd is 0, no ROPE at all (issue 25)
+            result = withhold_zero_rope(result, ROPE_SD_FRACTION, point_mass=False)
+            notes.append(f"{result.method}: no decision "
+                         f"({result.details['decision_withheld']}).")
         return result
 
     if len(names) == 2:
@@ -158,6 +163,8 @@ def add_bayesian_section(report: ComparisonReport, scores: ScoreMatrix,
 
 def _words(names, res) -> str:
     a, b = names
+    if res.details.get("zero_rope"):   # no ROPE to speak of: no probabilities either
+        return f"{res.method}: no decision between {a} and {b} ({res.details['decision_withheld']})."
     return conclusion(res.method, a, b, decision=res.decision,
                       evidence=probability_summary(a, b, res))
 

@@ -23,7 +23,8 @@ from ..stats._incomplete import (durbin, durbin_posthoc, incomplete_ranks,
                                  is_balanced_incomplete, pairwise_wilcoxon_available,
                                  skillings_mack, sparse_rows)
 from ._guards import unit_mismatch
-from ._q3 import _pair_conclusion, compare_many_tasks, with_letters
+from ._q3 import compare_many_tasks, with_letters
+from ._q3_words import pair_conclusion as _pair_conclusion
 from ._registry import choices, label
 
 #: Post-hoc procedures that work on incomplete tables (others need every cell).

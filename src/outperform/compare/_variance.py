@@ -19,6 +19,7 @@ from .._validation import InvalidInputError
 from ..data import read_results
 from ..data._schema import FOLD, MODEL, RUN, TASK
 from ..results import VarianceComponents
+from ..results._runs import BOUNDARY_SHARE
 
 
 def variance_components(data, *, metric: str | None = None,
@@ -80,7 +81,7 @@ def variance_components(data, *, metric: str | None = None,
         vc["split"] = "0 + C(split)"
     model = MixedLM.from_formula("y ~ C(model)", data=frame, groups="task", re_formula="1",
                                  vc_formula=vc)
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True):   # statsmodels warns per optimiser tried
         warnings.simplefilter("always")
         # Gradient optimisers stop short when a variance sits on its boundary (0) and can still
         # report convergence; derivative-free ones (lme4 uses Nelder-Mead/bobyqa) reach it.
@@ -95,11 +96,14 @@ def variance_components(data, *, metric: str | None = None,
                   "residual": float(fit.scale) * scale ** 2}
     fixed = {k: float(v) * scale for k, v in fit.fe_params.items()}
     fixed["Intercept"] += centre
-    # statsmodels warns at each optimiser it retries; what matters is the end state
-    messages = " ".join(str(w.message) for w in caught)
+    # statsmodels warns at each optimiser it retries, and about fits not kept: the boundary
+    # note is read off the kept estimates, the components at 0 named (issue 25).
+    total = sum(components.values())
+    at_zero = [k for k, v in components.items() if k != "residual" and v <= BOUNDARY_SHARE * total]
     notes = (("REML did not converge: treat the components as rough.",) if not fit.converged
-             else ()) + (("a variance is estimated on the boundary (0): that source adds no "
-                          "variance the data can detect.",) if "boundary" in messages else ())
+             else ()) + ((f"the variance of {' and '.join(at_zero)} is estimated on the "
+                          "boundary (0): that source adds no variance the data can detect.",)
+                         if at_zero else ())
     n_tasks, n_runs = sizes["tasks"], sizes["runs"]
     n_folds = frame["fold"].nunique() if "fold" in frame else 1
     # variance of (mean of A - mean of B) over n_tasks x n_runs (x n_folds): the shared task,

@@ -257,9 +257,13 @@ def decision_label(a: str, b: str, decision: str) -> str:
 
 
 def probability_summary(a: str, b: str, res, spec: str = ".3f") -> str:
-    """The three region probabilities of a Bayesian result, each formatted with ``spec``."""
+    """The three region probabilities of a Bayesian result, each formatted with ``spec``,
+    and the Poisson test's remainder, the probability that no region holds a majority of the
+    data sets (``details["p_no_majority"]``), so that the numbers stated sum to 1."""
+    rest = res.details.get("p_no_majority") if hasattr(res, "details") else None
     return (f"P({a} better) = {res.p_a_better:{spec}}, P(equivalent) = {res.p_rope:{spec}}, "
-            f"P({b} better) = {res.p_b_better:{spec}}")
+            f"P({b} better) = {res.p_b_better:{spec}}"
+            + (f", P(no majority) = {rest:{spec}}" if rest is not None else ""))
 
 
 def equivalence_words(res, a: str, b: str, *, alpha: float, metric: str,

@@ -82,14 +82,21 @@ def _bayes_pair_table(key, res, ctx: PairContext) -> Table:
     diff, hib, _ = _pair_differences(res, ctx)
     p_rope = np.asarray(res.p_rope, dtype=float)
     decision = np.asarray(res.decision, dtype=object)
+    # The Poisson test's remainder: no region holds a majority of the data sets.
+    rest = (np.asarray(res.details["p_no_majority"], dtype=float)
+            if "p_no_majority" in res.details else None)
     rows = []
+    # A zero-width default ROPE (no spread) gives no region probabilities worth printing.
+    cell = (lambda p: "–") if res.details.get("zero_rope") else (lambda p: f"{p:.3f}")
     for a, b, _ in _oriented(res.pairs(), diff, hib):
         d = decision_label(res.names[a], res.names[b], decision[a, b])
-        rows.append([res.names[a], res.names[b], f"{res.statistic[a, b]:.3f}",
-                     f"{p_rope[a, b]:.3f}", f"{res.statistic[b, a]:.3f}", d])
+        rows.append([res.names[a], res.names[b], cell(res.statistic[a, b]),
+                     cell(p_rope[a, b]), cell(res.statistic[b, a])]
+                    + ([cell(rest[a, b])] if rest is not None else []) + [d])
     notes = f"; ROPE ±{ctx.rope:.3g} {ctx.metric}".rstrip() if ctx.rope is not None else ""
-    return Table(key, f"{res.method} (posterior probabilities{notes})",
-                 BAYES_PAIR_HEADER + ["decision"], rows, "bayesian")
+    header = BAYES_PAIR_HEADER + (["P(no majority)"] if rest is not None else []) + ["decision"]
+    return Table(key, f"{res.method} (posterior probabilities{notes})", header, rows,
+                 "bayesian")
 
 
 def pair_tables(key: str, res, ctx: PairContext = PairContext()) -> list[Table]:

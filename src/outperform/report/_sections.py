@@ -279,13 +279,22 @@ def rope_text(report) -> str | None:
 
 def bayesian_header(a: str, b: str) -> list[str]:
     """Columns of :func:`bayesian_row` for models named ``a`` (A) and ``b`` (B)."""
-    return ["test", f"P({a} better)", "P(equivalent)", f"P({b} better)", "ROPE",
-            "posterior mean [95% CrI]", "decision"]
+    return ["test", f"P({a} better)", "P(equivalent)", f"P({b} better)", "P(no majority)",
+            "ROPE", "posterior mean [95% CrI]", "decision"]
 
 
 def bayesian_row(res, a: str, b: str, metric: str = "") -> list[str]:
-    """Cells of one Bayesian result: region probabilities, ROPE, posterior, decision."""
-    return [res.method, f"{res.p_a_better:.3f}", f"{res.p_rope:.3f}", f"{res.p_b_better:.3f}",
+    """Cells of one Bayesian result: region probabilities, ROPE, posterior, decision.
+
+    A result whose ROPE has zero width for want of spread (``details["zero_rope"]``) shows
+    no region probabilities: they would be 0 or 1 from a point mass.
+    """
+    probabilities = ((res.p_a_better, res.p_rope, res.p_b_better)
+                     if not res.details.get("zero_rope") else (math.nan,) * 3)
+    # The Poisson test's three majorities leave a remainder: no region holds a majority.
+    rest = res.details.get("p_no_majority", math.nan)
+    return [res.method, *(f"{p:.3f}" if math.isfinite(p) else "–"
+                          for p in (*probabilities, rest)),
             rope_label(res, metric), _interval(res), decision_label(a, b, res.decision)]
 
 
@@ -304,9 +313,9 @@ def bayesian_table(report) -> Table | None:
         return None
     header = bayesian_header(a, b)
     notes = [f"decision threshold {thresholds.pop():g}"] if len(thresholds) == 1 else []
-    if len({r[4] for r in rows}) == 1:   # one ROPE for all: say it once, in the title
-        notes.insert(0, f"ROPE {rows[0][4]}")
-        header, rows = header[:4] + header[5:], [r[:4] + r[5:] for r in rows]
+    if len({r[5] for r in rows}) == 1:   # one ROPE for all: say it once, in the title
+        notes.insert(0, f"ROPE {rows[0][5]}")
+        header, rows = header[:5] + header[6:], [r[:5] + r[6:] for r in rows]
     header, rows = without_empty_columns(header, rows)
     title = "Bayesian tests (" + "; ".join(["posterior probabilities"] + notes) + ")"
     return Table("bayesian", title, header, rows, "bayesian", tuple(marked))

@@ -17,6 +17,10 @@ BOOTSTRAPS = {
     True: "two-level bootstrap (tasks resampled, then runs within each drawn task)",
 }
 
+#: A variance component below this share of the total is on its boundary, 0 (an optimiser
+#: stops at e.g. 1e-7 of it): printed as 0 and named in the boundary note.
+BOUNDARY_SHARE = 1e-8
+
 
 def _number(v: float, sign: str = "") -> str:
     """Three decimals, or four significant digits for magnitudes from 1e6 (e.g. 1.471e+300)."""
@@ -305,7 +309,8 @@ class VarianceComponents(Result):
                  f"{'source':<14}{'variance':>12}{'share':>8}{'in a difference':>18}"]
         total = sum(self.components.values())
         # an optimiser's 1e-7 for a variance on its boundary is printed as the 0 it stands for
-        shown = {k: (v if v > 1e-8 * total else 0.0) for k, v in self.components.items()}
+        shown = {k: (v if v > BOUNDARY_SHARE * total else 0.0)
+                 for k, v in self.components.items()}
         lines += [f"{k:<14}{v:>12.4g}{self.shares[k]:>8.1%}{self.difference[k]:>18.4g}"
                   for k, v in shown.items()]
         lines += [f"intraclass correlation of runs within a task: {self.icc_runs:.3f}",

@@ -161,7 +161,10 @@ def exact_pvalues(n01, n10, alternative: str = "two-sided", *, mid: bool = False
     (A better) is the lower tail of n01; the two-sided p-value doubles the smaller tail (the
     null distribution is symmetric, so this equals R's binom.test). n = 0 gives p = 1.
     ``mid=True``: the mid-p value, each tail counting half the probability of the observed
-    count, P(X < x) + P(X = x)/2 (Fagerland, Lydersen & Laake 2013, eq. 4).
+    count, P(X < x) + P(X = x)/2 (Fagerland, Lydersen & Laake 2013, eq. 4); two-sided at
+    n01 = n10, where the observed count is the only one as extreme as itself, 1 - f/2 with
+    f = P(X = n01) (their R package contingencytables, ``McNemar_midP_test_paired_2x2``),
+    not the doubled tail, which reaches 1.
     """
     n01 = np.asarray(n01)
     n10 = np.asarray(n10)
@@ -174,7 +177,12 @@ def exact_pvalues(n01, n10, alternative: str = "two-sided", *, mid: bool = False
         return tail(n01)
     if alternative == "less":
         return tail(n10)
-    return np.minimum(1.0, 2.0 * tail(np.minimum(n01, n10)))
+    doubled = np.minimum(1.0, 2.0 * tail(np.minimum(n01, n10)))
+    if not mid:
+        return doubled
+    # n = 0 (no discordant pair) stays 1, as the exact test.
+    tie = (n01 == n10) & (n > 0)
+    return np.where(tie, 1.0 - 0.5 * _binom_half("pmf", n01, n), doubled)[()]
 
 
 def mcnemar(n01, n10, *, method: str = "exact", correction: bool = True,
@@ -193,7 +201,8 @@ def mcnemar(n01, n10, *, method: str = "exact", correction: bool = True,
     method : {"exact", "midp", "chi2"}
         ``"exact"``: binomial test of n01 (statistic = n01). ``"midp"``: the mid-p McNemar
         test, the exact p-value minus the probability of the observed count (two-sided:
-        2 [P(X <= min) − P(X = min)/2], X ~ Binomial(n01 + n10, 1/2)); Fagerland, Lydersen &
+        2 [P(X <= min) − P(X = min)/2], X ~ Binomial(n01 + n10, 1/2); 1 − P(X = n01)/2
+        at n01 = n10); Fagerland, Lydersen &
         Laake (2013), "The McNemar test for binary matched-pairs data: mid-p and asymptotic
         are better than exact conditional", BMC Med. Res. Methodol. 13: 91, recommend it for
         small test sets: it keeps the level closely and is less conservative than the exact
