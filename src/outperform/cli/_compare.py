@@ -24,6 +24,10 @@ def compare_cmd(
     lower_is_better: bool = opt.lower_is_better(),
     higher_is_better: bool = opt.higher_is_better(),
     posthoc: List[str] = typer.Option(["auto"], help=posthoc_help()),
+    omnibus: str = typer.Option("friedman", help="Several data sets: the omnibus test, "
+                                "friedman (ranks; Demšar 2006 §3.2.2) or anova (the "
+                                "repeated-measures ANOVA with paired t-tests, Holm; it assumes "
+                                "normal scores and sphericity, §3.2.1)."),
     rope: Optional[float] = opt.rope(),
     rho: Optional[float] = typer.Option(None, help="One task with folds: correlation of fold "
                                         "differences (default n_test/n_total, or 1/k)."),
@@ -68,7 +72,7 @@ def compare_cmd(
                      rope=rope, rho=rho, threshold=threshold,
                      bayesian=bayesian, prior_strength=prior, hierarchical=hierarchical,
                      encoding=encoding, progress=True, y_true=y_true, loss=loss, group=cluster,
-                     random_state=seed)
+                     random_state=seed, omnibus=omnibus)
     _emit(report, fmt, out)
     if plot is not None:
         _plot(report, plot)

@@ -89,7 +89,7 @@ def compare_anova(scores, summary, *, alpha: float, control: str | None, procedu
         warnings.append("the ANOVA is not significant but a paired t-test rejects some pair: "
                         "such post-hoc claims are not supported (Demšar 2006 §3.2.1).")
     decided = anova.pvalue < alpha
-    words = [(f"The algorithms' mean {scores.metric} differ" if decided else
+    words = [(f"The algorithms differ in mean {scores.metric}" if decided else
               f"No significant difference among the mean {scores.metric} of the {k} "
               "algorithms")
              + f" (repeated-measures ANOVA F = {anova.statistic:.3f} on {anova.df[0]} and "
