@@ -298,3 +298,67 @@ def check_rope(rope) -> tuple[float, float]:
     if not (np.isfinite(low) and np.isfinite(high)) or low > high:
         raise InvalidInputError(f"rope must be (low, high) with low <= high, got {rope!r}.")
     return (low, high)
+
+
+def check_flag(value, name: str, *, optional: bool = False):
+    """``value`` as a bool, if it is one (Python's or numpy's); None if ``optional``.
+
+    Raises
+    ------
+    InvalidInputError
+        Anything else, such as the text ``"no"`` (which Python reads as true) or ``1``.
+    """
+    if value is None and optional:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise InvalidInputError(
+        f"{name} must be True or False{' (or None)' if optional else ''}, got {value!r} "
+        f"({type(value).__name__}).")
+
+
+def check_number(value, name: str, *, optional: bool = False):
+    """``value`` as a float, if it is a real number (not a bool, not text); None if
+    ``optional``.
+
+    Raises
+    ------
+    InvalidInputError
+        Text such as ``"0.05"``, a bool, anything that is not a real number.
+    """
+    if value is None and optional:
+        return None
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+            value, (bool, np.bool_)):
+        return float(value)
+    raise InvalidInputError(
+        f"{name} must be a number{' (or None)' if optional else ''}, got {value!r} "
+        f"({type(value).__name__}).")
+
+
+def check_text(value, name: str, *, optional: bool = False):
+    """``value`` if it is a string; None if ``optional``.
+
+    Raises
+    ------
+    InvalidInputError
+        Anything else (a number, a list).
+    """
+    if value is None and optional:
+        return None
+    if isinstance(value, str):
+        return value
+    raise InvalidInputError(
+        f"{name} must be a string{' (or None)' if optional else ''}, got {value!r} "
+        f"({type(value).__name__}).")
+
+
+def check_alpha(alpha, name: str = "alpha") -> float:
+    """A significance level: a real number in (0, 1).
+
+    Raises
+    ------
+    InvalidInputError
+        Not a number (``"0.05"``), or outside (0, 1).
+    """
+    return check_probability(check_number(alpha, name), name)

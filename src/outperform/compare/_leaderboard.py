@@ -18,11 +18,10 @@ import pandas as pd
 
 from .._validation import InvalidInputError, check_probability
 from ..data._files import read_table
-from ..data._evals._long import item_column
-from ..data._io import _normalise_columns, read_results
+from ..data._columns import (CLUSTER, EXAMPLE, FOLD, MODEL, NON_METRIC, RUN, TASK,
+                             canonical_columns, item_column, metric_direction)
+from ..data._io import read_results
 from ..data._results_table import ResultsTable
-from ..data._schema import (CLUSTER, EXAMPLE, FOLD, MODEL, NON_METRIC, RUN, TASK,
-                            metric_direction)
 from ..results._leaderboard import Leaderboard
 from ..stats._leaderboard import pairwise_mcnemar
 from ..stats._letters import compact_letters
@@ -131,7 +130,7 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         scores, names, clusters, metric, hib = _from_predictions(df, y_true, loss, cluster)
         source, unit = "per-example predictions", "item"
     else:
-        df = _item_ids_as_examples(_normalise_columns(df))
+        df = _item_ids_as_examples(canonical_columns(df))
         if MODEL in df.columns and EXAMPLE in df.columns:
             scores, names, clusters, metric, hib = _from_items(df, metric, higher_is_better,
                                                                cluster, notes)

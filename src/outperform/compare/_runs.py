@@ -20,16 +20,14 @@ import pandas as pd
 
 from .._validation import InvalidInputError, check_random_state
 from ..data import read_results, read_table
-from ..data._schema import FOLD, MODEL, RUN, TASK
+from ..data._columns import FOLD, MODEL, RUN, STEP, TASK, canonical_columns
 from ..results import RunsComparison
 from ..results._runs import IntervalEstimate, _percentile_interval
 from ..stats import aggregate_runs, performance_profile, probability_of_improvement
 from ..stats._runs import STATISTICS
 
-STEP = "step"
-
-
 def _last_step(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    frame = canonical_columns(frame)
     if STEP not in frame.columns:
         return frame, []
     keys = [c for c in (TASK, MODEL, RUN, FOLD) if c in frame.columns]

@@ -4,31 +4,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Mapping
 
+import re
+
 import numpy as np
 import pandas as pd
 
 from .._validation import InvalidInputError
-from ._evals._long import item_column
+from ._columns import (FOLD, KEYS, MODEL, NON_METRIC, RUN, TASK, canonical_columns,
+                       item_column, looks_like_battles, metric_direction,
+                       metric_range_problem)
 from ._files import COMMA_NUMBER, NA_STRINGS, read_table
 from ._results_table import ResultsTable, ScoreMatrix
-from ._schema import ALIASES, FOLD, KEYS, MODEL, NON_METRIC, RUN, TASK, metric_direction
+
+#: A number written as a percentage, "71.2%" or "71,2 %".
+PERCENT_TEXT = re.compile(r"\s*[-+]?(?:\d+[.,]?\d*|[.,]\d+)\s*%\s*")
 
 
-def _normalise_columns(df: pd.DataFrame) -> pd.DataFrame:
-    rename = {}
-    for col in df.columns:
-        key = str(col).strip().lower()
-        if key in KEYS:
-            rename[col] = key
-        elif key in ALIASES and ALIASES[key] not in df.columns:
-            rename[col] = ALIASES[key]
-    df = df.rename(columns=rename)
-    dup = df.columns[df.columns.duplicated()]
-    if len(dup):
-        raise InvalidInputError(
-            f"column {dup[0]!r} appears twice (after reading aliases such as dataset -> task, "
-            "classifier -> model): rename or drop one of them.")
-    return df
+_normalise_columns = canonical_columns
 
 
 def _with_task_column(df: pd.DataFrame) -> pd.DataFrame:
@@ -203,8 +195,12 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     else:
         raise InvalidInputError(
             f"results must be a file path or a pandas DataFrame, got {type(source).__name__}.")
-    if isinstance(df.columns, pd.MultiIndex):
-        raise InvalidInputError(_multi_header(df.columns))
+    df = _flat(df)
+    if looks_like_battles(df.columns):
+        raise InvalidInputError(
+            "this looks like battles (columns model_a, model_b, winner: one row per "
+            "comparison of two models), not a results table: rate them with `outperform "
+            "leaderboard FILE --battles` (outperform.compare.bradley_terry).")
     if df.empty:
         where = f" {Path(source).name!r}" if isinstance(source, (str, Path)) else ""
         raise InvalidInputError(f"the results table{where} is empty: it has no rows.")
@@ -215,13 +211,16 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     # A wide table's values have no name: "score" is ours, and says nothing of the direction.
     unnamed = "score" if not is_long and metric is None else None
     if not is_long:
+        for c in df.columns[1:] if TASK not in df.columns else df.columns.drop(TASK):
+            _refuse_unreadable_numbers(df[c], c, "the scores of model ")
         fast = _valid_wide(df, metric or "score", missing == "allow")
         if fast is not None:
             frame, x, tasks, models = fast
             name = metric or "score"
             metrics_dir, assumed = _directions([name], metric, higher_is_better, directions,
                                                unnamed)
-            table = ResultsTable(frame, metrics_dir, assumed)
+            _refuse_stripped_twins(models, MODEL)
+            table = ResultsTable(frame, metrics_dir, assumed, _range_warnings(frame, [name]))
             table._keep_wide(ScoreMatrix(x, tasks, models, name, metrics_dir[name]))
             return table
         df = _wide_to_long(df, metric or "score")
@@ -241,16 +240,42 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
             f"metric {metric!r} is not a column of the results; columns: {list(df.columns)}.")
     for c in df.columns:
         if c not in metric_cols and c not in NON_METRIC:
-            _refuse_decimal_commas(df[c], c)
+            _refuse_unreadable_numbers(df[c], c)
     if not metric_cols:
         raise InvalidInputError(
             "the results have no metric column: add a numeric column such as 'score' or 'accuracy'.")
     metrics_dir, assumed = _directions(metric_cols, metric, higher_is_better, directions,
                                        unnamed)
-    table = ResultsTable(_validated(df, metric_cols, missing == "allow", paired), metrics_dir,
-                         assumed)
+    frame = _validated(df, metric_cols, missing == "allow", paired)
+    table = ResultsTable(frame, metrics_dir, assumed, _range_warnings(frame, metric_cols))
     table.require(min_models=2)
     return table
+
+
+def _flat(df: pd.DataFrame) -> pd.DataFrame:
+    """A table with one header row and plain row numbers, where that is unambiguous.
+
+    Column header rows that hold one value each (e.g. the metric's name above the models of
+    ``df.pivot(columns=["metric", "model"])`` with one metric) are dropped; a row MultiIndex
+    whose levels all have names that are not columns (``groupby([...]).mean()``) becomes
+    columns. Anything else is refused (:func:`_multi_header`).
+    """
+    if isinstance(df.columns, pd.MultiIndex):
+        varying = [i for i in range(df.columns.nlevels)
+                   if df.columns.get_level_values(i).nunique() > 1]
+        if len(varying) > 1:
+            raise InvalidInputError(_multi_header(df.columns))
+        df = df.copy()
+        df.columns = df.columns.get_level_values(varying[0] if varying else -1)
+    if isinstance(df.index, pd.MultiIndex):
+        names = list(df.index.names)
+        if any(n is None for n in names) or set(names) & set(df.columns):
+            raise InvalidInputError(
+                f"the table has a row MultiIndex with levels {names}: name every level after "
+                "its column (task, model, fold, ...) and make it columns, e.g. "
+                "df.reset_index(), then pass the table again.")
+        df = df.reset_index()
+    return df
 
 
 def _multi_header(columns: pd.MultiIndex) -> str:
@@ -277,6 +302,52 @@ def _directions(cols, metric, higher_is_better, directions, unnamed=None):
             if known is None:
                 assumed.append(str(c))
     return out, tuple(assumed)
+
+
+def _range_warnings(frame: pd.DataFrame, metric_cols) -> tuple[str, ...]:
+    """Refuse values a metric's name rules out (a negative accuracy); warn of percentages
+    (see :func:`outperform.data._columns.metric_range_problem`)."""
+    found = []
+    for col in metric_cols:
+        error, warning = metric_range_problem(col, frame[col].to_numpy(dtype=float))
+        if error:
+            raise InvalidInputError(error)
+        if warning:
+            found.append(warning)
+    return tuple(found)
+
+
+def _refuse_stripped_twins(names, col: str) -> None:
+    """Raise if two names differ only by surrounding spaces ("A", " A", "A ")."""
+    text = pd.Index([str(n) for n in names])
+    stripped = text.str.strip()
+    if stripped.has_duplicates:
+        twin = stripped[stripped.duplicated()][0]
+        same = [t for t, s in zip(text, stripped) if s == twin]
+        raise InvalidInputError(
+            f"the {col} names {same} differ only by spaces around them: they would be "
+            f"compared as different {col}s. Strip the spaces (e.g. "
+            f"df[{col!r}] = df[{col!r}].str.strip()), or rename them if they are different.")
+
+
+def _refuse_unreadable_numbers(values: pd.Series, col, what: str = "column ") -> None:
+    """Raise if a column meant as numbers holds them in a form that is read as text or
+    objects: lists (several folds in one cell), percentages ("71.2%"), decimal commas."""
+    sample = values.dropna().head(100)
+    if len(sample) and sample.map(lambda v: isinstance(v, (list, tuple, np.ndarray))).all():
+        raise InvalidInputError(
+            f"{what}{col!r} holds lists (e.g. {list(sample.iloc[0])[:4]!r}), not one number per "
+            f"row: give each value its own row with a fold column, e.g. "
+            f"df.explode({col!r}) and a 'fold' column numbering the values.")
+    if sample.dtype.kind in "iufb":
+        return
+    text = sample.astype(str).str.strip()
+    if len(text) and text.map(lambda v: bool(PERCENT_TEXT.fullmatch(v))).all():
+        raise InvalidInputError(
+            f"{what}{col!r} holds percentages written as text (e.g. {text.iloc[0]!r}): remove "
+            "the % sign so that they are numbers (and divide by 100 for fractions in [0, 1]), "
+            f"e.g. df[{col!r}] = df[{col!r}].str.rstrip('%').astype(float) / 100.")
+    _refuse_decimal_commas(values, col)
 
 
 def _refuse_decimal_commas(values: pd.Series, col) -> None:
@@ -332,7 +403,10 @@ def _not_numeric(col, value) -> str:
         return (f"metric column {col!r} has a missing value ({text!r}). Rerun or drop that "
                 "experiment for all models: the tests need complete, paired results.")
     hint = (" It is written with a decimal comma: use a decimal point (or ';' between fields)."
-            if COMMA_NUMBER.fullmatch(text) else " Fix the value or drop the column.")
+            if COMMA_NUMBER.fullmatch(text) else
+            " It is a percentage written as text: remove the % sign (divide by 100 for a "
+            "fraction)." if PERCENT_TEXT.fullmatch(text) else
+            " Fix the value or drop the column.")
     return f"metric column {col!r} is not numeric: {{where}} holds {value!r}.{hint}"
 
 
@@ -347,6 +421,7 @@ def _validated(df: pd.DataFrame, metric_cols: list[str], allow_missing: bool = F
             raise InvalidInputError(
                 f"column {col!r} is empty in row {row}: every row needs a {col}. (In a file, a "
                 f"column named {col!r} reads 'NA' or 'None' as a name, not as missing.)")
+        _refuse_stripped_twins(df[col].cat.categories, col)
     for col in (c for c in KEYS[2:] if c in df.columns):
         if df[col].isna().any():
             row = int(np.flatnonzero(df[col].isna().to_numpy())[0])

@@ -10,6 +10,29 @@ from .._validation import InvalidInputError, TooFewError
 from ._schema import FOLD, MODEL, RUN, TASK
 
 
+#: Significant digits kept of averaged scores (relative to the largest magnitude in the
+#: table): a double's sum of folds carries ~1e-16 relative error, which is 10^4 times
+#: below this grid, and real differences between scores are far above it.
+TIE_DIGITS = 12
+
+
+def tie_exact_means(values: np.ndarray) -> np.ndarray:
+    """``values`` rounded to :data:`TIE_DIGITS` significant digits of their largest
+    magnitude (NaN kept): means equal up to the rounding error of their sums become equal.
+
+    Examples
+    --------
+    >>> a = (0.88 + 0.86 + 0.86 + 0.98) / 4; b = (0.98 + 0.86 + 0.86 + 0.88) / 4
+    >>> bool(a == b), bool(np.ptp(tie_exact_means(np.array([a, b]))) == 0)
+    (False, True)
+    """
+    finite = np.abs(values[np.isfinite(values)])
+    if not finite.size or finite.max() == 0:
+        return values
+    digits = TIE_DIGITS - 1 - int(np.floor(np.log10(finite.max())))
+    return np.round(values, digits)
+
+
 @dataclass(frozen=True)
 class ScoreMatrix:
     """One score per (task, model): the input of the Q3 tests.
@@ -71,11 +94,15 @@ class ResultsTable:
         Metric column name -> whether higher is better.
     direction_assumed : tuple of str
         Metrics whose direction was not given and not known by name (assumed higher is better).
+    warnings : tuple of str
+        What reading the table noticed about its values, e.g. an ``accuracy`` whose values
+        look like percentages ("UNITS: ..."); ``compare`` lists them among its warnings.
     """
 
     frame: pd.DataFrame
     metrics: dict[str, bool]
     direction_assumed: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
 
     @property
     def tasks(self) -> tuple[str, ...]:
@@ -183,6 +210,13 @@ class ResultsTable:
         aggregate : {"mean", "median"}
             Rule applied to the runs/folds of each cell. Demšar (2006) §3.2.3 averages the
             folds of cross-validation into one value per data set; that is the default.
+            Ties are decided on exact values: each cell's values are summed in sorted order
+            (so the order of the folds in the table does not change the sum), and the means
+            are rounded to 12 significant digits of the table's largest magnitude
+            (:func:`tie_exact_means`), so that two models whose folds average to the same
+            number (259/300 from different folds) tie exactly, as they would in a wide
+            table of those means, and a rounding error of the sum (~1e-16) neither creates
+            nor breaks a tie in the ranks.
 
         Returns
         -------
@@ -200,13 +234,36 @@ class ResultsTable:
         one = self._one_value_per_cell(metric)
         if one is not None:
             return one
-        wide = self.frame.pivot_table(index=TASK, columns=MODEL, values=metric, aggfunc=aggregate,
-                                      sort=False, observed=True, dropna=False)
-        wide = wide.reindex(index=list(self.tasks), columns=list(self.models))
+        if aggregate == "mean":
+            values, tasks, models = self._exact_means(metric)
+        else:
+            wide = self.frame.pivot_table(index=TASK, columns=MODEL, values=metric,
+                                          aggfunc=aggregate, sort=False, observed=True,
+                                          dropna=False)
+            tasks, models = self.tasks, self.models
+            values = wide.reindex(index=list(tasks), columns=list(models)).to_numpy(dtype=float)
         n = self.measurements_per_cell
         rule = "one value per cell" if n == 1 else f"{aggregate} of {n} measurements per cell"
-        return ScoreMatrix(wide.to_numpy(dtype=float), self.tasks, self.models, metric,
-                           self.metrics[metric], rule)
+        return ScoreMatrix(values, tasks, models, metric, self.metrics[metric], rule)
+
+    def _exact_means(self, metric: str) -> tuple[np.ndarray, tuple, tuple]:
+        """Mean of each (task, model) cell's non-NaN values, independent of the row order,
+        rounded by :func:`tie_exact_means`; NaN for a cell without a value."""
+        t, m, n_models = self._cells()
+        cells = t * n_models + m
+        x = self.frame[metric].to_numpy(dtype=float)
+        keep = ~np.isnan(x)
+        cells, x = cells[keep], x[keep]
+        order = np.lexsort((x, cells))          # by cell, then by value
+        cells, x = cells[order], x[order]
+        size = len(self.frame[TASK].cat.categories) * n_models
+        grid = np.full(size, np.nan)
+        if len(x):
+            starts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
+            sums = np.add.reduceat(x, starts)
+            grid[cells[starts]] = sums / np.diff(np.r_[starts, len(x)])
+        grid, tasks, models = self._in_order(grid, t, m)
+        return tie_exact_means(grid), tasks, models
 
     def _one_value_per_cell(self, metric: str) -> ScoreMatrix | None:
         """The score matrix of a table with one row per cell, placed by the category codes.

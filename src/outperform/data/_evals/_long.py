@@ -8,21 +8,12 @@ import pandas as pd
 
 from ..._validation import InvalidInputError
 from .._files import read_table
-from .._schema import ALIASES, FOLD, RUN
+from .._columns import ALIASES, FOLD, ITEM_COLUMNS, RUN, item_column
 from ._schema import EvalRun, tidy
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".pq")
-ITEM_COLUMNS = ("item", "example", "doc_id", "sample_id", "id")
 #: The task of a table without a ``task`` column (as :func:`outperform.data.read_results`).
 ONE_TASK = "task"
-
-
-def item_column(columns):
-    """The item-id column :func:`read_long` would read among ``columns``, as it is spelt there
-    (``"ID"`` for ``id``), or None: the first of :data:`ITEM_COLUMNS` present, whatever the
-    case and surrounding spaces."""
-    names = {str(c).strip().lower(): c for c in reversed(list(columns))}
-    return next((names[c] for c in ITEM_COLUMNS if c in names), None)
 
 
 def is_item_table(columns) -> bool:
