@@ -15,7 +15,7 @@ from outperform import compare
 from outperform._validation import DegenerateDataError
 from outperform.compare import compare_runs
 from outperform.data import column_role, find_column, metric_direction, metric_units, read_results
-from outperform.data._columns import metric_range_problem
+from outperform.data._columns import metric_range_warning
 from outperform.data._results_table import tie_exact_means
 
 
@@ -106,12 +106,12 @@ def test_metric_units_and_ranges():
     assert metric_units("test_accuracy") == "proportion"
     assert metric_units("f1_macro") == "proportion"
     assert metric_units("rmse") is None
-    assert metric_range_problem("accuracy", [0.5, 0.9]) == (None, None)
-    error, warning = metric_range_problem("accuracy", [-0.1, 0.9])
-    assert "-0.1" in error and warning is None
-    error, warning = metric_range_problem("accuracy", [31.0, 38.5])
-    assert error is None and warning.startswith("UNITS") and "percentages" in warning
-    assert metric_range_problem("rmse", [-3, 300]) == (None, None)
+    assert metric_range_warning("accuracy", [0.5, 0.9]) is None
+    assert "holds -0.1" in metric_range_warning("accuracy", [-0.1, 0.9])
+    assert "holds 130" in metric_range_warning("test_accuracy", [30, 130])
+    warning = metric_range_warning("accuracy", [31.0, 38.5])
+    assert warning.startswith("UNITS") and "percentages" in warning
+    assert metric_range_warning("rmse", [-3, 300]) is None
 
 
 # --- a seed column is a run -----------------------------------------------------------------

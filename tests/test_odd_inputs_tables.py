@@ -128,9 +128,6 @@ RAISES = [
      "differ only by spaces"),
     ("models differing by spaces, long", lambda: compare(_long(("A", "A ", "B"))),
      "differ only by spaces"),
-    ("negative accuracy", lambda: compare(_negative_accuracy()), "is a proportion"),
-    ("accuracy above 100", lambda: read_results(_long(metric="accuracy", scale=200)),
-     "is a proportion"),
     ("winner names that are sides", lambda: read_battles(_battles(("A", "B"))),
      "column 'winner' is ambiguous"),
     ("task among prediction columns", lambda: compare_predictions(
@@ -197,6 +194,16 @@ def test_accuracy_in_percent_warns():
     assert any(w.startswith("UNITS") and "percentages" in w for w in report.warnings)
 
 
+def test_negative_accuracy_warns():
+    report = compare(_negative_accuracy())
+    assert any(w.startswith("UNITS") and "holds -0.2" in w for w in report.warnings)
+
+
+def test_accuracy_above_100_is_named_in_the_table():
+    table = read_results(_long(metric="accuracy", scale=200))
+    assert len(table.warnings) == 1 and "names a proportion" in table.warnings[0]
+
+
 def test_winner_names_are_read_as_sides():
     df = _battles()
     got = read_battles(df)
@@ -234,7 +241,8 @@ CLI = [
      "percentages written as text"),
     ("compare names with spaces", "compare", _long(("A", "A ", "B")), [], 1,
      "differ only by spaces"),
-    ("compare negative accuracy", "compare", _negative_accuracy(), [], 1, "is a proportion"),
+    ("compare negative accuracy", "compare", _negative_accuracy(), [], 0,
+     "names a proportion"),
     ("compare accuracy in percent", "compare", _long(metric="accuracy", scale=40, shift=-5),
      [], 0, "percentages"),
     ("compare predictions with label", "compare", _predictions(labels="label"), [], 0,
@@ -251,8 +259,6 @@ CLI = [
     ("leaderboard task among predictions", "leaderboard",
      _predictions().assign(task=["a", "b"] * 60), [], 1, "names data sets"),
     ("aggregate battles", "aggregate", _battles(), [], 1, "looks like battles"),
-    ("aggregate negative accuracy", "aggregate",
-     _negative_accuracy().rename(columns={"fold": "run"}), [], 1, "is a proportion"),
     ("aggregate names with spaces", "aggregate",
      _long(("A", " A", "B")).rename(columns={"fold": "run"}), [], 1, "differ only by spaces"),
 ]

@@ -227,30 +227,30 @@ def metric_units(name) -> str | None:
     return None
 
 
-def metric_range_problem(name, values) -> tuple[str | None, str | None]:
-    """``(error, warning)`` for the values of a metric whose range its name fixes.
+def metric_range_warning(name, values) -> str | None:
+    """A warning for the values of a metric whose name fixes their range, else None.
 
-    A proportion (see :func:`metric_units`) below 0 or above 100 cannot be one: the error
-    names the value. Values all in (1, 100] look like percentages: the warning says so (the
-    tests on ranks are unchanged by the units, but effect sizes, ROPEs and intervals are
-    read in the metric's units). NaN is skipped. ``(None, None)`` when nothing is wrong or
-    the range is unknown.
+    A proportion (see :func:`metric_units`) below 0 or above 100 cannot be one (a loss, a
+    difference or synthetic numbers under this name?); values all in (1, 100] look like
+    percentages. Both are warned of, not refused: the tests on ranks do not depend on the
+    units, but effect sizes, intervals and ROPEs are read in them, and a reader of the
+    report should know. NaN is skipped.
     """
     if metric_units(name) != "proportion":
-        return None, None
+        return None
     x = np.asarray(values, dtype=float)
     x = x[np.isfinite(x)]
     if not x.size:
-        return None, None
+        return None
     low, high = float(x.min()), float(x.max())
     if low < 0 or high > 100:
         bad = low if low < 0 else high
-        return (f"metric {str(name)!r} holds {bad:g}, but it is a proportion, which lies in "
-                "[0, 1] (or [0, 100] as a percentage): check the column (a loss or a "
-                "difference under this name?) or name the metric by what it holds.", None)
+        return (f"UNITS: {str(name)!r} holds {bad:g}, but it names a proportion, which lies "
+                "in [0, 1] (or [0, 100] as a percentage): check the column (a loss or a "
+                "difference under this name?), or name the metric by what it holds.")
     if low > 1:
-        return None, (f"UNITS: the values of {str(name)!r} lie in [{low:g}, {high:g}]: they "
-                      "look like percentages, not fractions in [0, 1]. The ranks and tests "
-                      "are the same either way; effect sizes, intervals and ROPEs are read in "
-                      "these units (divide by 100 for fractions).")
-    return None, None
+        return (f"UNITS: the values of {str(name)!r} lie in [{low:g}, {high:g}]: they look "
+                "like percentages, not fractions in [0, 1]. The ranks and tests are the same "
+                "either way; effect sizes, intervals and ROPEs are read in these units "
+                "(divide by 100 for fractions).")
+    return None

@@ -12,7 +12,7 @@ import pandas as pd
 from .._validation import InvalidInputError
 from ._columns import (FOLD, KEYS, MODEL, NON_METRIC, RUN, TASK, canonical_columns,
                        item_column, looks_like_battles, metric_direction,
-                       metric_range_problem)
+                       metric_range_warning)
 from ._files import COMMA_NUMBER, NA_STRINGS, read_table
 from ._results_table import ResultsTable, ScoreMatrix
 
@@ -305,16 +305,10 @@ def _directions(cols, metric, higher_is_better, directions, unnamed=None):
 
 
 def _range_warnings(frame: pd.DataFrame, metric_cols) -> tuple[str, ...]:
-    """Refuse values a metric's name rules out (a negative accuracy); warn of percentages
-    (see :func:`outperform.data._columns.metric_range_problem`)."""
-    found = []
-    for col in metric_cols:
-        error, warning = metric_range_problem(col, frame[col].to_numpy(dtype=float))
-        if error:
-            raise InvalidInputError(error)
-        if warning:
-            found.append(warning)
-    return tuple(found)
+    """Warnings of values a metric's name rules out (a negative accuracy) or that look like
+    percentages (see :func:`outperform.data._columns.metric_range_warning`)."""
+    found = (metric_range_warning(col, frame[col].to_numpy(dtype=float)) for col in metric_cols)
+    return tuple(w for w in found if w)
 
 
 def _refuse_stripped_twins(names, col: str) -> None:
