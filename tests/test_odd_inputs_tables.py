@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from outperform import compare
 from outperform._validation import InvalidInputError
 from outperform.cli import app
-from outperform.compare import compare_predictions
+from outperform.compare import compare_evals, compare_predictions
 from outperform.data import read_battles, read_results
 
 runner = CliRunner()
@@ -128,6 +128,9 @@ RAISES = [
      "differ only by spaces"),
     ("models differing by spaces, long", lambda: compare(_long(("A", "A ", "B"))),
      "differ only by spaces"),
+    ("per-item names differing by spaces", lambda: compare_evals(pd.DataFrame({
+        "model": np.repeat(["A", " A", "B"], 30), "item": np.tile(np.arange(30), 3),
+        "score": np.tile([0, 1, 1], 30)})), "differ only by spaces"),
     ("winner names that are sides", lambda: read_battles(_battles(("A", "B"))),
      "column 'winner' is ambiguous"),
     ("task among prediction columns", lambda: compare_predictions(
@@ -285,3 +288,24 @@ def test_cli_sklearn_neg_mae_ranks_the_smallest_error_first(tmp_path):
     out = json.loads(res.output)
     assert [r["model"] for r in out["summary"]] == list(truth.index)
     assert out["higher_is_better"] is True
+
+
+def test_aggregate_notes_accuracy_in_percent(tmp_path):
+    df = _long(metric="accuracy", scale=40, shift=-5, folds=3).rename(columns={"fold": "run"})
+    path = _write(tmp_path, "runs.csv", df)
+    res = runner.invoke(app, ["aggregate", str(path), "--seed", "0", "--n-resamples", "200",
+                              "--json"])
+    assert res.exit_code == 0, res.output
+    notes = json.loads(res.output)["notes"]
+    assert any(n.startswith("UNITS") and "percentages" in n for n in notes)
+
+
+def test_per_item_scores_with_names_differing_by_spaces(tmp_path):
+    rng = np.random.default_rng(6)
+    df = pd.DataFrame({"model": np.repeat(["A", "A ", "B"], 40),
+                       "item": np.tile(np.arange(40), 3),
+                       "score": rng.integers(0, 2, 120)})
+    path = _write(tmp_path, "items.csv", df)
+    res = runner.invoke(app, ["leaderboard", str(path), "--seed", "0"])
+    assert res.exit_code == 1, res.output
+    assert "differ only by spaces" in res.output and "Traceback" not in res.output

@@ -19,7 +19,8 @@ import pandas as pd
 from .._validation import InvalidInputError, check_probability
 from ..data._files import read_table
 from ..data._columns import (CLUSTER, EXAMPLE, FOLD, MODEL, NON_METRIC, RUN, TASK,
-                             canonical_columns, item_column, metric_direction)
+                             canonical_columns, item_column, metric_direction,
+                             refuse_stripped_twins)
 from ..data._io import read_results
 from ..data._results_table import ResultsTable
 from ..results._leaderboard import Leaderboard
@@ -266,6 +267,7 @@ def _one_task(df, task, notes):
 
 
 def _from_items(df, metric, higher_is_better, cluster, notes):
+    refuse_stripped_twins(pd.unique(df[MODEL].astype(str)), MODEL)
     col = _cluster_column(df, cluster)
     if TASK in df.columns and df[TASK].nunique() > 1:
         raise InvalidInputError(

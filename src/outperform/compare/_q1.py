@@ -25,8 +25,8 @@ from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, 
                            check_probability, check_threshold)
 from ..bayes._mcnemar import bayesian_mcnemar
 from ..bayes._ttest import bayesian_ttest
-from ..data._columns import TASK, Y_TRUE, column_role
-from ..data._io import _refuse_stripped_twins, read_table
+from ..data._columns import TASK, Y_TRUE, column_role, refuse_stripped_twins
+from ..data._io import read_table
 from ..results import ComparisonReport, PairwiseResult
 from ..stats._delong import delong_test
 from ..bayes._mcnemar import pairwise_bayesian_mcnemar
@@ -123,7 +123,7 @@ def read_predictions(data, *, y_true: str | None = "y_true", models=None, group:
         raise InvalidInputError(f"model column(s) {missing} not in the table.")
     if not models:
         _refuse_roles_among_models(names, y_true)
-    _refuse_stripped_twins(names, "model")
+    refuse_stripped_twins(names, "model")
     if len(names) < 2:
         raise TooFewError(f"{len(names)} model column(s): at least 2 are needed to compare.")
     if len(df) < 2:

@@ -194,6 +194,7 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
             raise InvalidInputError(f"several metrics {list(table.metrics)}: choose one with "
                                     "metric= (--metric).")
         metric = next(iter(table.metrics))
+    notes.extend(w for w in table.warnings if repr(metric) in w)   # units of the metric
     if metric in table.direction_assumed:
         notes.append(f"{metric!r} is not a known metric name: assumed higher is better "
                      "(pass higher_is_better / --lower-is-better to state it)")

@@ -25,6 +25,7 @@ Metric directions follow scikit-learn's scorer names with or without the ``test_
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import numpy as np
 
@@ -137,6 +138,19 @@ def canonical_columns(df):
             f"column {dup[0]!r} appears twice (after reading aliases such as dataset -> task, "
             "classifier -> model, seed -> run): rename or drop one of them.")
     return df
+
+
+def refuse_stripped_twins(names, col: str) -> None:
+    """Raise if two names differ only by surrounding spaces ("A", " A", "A ")."""
+    text = list(dict.fromkeys(str(n) for n in names))
+    stripped = [t.strip() for t in text]
+    if len(set(stripped)) < len(stripped):
+        twin = next(t for t, n in Counter(stripped).items() if n > 1)
+        same = [t for t, s in zip(text, stripped) if s == twin]
+        raise InvalidInputError(
+            f"the {col} names {same} differ only by spaces around them: they would be "
+            f"compared as different {col}s. Strip the spaces (e.g. "
+            f"df[{col!r}] = df[{col!r}].str.strip()), or rename them if they are different.")
 
 
 def looks_like_battles(columns) -> bool:

@@ -12,7 +12,7 @@ import pandas as pd
 from .._validation import InvalidInputError
 from ._columns import (FOLD, KEYS, MODEL, NON_METRIC, RUN, TASK, canonical_columns,
                        item_column, looks_like_battles, metric_direction,
-                       metric_range_warning)
+                       metric_range_warning, refuse_stripped_twins)
 from ._files import COMMA_NUMBER, NA_STRINGS, read_table
 from ._results_table import ResultsTable, ScoreMatrix
 
@@ -219,7 +219,7 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
             name = metric or "score"
             metrics_dir, assumed = _directions([name], metric, higher_is_better, directions,
                                                unnamed)
-            _refuse_stripped_twins(models, MODEL)
+            refuse_stripped_twins(models, MODEL)
             table = ResultsTable(frame, metrics_dir, assumed, _range_warnings(frame, [name]))
             table._keep_wide(ScoreMatrix(x, tasks, models, name, metrics_dir[name]))
             return table
@@ -309,19 +309,6 @@ def _range_warnings(frame: pd.DataFrame, metric_cols) -> tuple[str, ...]:
     percentages (see :func:`outperform.data._columns.metric_range_warning`)."""
     found = (metric_range_warning(col, frame[col].to_numpy(dtype=float)) for col in metric_cols)
     return tuple(w for w in found if w)
-
-
-def _refuse_stripped_twins(names, col: str) -> None:
-    """Raise if two names differ only by surrounding spaces ("A", " A", "A ")."""
-    text = pd.Index([str(n) for n in names])
-    stripped = text.str.strip()
-    if stripped.has_duplicates:
-        twin = stripped[stripped.duplicated()][0]
-        same = [t for t, s in zip(text, stripped) if s == twin]
-        raise InvalidInputError(
-            f"the {col} names {same} differ only by spaces around them: they would be "
-            f"compared as different {col}s. Strip the spaces (e.g. "
-            f"df[{col!r}] = df[{col!r}].str.strip()), or rename them if they are different.")
 
 
 def _refuse_unreadable_numbers(values: pd.Series, col, what: str = "column ") -> None:
@@ -415,7 +402,7 @@ def _validated(df: pd.DataFrame, metric_cols: list[str], allow_missing: bool = F
             raise InvalidInputError(
                 f"column {col!r} is empty in row {row}: every row needs a {col}. (In a file, a "
                 f"column named {col!r} reads 'NA' or 'None' as a name, not as missing.)")
-        _refuse_stripped_twins(df[col].cat.categories, col)
+        refuse_stripped_twins(df[col].cat.categories, col)
     for col in (c for c in KEYS[2:] if c in df.columns):
         if df[col].isna().any():
             row = int(np.flatnonzero(df[col].isna().to_numpy())[0])

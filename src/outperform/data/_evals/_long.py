@@ -8,7 +8,8 @@ import pandas as pd
 
 from ..._validation import InvalidInputError
 from .._files import read_table
-from .._columns import ALIASES, FOLD, ITEM_COLUMNS, RUN, item_column
+from .._columns import (ALIASES, FOLD, ITEM_COLUMNS, RUN, item_column,  # noqa: F401
+                        refuse_stripped_twins)
 from ._schema import EvalRun, tidy
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".pq")
@@ -64,6 +65,7 @@ def read_long(source, *, cluster_by: str | None = None):
     if cluster is not None and cluster not in df.columns:
         raise InvalidInputError(f"{name}: no column {cluster!r} to cluster by; columns are "
                                 f"{list(df.columns)}.")
+    refuse_stripped_twins(pd.unique(df["model"].astype(str)), "model")
     cols = {"task": df["task"].astype(str) if "task" in df else ONE_TASK,
             "model": df["model"].astype(str),
             "metric": df["metric"].astype(str) if "metric" in df else "score",
