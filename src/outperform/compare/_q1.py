@@ -25,7 +25,8 @@ from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, 
                            check_probability, check_threshold)
 from ..bayes._mcnemar import bayesian_mcnemar
 from ..bayes._ttest import bayesian_ttest
-from ..data._columns import TASK, Y_TRUE, column_role, refuse_stripped_twins
+from ..data._columns import (CLUSTER_HINTS, TASK, Y_TRUE, column_role,
+                             refuse_stripped_twins)
 from ..data._io import read_table
 from ..results import ComparisonReport, PairwiseResult
 from ..stats._delong import delong_test
@@ -44,10 +45,6 @@ from ._words import conclusion, probability_summary
 LOSSES = ("zero-one", "log", "squared", "absolute", "given")
 EPS = 1e-15  # log loss of a probability 0 for the true class would be infinite
 NORMALITY_ALPHA = 0.01
-# Column names that usually identify clusters of examples (Williams 2026 §6.1).
-CLUSTER_HINTS = ("group", "cluster", "doc", "document", "doc_id", "speaker", "subject", "patient",
-                 "session", "video", "image_id", "user", "user_id")
-
 
 def _probabilities(pred: np.ndarray) -> bool:
     return pred.dtype.kind == "f" and np.all((pred >= 0) & (pred <= 1)) and np.any(

@@ -58,6 +58,10 @@ ITEM_COLUMNS = ("item", "example", "doc_id", "sample_id", "id")
 #: Names of the true-label column of a per-example predictions table, in order of preference.
 Y_TRUE_COLUMNS = (Y_TRUE, "label", "target", "truth", "ground_truth", "gold", "y_test", "y")
 STEP_COLUMNS = (STEP, "epoch", "iteration", "n_samples")
+#: Names of columns of a predictions table that usually identify clusters of examples
+#: (Williams 2026 §6.1): candidates for a cluster, never a model's predictions.
+CLUSTER_HINTS = ("group", "cluster", "doc", "document", "doc_id", "speaker", "subject",
+                 "patient", "session", "video", "image_id", "user", "user_id")
 BATTLE_COLUMNS = ("model_a", "model_b", WINNER)
 
 
