@@ -133,6 +133,12 @@ RAISES = [
         "score": np.tile([0, 1, 1], 30)})), "differ only by spaces"),
     ("winner names that are sides", lambda: read_battles(_battles(("A", "B"))),
      "column 'winner' is ambiguous"),
+    ("winner names mixed with sides", lambda: read_battles(pd.DataFrame({
+        "model_a": ["gpt", "gpt", "llama"], "model_b": ["llama", "claude", "claude"],
+        "winner": ["gpt", "a", "claude"]})), "column 'winner' holds model names on some rows"),
+    ("winner names a model not in the battle", lambda: read_battles(pd.DataFrame({
+        "model_a": ["gpt", "gpt", "llama"], "model_b": ["llama", "claude", "claude"],
+        "winner": ["gpt", "llama", "claude"]})), "column 'winner' holds model names"),
     ("task among prediction columns", lambda: compare_predictions(
         _predictions().assign(task=["a", "b"] * 60)), "column 'task' names data sets"),
     ("y_true among losses", lambda: compare_predictions(

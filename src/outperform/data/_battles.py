@@ -122,6 +122,13 @@ def read_battles(source, *, encoding: str | None = None) -> pd.DataFrame:
     unknown = winner.isna().to_numpy()
     if unknown.any():
         values = sorted(set(df["winner"][unknown].astype(str)))[:5]
+        names = set(a) | set(b)
+        if all(v.strip() in names for v in values):
+            raise InvalidInputError(
+                f"column 'winner' holds model names on some rows ({', '.join(map(repr, values))}"
+                f", e.g. {_first_bad(unknown, df, 'winner')}) but not the name of one of the "
+                "two models of every battle: write every winner as the name of one of its "
+                "row's models or 'tie', or every winner as a side (a, b or tie).")
         raise InvalidInputError(
             f"winner must be a, b or tie (Chatbot Arena's model_a, model_b, tie and "
             f"'tie (bothbad)' are read as these); {_first_bad(unknown, df, 'winner')} is not "
