@@ -227,3 +227,26 @@ def test_tie_exact_means_keeps_distinct_values_and_nan():
     y = tie_exact_means(x)
     assert y[0] == y[1] and y[2] == 0.85 and np.isnan(y[3])
     assert np.all(np.abs(y[:3] - x[:3]) <= 5e-13)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=60),
+       st.randoms(use_true_random=False))
+def test_order_free_sums_do_not_depend_on_the_order_and_match_fsum(values, rnd):
+    import math
+
+    from outperform.data._results_table import order_free_sums
+
+    x = np.array(values)
+    groups = np.array([i % 3 for i in range(len(x))])
+    perm = list(range(len(x)))
+    rnd.shuffle(perm)
+    a = order_free_sums(groups, x, 3)
+    b = order_free_sums(groups[perm], x[perm], 3)
+    assert np.array_equal(a, b)
+    top = np.abs(x).max()
+    for g in range(3):
+        exact = math.fsum(x[groups == g])   # peer: Python's correctly rounded sum
+        # parts dropped below 2^(e-61) (2^(e-1) > top) and the two final roundings
+        bound = len(x) * 2.0 ** (np.frexp(top)[1] - 60) + 4 * np.spacing(abs(exact))
+        assert abs(a[g] - exact) <= bound

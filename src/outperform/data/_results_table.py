@@ -33,6 +33,40 @@ def tie_exact_means(values: np.ndarray) -> np.ndarray:
     return np.round(values, digits)
 
 
+def order_free_sums(groups: np.ndarray, x: np.ndarray, size: int) -> np.ndarray:
+    """Sums of ``x`` per group (``np.bincount(groups, x, minlength=size)``) that do not
+    depend on the order of the values.
+
+    Each value is cut into three parts on the grids 2^(e-20), 2^(e-40), 2^(e-60) (2^e above
+    the largest magnitude; the last part rounded to its grid, so bits below 2^(e-61), a
+    relative 4e-19 of the largest value, are dropped the same way whatever the order). Each part has at most 21 significant bits, so the sum of up to
+    2^32 of them is exact in floating point in any order; the three exact sums are then
+    added in a fixed order. Linear time (three ``bincount``), unlike sorting each group.
+
+    Examples
+    --------
+    >>> x = np.array([0.88, 0.86, 0.86, 0.98]); g = np.zeros(4, dtype=int)
+    >>> bool(order_free_sums(g, x, 1)[0] == order_free_sums(g, x[::-1], 1)[0])
+    True
+    """
+    finite = np.abs(x[np.isfinite(x)])
+    top = float(finite.max()) if finite.size else 0.0
+    if top == 0.0:
+        return np.bincount(groups, weights=x, minlength=size)
+    e = int(np.frexp(top)[1]) + 1                  # |x| < 2^(e-1)
+    if e - 60 < -1000:                              # grids below the normal range
+        order = np.lexsort((x, groups))
+        return np.bincount(groups[order], weights=x[order], minlength=size)
+    total = np.zeros(size)
+    rest = x
+    for shift, cut in ((20, np.floor), (40, np.floor), (60, np.rint)):
+        q = np.ldexp(1.0, e - shift)
+        part = cut(rest / q) * q
+        rest = rest - part
+        total = total + np.bincount(groups, weights=part, minlength=size)
+    return total
+
+
 @dataclass(frozen=True)
 class ScoreMatrix:
     """One score per (task, model): the input of the Q3 tests.
@@ -210,8 +244,9 @@ class ResultsTable:
         aggregate : {"mean", "median"}
             Rule applied to the runs/folds of each cell. Demšar (2006) §3.2.3 averages the
             folds of cross-validation into one value per data set; that is the default.
-            Ties are decided on exact values: each cell's values are summed in sorted order
-            (so the order of the folds in the table does not change the sum), and the means
+            Ties are decided on exact values: each cell's values are summed exactly in parts
+            (:func:`order_free_sums`: the order of the folds in the table does not change
+            the sum), and the means
             are rounded to 12 significant digits of the table's largest magnitude
             (:func:`tie_exact_means`), so that two models whose folds average to the same
             number (259/300 from different folds) tie exactly, as they would in a wide
@@ -247,21 +282,17 @@ class ResultsTable:
         return ScoreMatrix(values, tasks, models, metric, self.metrics[metric], rule)
 
     def _exact_means(self, metric: str) -> tuple[np.ndarray, tuple, tuple]:
-        """Mean of each (task, model) cell's non-NaN values, independent of the row order,
-        rounded by :func:`tie_exact_means`; NaN for a cell without a value."""
+        """Mean of each (task, model) cell's non-NaN values, independent of the row order
+        (:func:`order_free_sums`), rounded by :func:`tie_exact_means`; NaN for a cell
+        without a value."""
         t, m, n_models = self._cells()
         cells = t * n_models + m
         x = self.frame[metric].to_numpy(dtype=float)
         keep = ~np.isnan(x)
-        cells, x = cells[keep], x[keep]
-        order = np.lexsort((x, cells))          # by cell, then by value
-        cells, x = cells[order], x[order]
         size = len(self.frame[TASK].cat.categories) * n_models
-        grid = np.full(size, np.nan)
-        if len(x):
-            starts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
-            sums = np.add.reduceat(x, starts)
-            grid[cells[starts]] = sums / np.diff(np.r_[starts, len(x)])
+        counts = np.bincount(cells[keep], minlength=size)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            grid = order_free_sums(cells[keep], x[keep], size) / counts
         grid, tasks, models = self._in_order(grid, t, m)
         return tie_exact_means(grid), tasks, models
 
