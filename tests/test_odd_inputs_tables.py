@@ -139,6 +139,8 @@ RAISES = [
     ("winner names a model not in the battle", lambda: read_battles(pd.DataFrame({
         "model_a": ["gpt", "gpt", "llama"], "model_b": ["llama", "claude", "claude"],
         "winner": ["gpt", "llama", "claude"]})), "column 'winner' holds model names"),
+    ("prediction columns differing by spaces", lambda: compare_predictions(
+        _predictions().rename(columns={"m2": "m1 "})), "differ only by spaces"),
     ("task among prediction columns", lambda: compare_predictions(
         _predictions().assign(task=["a", "b"] * 60)), "column 'task' names data sets"),
     ("y_true among losses", lambda: compare_predictions(
@@ -268,6 +270,9 @@ CLI = [
     ("leaderboard task among predictions", "leaderboard",
      _predictions().assign(task=["a", "b"] * 60), [], 1, "names data sets"),
     ("aggregate battles", "aggregate", _battles(), [], 1, "looks like battles"),
+    ("compare-evals battles", "compare-evals", _battles(), [], 1, "looks like battles"),
+    ("compare-predictions names with spaces", "compare-predictions",
+     _predictions().rename(columns={"m2": " m1"}), [], 1, "names column 'm1' 2 times"),
     ("aggregate names with spaces", "aggregate",
      _long(("A", " A", "B")).rename(columns={"fold": "run"}), [], 1, "differ only by spaces"),
 ]

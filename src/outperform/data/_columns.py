@@ -162,6 +162,15 @@ def looks_like_battles(columns) -> bool:
     return set(BATTLE_COLUMNS) <= {_key(c) for c in columns}
 
 
+def refuse_battles(columns, expected: str = "a results table") -> None:
+    """Raise if a table given where ``expected`` is wanted holds pairwise battles."""
+    if looks_like_battles(columns):
+        raise InvalidInputError(
+            "this looks like battles (columns model_a, model_b, winner: one row per "
+            f"comparison of two models), not {expected}: rate them with `outperform "
+            "leaderboard FILE --battles` (outperform.compare.bradley_terry).")
+
+
 # --- the metric: direction and range --------------------------------------------------------
 
 _LOWER_IS_BETTER = {

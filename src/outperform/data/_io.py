@@ -11,7 +11,7 @@ import pandas as pd
 
 from .._validation import InvalidInputError
 from ._columns import (FOLD, KEYS, MODEL, NON_METRIC, RUN, TASK, canonical_columns,
-                       item_column, looks_like_battles, metric_direction,
+                       item_column, metric_direction, refuse_battles,
                        metric_range_warning, refuse_stripped_twins)
 from ._files import COMMA_NUMBER, NA_STRINGS, read_table
 from ._results_table import ResultsTable, ScoreMatrix
@@ -196,11 +196,7 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
         raise InvalidInputError(
             f"results must be a file path or a pandas DataFrame, got {type(source).__name__}.")
     df = _flat(df)
-    if looks_like_battles(df.columns):
-        raise InvalidInputError(
-            "this looks like battles (columns model_a, model_b, winner: one row per "
-            "comparison of two models), not a results table: rate them with `outperform "
-            "leaderboard FILE --battles` (outperform.compare.bradley_terry).")
+    refuse_battles(df.columns)
     if df.empty:
         where = f" {Path(source).name!r}" if isinstance(source, (str, Path)) else ""
         raise InvalidInputError(f"the results table{where} is empty: it has no rows.")

@@ -9,7 +9,7 @@ import pandas as pd
 from ..._validation import InvalidInputError
 from .._files import read_table
 from .._columns import (ALIASES, FOLD, ITEM_COLUMNS, RUN, item_column,  # noqa: F401
-                        refuse_stripped_twins)
+                        refuse_battles, refuse_stripped_twins)
 from ._schema import EvalRun, tidy
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".pq")
@@ -53,6 +53,7 @@ def read_long(source, *, cluster_by: str | None = None):
     name = "<DataFrame>" if isinstance(source, pd.DataFrame) else str(source)
     df = source if isinstance(source, pd.DataFrame) else read_table(Path(source))
     df = df.rename(columns={c: str(c).strip().lower() for c in df.columns})
+    refuse_battles(df.columns, "a table of per-item scores")
     item = item_column(df.columns)
     missing = [c for c, ok in (("model", "model" in df), ("item", item is not None),
                                ("score", "score" in df)) if not ok]
