@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 
 from .._validation import InvalidInputError, TooFewError
+from ._columns import BATTLE_COLUMNS
 from ._files import read_table
 
 __all__ = ["read_battles"]
 
-BATTLE_COLUMNS = ("model_a", "model_b", "winner")
 #: accepted spellings of the winner (after stripping and lower-casing) -> a, b or tie
 WINNERS = {"a": "a", "b": "b", "tie": "tie",
            # Chatbot Arena's battle logs (lmsys clean_battle files)
