@@ -14,8 +14,9 @@ from .._validation import (InvalidInputError, OutperformError, check_alpha, chec
 from ..data._columns import MODEL, TASK, Y_TRUE, find_column, item_column
 from ..data._evals._long import is_item_table
 from ..data._files import read_columns
-from ..data._io import _flat, read_results, read_table
+from ..data._io import read_results, read_table
 from ..data._results_table import ResultsTable, ScoreMatrix
+from ..data._table_checks import _flat
 from ..results import ComparisonReport
 from ._q3 import compare_many_tasks
 from ._q3_bayes import add_bayesian_section, check_prior_strength
