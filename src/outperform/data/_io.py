@@ -125,17 +125,21 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     source : str, Path, DataFrame or ResultsTable
         A .csv/.tsv/.parquet file (read by :func:`read_table`) or a DataFrame. *Long* layout:
         one row per measurement with columns ``task``, ``model`` (aliases such as ``dataset``, ``classifier`` accepted),
-        optional ``run``, ``fold``, ``example``, ``n_train``, ``n_test`` and one or more numeric
+        optional ``run`` (or ``seed``: a seed is a run), ``fold``, ``example``, ``n_train``,
+        ``n_test`` and one or more numeric
         metric columns. *Wide* layout: one row per task, a first column (or the index) naming
         the task and one numeric column per model (a model may be called anything, ``score``
         and ``model`` included, with ``layout="wide"``). Task and model names are text: ``1``
-        and ``1.0`` are two models.
+        and ``1.0`` are two models. The roles of the columns are read by
+        :func:`outperform.data.column_role`. A DataFrame whose column header rows all but
+        one hold a single value, or whose row MultiIndex has named levels, is flattened.
     metric : str, optional
         Name of the metric; for a wide table, the name given to its values (default
         ``"score"``).
     higher_is_better : bool, optional
         Direction of ``metric`` (or of the only metric). If omitted it is taken from the metric's
-        name (accuracy, AUC: higher; error, loss: lower); unknown names are assumed higher-is-
+        name by :func:`outperform.data.metric_direction` (accuracy, AUC, scikit-learn's
+        ``test_neg_log_loss``: higher; error, loss: lower); unknown names are assumed higher-is-
         better and listed in ``ResultsTable.direction_assumed`` so reports can warn; so are
         the values of a wide table given without ``metric`` (they have no name to tell).
     layout : {"auto", "long", "wide"}
@@ -158,12 +162,16 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     Returns
     -------
     ResultsTable
+        Its ``warnings`` name values a metric's name rules out or that look like percentages
+        (:func:`outperform.data.metric_units`).
 
     Raises
     ------
     InvalidInputError
-        Unreadable file (see :func:`read_table`), non-numeric scores (decimal commas named as
-        such), missing values, duplicated rows, missing (task, model) cells,
+        Unreadable file (see :func:`read_table`), non-numeric scores (decimal commas,
+        percentages written as text, lists in cells named as such), a battles table (model_a,
+        model_b, winner), model or task names equal after stripping spaces, a MultiIndex
+        that cannot be flattened, missing values, duplicated rows, missing (task, model) cells,
         replicates (runs/folds) that differ between models of a task (the last three
         allowed with ``missing="allow"``, except infinite values).
     TooFewError
