@@ -66,7 +66,9 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     question : {"auto", "Q1", "Q2", "Q3"}
         Force the question; ``"auto"`` infers it from the columns: a ``y_true`` column means
         per-example predictions on one test set (Q1), folds on one task mean Q2, several tasks
-        mean Q3.
+        mean Q3. Without a ``y_true`` column, a column of repeated true labels named as
+        :func:`outperform.data.column_role` reads them (``label``, ``target``, ``y``, ...)
+        in a table without task and model columns is taken as ``y_true`` (Q1).
     metric, higher_is_better :
         Which metric, and its direction when its name does not tell.
     alpha : float
@@ -127,7 +129,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     Raises
     ------
     InvalidInputError, TooFewError
-        Bad or insufficient input (see :func:`read_results`); Q1 predictions that are neither
+        Bad or insufficient input (see :func:`read_results`); an option of the wrong type
+        (``alpha="0.05"``, ``higher_is_better="no"``: only True, False or None); Q1 predictions that are neither
         labels of ``y_true`` nor probabilities (see :func:`compare_predictions`); a
         ``threshold`` outside (0.5, 1); a ``prior_strength`` that is not > 0; missing
         cells in a Q2 table or with ``bayesian=``/``hierarchical=``, or with a post-hoc test
