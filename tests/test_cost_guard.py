@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from outperform import InvalidInputError
-from outperform._validation import MAX_SECONDS, available_memory, check_cost
+from outperform._cost import MAX_SECONDS, available_memory, check_cost
 from outperform.compare import compare_runs, leaderboard
 from outperform.plan import mcnemar_assurance
 from outperform.simulate import sample_experiments, single_dirichlet_context

@@ -373,102 +373,65 @@ def check_rope(rope) -> tuple[float, float]:
     return (low, high)
 
 
-# --- cost of long or large work, estimated before it starts ----------------------------------
-
-#: Longest work (seconds, estimated) started without a word: beyond it the work is refused.
-MAX_SECONDS = 3600.0
-#: Share of the available memory one piece of work may take (the rest is left to the system,
-#: to other processes and to the temporaries the estimate leaves out).
-MEMORY_SHARE = 0.5
-
-
-def available_memory() -> float:
-    """Bytes of memory this process can still use: psutil's ``available`` when psutil is
-    installed, else Linux's MemAvailable, else the physical memory (``os.sysconf``)."""
-    try:
-        import psutil
-        return float(psutil.virtual_memory().available)
-    except ImportError:
-        pass
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return 1024.0 * float(line.split()[1])
-    except OSError:
-        pass
-    import os
-    try:
-        return float(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
-    except (ValueError, OSError, AttributeError):
-        return math.inf
-
-
-def _bytes(n: float) -> str:
-    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
-        if n >= size:
-            return f"{n / size:.3g} {unit}"
-    return f"{n / 1e3:.3g} kB"
-
-
-def _duration(s: float) -> str:
-    return f"{s / 3600:.3g} h" if s >= 3600 else f"{s / 60:.3g} min" if s >= 60 else f"{s:.2g} s"
-
-
-def check_cost(option: str, value: float, *, work: str, bytes_per_unit: float,
-               seconds_per_unit: float = 0.0, fixed_bytes: float = 0.0,
-               memory: float | None = None, max_seconds: float = MAX_SECONDS) -> float:
-    """Estimate the memory and time of work that grows with ``value`` and refuse what will not fit.
-
-    The one cost guard of the package: work = ``value`` (resamples, test examples, ...) x
-    its size per unit. Memory is ``fixed_bytes + value * bytes_per_unit`` (the largest arrays
-    held at once); time is ``value * seconds_per_unit``, a rate measured on the kernels
-    (callers give the faster end of the measured rates, so a refusal is never premature).
-
-    Parameters
-    ----------
-    option : str
-        The option to lower, as the user spells it, e.g. ``"n_resamples (--n-resamples)"``.
-    value : float
-        Its value; the estimate is linear in it, and so is the largest value that fits.
-    work : str
-        What is estimated, e.g. ``"5,000 items x 3 models"`` (printed in the message).
-    bytes_per_unit, seconds_per_unit, fixed_bytes : float
-        Size per unit (bytes), time per unit (seconds) and memory independent of ``value``.
-    memory : float, optional
-        Bytes the work may use; default :data:`MEMORY_SHARE` (half) of
-        :func:`available_memory`.
-    max_seconds : float
-        Longest estimated time accepted (:data:`MAX_SECONDS`, 1 hour).
-
-    Returns
-    -------
-    float
-        Estimated seconds (a lower bound), for a caller that reports it.
+def check_flag(value, name: str, *, optional: bool = False):
+    """``value`` as a bool, if it is one (Python's or numpy's); None if ``optional``.
 
     Raises
     ------
     InvalidInputError
-        The estimate exceeds the memory available or ``max_seconds``; the message gives the
-        estimate, the bound, and the largest value of ``option`` that fits.
+        Anything else, such as the text ``"no"`` (which Python reads as true) or ``1``.
     """
-    value = float(value)
-    need = fixed_bytes + value * bytes_per_unit
-    seconds = value * seconds_per_unit
-    memory = MEMORY_SHARE * available_memory() if memory is None else float(memory)
-    fits = []
-    if bytes_per_unit > 0:
-        fits.append((memory - fixed_bytes) / bytes_per_unit)
-    if seconds_per_unit > 0:
-        fits.append(max_seconds / seconds_per_unit)
-    largest = max(0, int(min(fits))) if fits else math.inf
-    if need > memory:
-        raise InvalidInputError(
-            f"{option} = {value:,.0f} with {work} needs ~{_bytes(need)} of memory, more than "
-            f"the {_bytes(memory)} it may use (half of what is available); use {option} <= "
-            f"{largest:,}.")
-    if seconds > max_seconds:
-        raise InvalidInputError(
-            f"{option} = {value:,.0f} with {work} would run for at least ~{_duration(seconds)} "
-            f"(bound {_duration(max_seconds)}); use {option} <= {largest:,}.")
-    return seconds
+    if value is None and optional:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise InvalidInputError(
+        f"{name} must be True or False{' (or None)' if optional else ''}, got {value!r} "
+        f"({type(value).__name__}).")
+
+
+def check_number(value, name: str, *, optional: bool = False):
+    """``value`` as a float, if it is a real number (not a bool, not text); None if
+    ``optional``.
+
+    Raises
+    ------
+    InvalidInputError
+        Text such as ``"0.05"``, a bool, anything that is not a real number.
+    """
+    if value is None and optional:
+        return None
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+            value, (bool, np.bool_)):
+        return float(value)
+    raise InvalidInputError(
+        f"{name} must be a number{' (or None)' if optional else ''}, got {value!r} "
+        f"({type(value).__name__}).")
+
+
+def check_text(value, name: str, *, optional: bool = False):
+    """``value`` if it is a string; None if ``optional``.
+
+    Raises
+    ------
+    InvalidInputError
+        Anything else (a number, a list).
+    """
+    if value is None and optional:
+        return None
+    if isinstance(value, str):
+        return value
+    raise InvalidInputError(
+        f"{name} must be a string{' (or None)' if optional else ''}, got {value!r} "
+        f"({type(value).__name__}).")
+
+
+def check_alpha(alpha, name: str = "alpha") -> float:
+    """A significance level: a real number in (0, 1).
+
+    Raises
+    ------
+    InvalidInputError
+        Not a number (``"0.05"``), or outside (0, 1).
+    """
+    return check_probability(check_number(alpha, name), name)

@@ -9,12 +9,14 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .._validation import InvalidInputError, OutperformError, check_random_state, check_threshold
-from ..data._evals._long import is_item_table, item_column
+from .._validation import (InvalidInputError, OutperformError, check_alpha, check_flag,
+                           check_number, check_random_state, check_text, check_threshold)
+from ..data._columns import MODEL, TASK, Y_TRUE, find_column, item_column
+from ..data._evals._long import is_item_table
 from ..data._files import read_columns
 from ..data._io import read_results, read_table
 from ..data._results_table import ResultsTable, ScoreMatrix
-from ..data._schema import ALIASES, MODEL, TASK
+from ..data._table_checks import _flat
 from ..results import ComparisonReport
 from ._q3 import compare_many_tasks
 from ._q3_anova import OMNIBUS
@@ -65,7 +67,9 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     question : {"auto", "Q1", "Q2", "Q3"}
         Force the question; ``"auto"`` infers it from the columns: a ``y_true`` column means
         per-example predictions on one test set (Q1), folds on one task mean Q2, several tasks
-        mean Q3.
+        mean Q3. Without a ``y_true`` column, a column of repeated true labels named as
+        :func:`outperform.data.column_role` reads them (``label``, ``target``, ``y``, ...)
+        in a table without task and model columns is taken as ``y_true`` (Q1).
     metric, higher_is_better :
         Which metric, and its direction when its name does not tell.
     alpha : float
@@ -135,7 +139,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     Raises
     ------
     InvalidInputError, TooFewError
-        Bad or insufficient input (see :func:`read_results`); Q1 predictions that are neither
+        Bad or insufficient input (see :func:`read_results`); an option of the wrong type
+        (``alpha="0.05"``, ``higher_is_better="no"``: only True, False or None); Q1 predictions that are neither
         labels of ``y_true`` nor probabilities (see :func:`compare_predictions`); a
         ``threshold`` outside (0.5, 1); a ``prior_strength`` that is not > 0; missing
         cells in a Q2 table or with ``bayesian=``/``hierarchical=``, or with a post-hoc test
@@ -155,14 +160,22 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     if question not in QUESTIONS:
         raise InvalidInputError(f"question must be one of {QUESTIONS}, got {question!r}.")
     # Bad values are errors even where the route taken does not use them.
+    _check_option_types(metric=metric, higher_is_better=higher_is_better, alpha=alpha,
+                        aggregate=aggregate, rope=rope, rho=rho, bayesian=bayesian,
+                        y_true=y_true, loss=loss, group=group, hierarchical=hierarchical,
+                        encoding=encoding, progress=progress)
     check_random_state(random_state)
     check_threshold(threshold)
     if omnibus not in OMNIBUS:
         raise InvalidInputError(f"omnibus must be one of {OMNIBUS}, got {omnibus!r}.")
     if prior_strength is not None:
         check_prior_strength(prior_strength)
+    if isinstance(data, pd.DataFrame):
+        data = _flat(data)
     columns = _columns(data, encoding)
     task_column = _task_column(columns)
+    if question in ("auto", "Q1") and y_true == Y_TRUE and y_true not in columns:
+        y_true = _true_labels(data, columns, encoding) or y_true
     if question == "auto" and y_true in columns and task_column and _model_column(columns):
         raise InvalidInputError(_long_predictions(y_true, task_column, _model_column(columns)))
     if question == "auto" and y_true in columns and task_column:
@@ -306,8 +319,42 @@ def _columns(data, encoding: str | None) -> tuple:
 def _task_column(columns: tuple, key: str = TASK) -> str | None:
     """The column naming the data sets (``task`` or an alias such as ``dataset``), if any;
     with ``key=MODEL`` the one naming the models."""
-    return next((c for c in columns if str(c).strip().lower() in (key,) or
-                 ALIASES.get(str(c).strip().lower()) == key), None)
+    return find_column(columns, key)
+
+
+def _check_option_types(**options) -> None:
+    """Raise InvalidInputError for an option of the wrong type (``alpha="0.05"``,
+    ``higher_is_better="no"``), before any work: Python would read "no" as true."""
+    check_alpha(options.pop("alpha"))
+    for name in ("higher_is_better",):
+        check_flag(options.pop(name), name, optional=True)
+    for name in ("bayesian", "hierarchical", "progress"):
+        check_flag(options.pop(name), name)
+    for name in ("rope", "rho"):
+        check_number(options.pop(name), name, optional=True)
+    for name in ("aggregate", "y_true", "loss"):
+        check_text(options.pop(name), name)
+    for name, value in options.items():
+        check_text(value, name, optional=True)
+
+
+def _true_labels(data, columns: tuple, encoding) -> str | None:
+    """The true-label column of a table of per-example predictions whose labels are not
+    called ``y_true`` (``label``, ``target``, ``y``, ...; see
+    :mod:`outperform.data._columns`), or None.
+
+    Only a table without task and model columns, whose label column repeats values (labels
+    do; the names of a wide table's data sets do not), is read so: such a table would
+    otherwise be analysed as one "data set" per example.
+    """
+    found = find_column(columns, Y_TRUE)
+    if found is None or _task_column(columns) or _model_column(columns) or len(columns) < 3:
+        return None
+    frame = data if isinstance(data, pd.DataFrame) else (
+        read_table(data, encoding=encoding) if isinstance(data, (str, Path)) else None)
+    if frame is None or frame[found].nunique() >= len(frame):
+        return None
+    return found
 
 
 def _model_column(columns: tuple) -> str | None:
@@ -343,6 +390,9 @@ def _per_item_scores(columns: tuple) -> str:
 
 def _with_assumed_direction(report: ComparisonReport, table: ResultsTable) -> ComparisonReport:
     """Warn first, as the ranking depends on it, when the metric's direction was assumed."""
+    if table.warnings:
+        report = replace(report, warnings=tuple(w for w in table.warnings
+                                                if w not in report.warnings) + report.warnings)
     if not table.direction_assumed:
         return report
     what = (f"metric(s) {list(table.direction_assumed)} (not a name of the known metrics, "

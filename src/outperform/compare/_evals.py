@@ -30,7 +30,7 @@ from ..data._evals._pairing import PairedTask, pair_items
 from ..data._evals._read import read_eval_logs
 from ..data._evals._schema import EvalLogs
 from ..data._results_table import ScoreMatrix
-from ..data._schema import metric_direction
+from ..data._columns import metric_direction
 from ..results import ComparisonReport
 from ..results._evals import EvalComparison
 from ..stats._mcnemar import discordance_counts, mcnemar
@@ -38,9 +38,6 @@ from ..stats._paired_difference import paired_difference
 from ..stats._proportion import proportion_confint
 from ..stats._ttest import paired_ttest
 from ._words import conclusion, constant_difference, favoured, probability_summary
-
-# Metrics of the harnesses where lower is better (lm-eval's perplexities, bits per byte).
-LOWER_IS_BETTER = ("perplexity", "word_perplexity", "byte_perplexity", "bits_per_byte")
 
 
 def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect: bool = False,
@@ -157,14 +154,10 @@ def _direction(metric: str, given: bool | None) -> tuple[bool, str | None]:
     if given is not None:
         return bool(given), None
     base = metric.split(",")[0].split("/")[-1]
-    if base in LOWER_IS_BETTER:
-        return False, None
-    found = metric_direction(base)
+    found = metric_direction(base)   # lm-eval's and HELM's names are known there too
     if found is None:
-        return True, None if base in ("score", "acc", "acc_norm", "match", "includes",
-                                      "exact_match", "quasi_exact_match", "f1") \
-            else (f"metric {metric!r}: taken as higher-is-better (a score); pass "
-                  "higher_is_better=False (--lower-is-better) if it is a loss.")
+        return True, (f"metric {metric!r}: taken as higher-is-better (a score); pass "
+                      "higher_is_better=False (--lower-is-better) if it is a loss.")
     return found, None
 
 

@@ -16,13 +16,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._validation import InvalidInputError, check_cost, check_probability
+from .._cost import check_cost
+from .._validation import InvalidInputError, check_probability
 from ..data._files import read_table
-from ..data._evals._long import item_column
-from ..data._io import _normalise_columns, read_results
+from ..data._columns import (CLUSTER, EXAMPLE, FOLD, MODEL, NON_METRIC, RUN, TASK,
+                             canonical_columns, item_column, metric_direction,
+                             refuse_stripped_twins)
+from ..data._io import read_results
 from ..data._results_table import ResultsTable
-from ..data._schema import (CLUSTER, EXAMPLE, FOLD, MODEL, NON_METRIC, RUN, TASK,
-                            metric_direction)
 from ..results._leaderboard import Leaderboard
 from ..stats._leaderboard import pairwise_mcnemar
 from ..stats._letters import compact_letters
@@ -131,7 +132,7 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         scores, names, clusters, metric, hib = _from_predictions(df, y_true, loss, cluster)
         source, unit = "per-example predictions", "item"
     else:
-        df = _item_ids_as_examples(_normalise_columns(df))
+        df = _item_ids_as_examples(canonical_columns(df))
         if MODEL in df.columns and EXAMPLE in df.columns:
             scores, names, clusters, metric, hib = _from_items(df, metric, higher_is_better,
                                                                cluster, notes)
@@ -286,6 +287,7 @@ def _one_task(df, task, notes):
 
 
 def _from_items(df, metric, higher_is_better, cluster, notes):
+    refuse_stripped_twins(pd.unique(df[MODEL].astype(str)), MODEL)
     col = _cluster_column(df, cluster)
     if TASK in df.columns and df[TASK].nunique() > 1:
         raise InvalidInputError(

@@ -27,6 +27,8 @@ from .._validation import (DegenerateDataError, InvalidInputError, OutperformDep
                            check_probability, check_threshold)
 from ..bayes._mcnemar import bayesian_mcnemar
 from ..bayes._ttest import bayesian_ttest
+from ..data._columns import (CLUSTER_HINTS, TASK, Y_TRUE, column_role,
+                             refuse_stripped_twins)
 from ..data._io import read_table
 from ..results import ComparisonReport, PairwiseResult
 from ..stats._delong import delong_test
@@ -46,10 +48,6 @@ from ._q1_words import (bayes_words, freq_words, mcnemar_words, noninferiority_w
 LOSSES = ("zero-one", "log", "squared", "absolute", "given")
 EPS = 1e-15  # log loss of a probability 0 for the true class would be infinite
 NORMALITY_ALPHA = 0.01
-# Column names that usually identify clusters of examples (Williams 2026 §6.1).
-CLUSTER_HINTS = ("group", "cluster", "doc", "document", "doc_id", "speaker", "subject", "patient",
-                 "session", "video", "image_id", "user", "user_id")
-
 
 def _probabilities(pred: np.ndarray) -> bool:
     return pred.dtype.kind == "f" and np.all((pred >= 0) & (pred <= 1)) and np.any(
@@ -79,6 +77,27 @@ def per_example_losses(y_true: np.ndarray, pred: np.ndarray, loss: str) -> np.nd
     return np.abs(p - y)
 
 
+def _refuse_roles_among_models(names, y_true) -> None:
+    """Raise if a column taken as a model's predictions names data sets (``task``) or holds
+    true labels (``y_true``, ``label``, ... when ``y_true`` is another column or None, as
+    with ``loss="given"``): it would be ranked as a model, and the tasks' items pooled."""
+    for name in names:
+        role = column_role(name)
+        if role == TASK:
+            raise InvalidInputError(
+                f"column {name!r} names data sets, not a model's predictions: a predictions "
+                "table holds one test set. Compare one task at a time (e.g. "
+                f"df[df[{name!r}] == t].drop(columns={name!r})): pooling the tasks' "
+                "examples would weigh each task by its size.")
+        if role == Y_TRUE:
+            why = ("with loss='given' (--loss given) every other column is read as a model's "
+                   "per-example losses" if y_true is None else
+                   f"the true labels are read from {y_true!r}")
+            raise InvalidInputError(
+                f"column {name!r} looks like true labels, not a model's predictions: {why}. "
+                f"Drop {name!r}, or name the models with models=[...].")
+
+
 def read_predictions(data, *, y_true: str | None = "y_true", models=None, group: str | None = None
                      ) -> tuple[np.ndarray | None, dict[str, np.ndarray], np.ndarray | None]:
     """Split a per-example table into y_true, {model: column} and groups.
@@ -102,6 +121,9 @@ def read_predictions(data, *, y_true: str | None = "y_true", models=None, group:
     missing = [m for m in names if m not in df.columns]
     if missing:
         raise InvalidInputError(f"model column(s) {missing} not in the table.")
+    if not models:
+        _refuse_roles_among_models(names, y_true)
+    refuse_stripped_twins(names, "model")
     if len(names) < 2:
         raise TooFewError(f"{len(names)} model column(s): at least 2 are needed to compare.")
     if len(df) < 2:

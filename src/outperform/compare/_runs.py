@@ -21,13 +21,11 @@ import pandas as pd
 
 from .._validation import InvalidInputError, OutperformWarning, check_random_state
 from ..data import read_results, read_table
-from ..data._schema import FOLD, MODEL, RUN, TASK
+from ..data._columns import FOLD, MODEL, RUN, STEP, TASK, canonical_columns
 from ..results import RunsComparison
 from ..results._runs import IntervalEstimate, _percentile_interval
 from ..stats import aggregate_runs, performance_profile, probability_of_improvement
 from ..stats._runs import STATISTICS, _check_options, runs_cost
-
-STEP = "step"
 
 
 def _last_step(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
@@ -41,6 +39,7 @@ def _last_step(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     InvalidInputError
         No task, model or run column, or no step common to all curves.
     """
+    frame = canonical_columns(frame)
     if STEP not in frame.columns:
         return frame, []
     keys = [c for c in (TASK, MODEL, RUN, FOLD) if c in frame.columns]
@@ -238,6 +237,7 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
             raise InvalidInputError(f"several metrics {list(table.metrics)}: choose one with "
                                     "metric= (--metric).")
         metric = next(iter(table.metrics))
+    notes.extend(w for w in table.warnings if repr(metric) in w)   # units of the metric
     if metric in table.direction_assumed:
         notes.append(f"{metric!r} is not a known metric name: assumed higher is better "
                      "(pass higher_is_better / --lower-is-better to state it)")

@@ -18,7 +18,10 @@ _WHERE = {
     "load_williams_table1": "._published",
     "ResultsTable": "._results_table",
     "ScoreMatrix": "._results_table",
-    "metric_direction": "._schema",
+    "column_role": "._columns",
+    "find_column": "._columns",
+    "metric_direction": "._columns",
+    "metric_units": "._columns",
     "load_uci54": "._uci54",
     "load_uci54_arrays": "._uci54",
     "read_battles": "._battles",
@@ -31,5 +34,5 @@ __all__ = [
     "ResultsTable", "ScoreMatrix", "load_demsar_table2", "load_demsar_table6",
     "load_demsar_table6_ranks", "load_uci54", "load_uci54_arrays", "load_williams_table1", "metric_direction", "read_results", "read_table",
     "EvalLogs", "EvalRun", "PairedTask", "pair_items", "read_eval_logs",
-    "read_battles",
+    "read_battles", "column_role", "find_column", "metric_units",
 ]

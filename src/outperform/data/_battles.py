@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 
 from .._validation import InvalidInputError, TooFewError
+from ._columns import BATTLE_COLUMNS
 from ._files import read_table
 
 __all__ = ["read_battles"]
 
-BATTLE_COLUMNS = ("model_a", "model_b", "winner")
 #: accepted spellings of the winner (after stripping and lower-casing) -> a, b or tie
 WINNERS = {"a": "a", "b": "b", "tie": "tie",
            # Chatbot Arena's battle logs (lmsys clean_battle files)
@@ -28,6 +28,34 @@ def _first_bad(mask: np.ndarray, df: pd.DataFrame, column: str) -> str:
     return f"row {i + 1} ({column} = {df[column].iloc[i]!r})"
 
 
+def _winner_by_name(raw: pd.Series, a: pd.Series, b: pd.Series,
+                    side: pd.Series) -> pd.Series:
+    """The winner as a side (a, b, tie), where ``winner`` holds the winning model's name.
+
+    When every row's winner is a tie or the name of one of the row's two models, the names
+    give the side. If those names are also spellings of a side ("A"/"B", "model_a") and the
+    two readings disagree on some row, the table is ambiguous and refused. Otherwise the
+    side spellings (``side``) stand.
+    """
+    is_a, is_b = (raw == a).to_numpy(), (raw == b).to_numpy()
+    tie = (side == "tie").to_numpy()
+    if not (is_a | is_b).any() or not (is_a | is_b | tie).all():
+        return side
+    by_name = pd.Series(np.where(is_a, "a", np.where(is_b, "b", "tie")), index=raw.index)
+    if side.notna().all():
+        differ = (side != by_name).to_numpy()
+        if differ.any():
+            i = int(np.flatnonzero(differ)[0])
+            raise InvalidInputError(
+                f"column 'winner' is ambiguous: its values ({', '.join(map(repr, sorted(set(raw))[:4]))}) "
+                "are the names of the models that won and also the spellings of a side (a = "
+                "model_a won, b = model_b won), and the two readings disagree on "
+                f"{int(differ.sum())} rows, e.g. row {i + 1} (model_a = {a.iloc[i]!r}, model_b "
+                f"= {b.iloc[i]!r}, winner = {raw.iloc[i]!r}). Write the winner as the side "
+                "(a, b or tie), or rename the models so that no model is called a or b.")
+    return by_name
+
+
 def read_battles(source, *, encoding: str | None = None) -> pd.DataFrame:
     """Read and check pairwise battles: who played whom and who won.
 
@@ -38,7 +66,8 @@ def read_battles(source, *, encoding: str | None = None) -> pd.DataFrame:
         ``model_a``, ``model_b``, ``winner`` and optionally ``weight``; other columns are
         ignored. ``winner`` is ``a`` (model_a won), ``b`` (model_b won) or ``tie``, in any
         case; Chatbot Arena's ``model_a``, ``model_b``, ``tie`` and ``tie (bothbad)`` are
-        accepted too. ``weight`` (default 1) is the number of battles a row stands for.
+        accepted too, and so is the name of the model that won (when every winner is a tie
+        or a name of its row's models). ``weight`` (default 1) is the number of battles a row stands for.
     encoding : str, optional
         Text encoding of a file that is not UTF-8.
 
@@ -52,7 +81,8 @@ def read_battles(source, *, encoding: str | None = None) -> pd.DataFrame:
     ------
     InvalidInputError
         A missing column; a missing model name or winner; a winner outside the accepted
-        spellings; a model battling itself; a weight that is negative, NaN or infinite.
+        spellings; winners that are model names called like a side ("A"/"B") when the two
+        readings differ; a model battling itself; a weight that is negative, NaN or infinite.
     TooFewError
         No battle of positive weight, or fewer than 2 models.
 
@@ -88,10 +118,17 @@ def read_battles(source, *, encoding: str | None = None) -> pd.DataFrame:
     a = df["model_a"].astype(str).str.strip()
     b = df["model_b"].astype(str).str.strip()
     spelled = df["winner"].astype(str).str.strip().str.lower()
-    winner = spelled.map(WINNERS)
+    winner = _winner_by_name(df["winner"].astype(str).str.strip(), a, b, spelled.map(WINNERS))
     unknown = winner.isna().to_numpy()
     if unknown.any():
         values = sorted(set(df["winner"][unknown].astype(str)))[:5]
+        names = set(a) | set(b)
+        if all(v.strip() in names for v in values):
+            raise InvalidInputError(
+                f"column 'winner' holds model names on some rows ({', '.join(map(repr, values))}"
+                f", e.g. {_first_bad(unknown, df, 'winner')}) but not the name of one of the "
+                "two models of every battle: write every winner as the name of one of its "
+                "row's models or 'tie', or every winner as a side (a, b or tie).")
         raise InvalidInputError(
             f"winner must be a, b or tie (Chatbot Arena's model_a, model_b, tie and "
             f"'tie (bothbad)' are read as these); {_first_bad(unknown, df, 'winner')} is not "

@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from .._validation import InvalidInputError
-from ._schema import ALIASES, KEYS, MODEL, TASK
+from ._columns import MODEL, TASK, column_role
 
 TEXT_SUFFIXES = (".csv", ".txt", ".tsv")
 PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -53,10 +53,7 @@ class CsvFormat:
 
 def _text_columns(header) -> set[str]:
     """Header names of the task and model columns (or their aliases): read as text."""
-    def role(name: str):
-        key = name.strip().lower()
-        return key if key in KEYS else ALIASES.get(key)
-    return {h for h in header if role(h) in (TASK, MODEL)}
+    return {h for h in header if column_role(h) in (TASK, MODEL)}
 
 
 def _check_path(path: Path) -> None:

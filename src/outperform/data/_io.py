@@ -8,27 +8,15 @@ import numpy as np
 import pandas as pd
 
 from .._validation import InvalidInputError
-from ._evals._long import item_column
-from ._files import COMMA_NUMBER, NA_STRINGS, read_table
+from ._columns import (KEYS, MODEL, NON_METRIC, TASK, canonical_columns, metric_direction,
+                       refuse_battles, refuse_stripped_twins)
+from ._files import read_table
 from ._results_table import ResultsTable, ScoreMatrix
-from ._schema import ALIASES, FOLD, KEYS, MODEL, NON_METRIC, RUN, TASK, metric_direction
+from ._table_checks import (_flat, _not_numeric, _plain, _range_warnings, _refuse_duplicates,
+                            _refuse_scores_as_models, _refuse_unreadable_numbers)
 
 
-def _normalise_columns(df: pd.DataFrame) -> pd.DataFrame:
-    rename = {}
-    for col in df.columns:
-        key = str(col).strip().lower()
-        if key in KEYS:
-            rename[col] = key
-        elif key in ALIASES and ALIASES[key] not in df.columns:
-            rename[col] = ALIASES[key]
-    df = df.rename(columns=rename)
-    dup = df.columns[df.columns.duplicated()]
-    if len(dup):
-        raise InvalidInputError(
-            f"column {dup[0]!r} appears twice (after reading aliases such as dataset -> task, "
-            "classifier -> model): rename or drop one of them.")
-    return df
+_normalise_columns = canonical_columns
 
 
 def _with_task_column(df: pd.DataFrame) -> pd.DataFrame:
@@ -137,17 +125,21 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     source : str, Path, DataFrame or ResultsTable
         A .csv/.tsv/.parquet file (read by :func:`read_table`) or a DataFrame. *Long* layout:
         one row per measurement with columns ``task``, ``model`` (aliases such as ``dataset``, ``classifier`` accepted),
-        optional ``run``, ``fold``, ``example``, ``n_train``, ``n_test`` and one or more numeric
+        optional ``run`` (or ``seed``: a seed is a run), ``fold``, ``example``, ``n_train``,
+        ``n_test`` and one or more numeric
         metric columns. *Wide* layout: one row per task, a first column (or the index) naming
         the task and one numeric column per model (a model may be called anything, ``score``
         and ``model`` included, with ``layout="wide"``). Task and model names are text: ``1``
-        and ``1.0`` are two models.
+        and ``1.0`` are two models. The roles of the columns are read by
+        :func:`outperform.data.column_role`. A DataFrame whose column header rows all but
+        one hold a single value, or whose row MultiIndex has named levels, is flattened.
     metric : str, optional
         Name of the metric; for a wide table, the name given to its values (default
         ``"score"``).
     higher_is_better : bool, optional
         Direction of ``metric`` (or of the only metric). If omitted it is taken from the metric's
-        name (accuracy, AUC: higher; error, loss: lower); unknown names are assumed higher-is-
+        name by :func:`outperform.data.metric_direction` (accuracy, AUC, scikit-learn's
+        ``test_neg_log_loss``: higher; error, loss: lower); unknown names are assumed higher-is-
         better and listed in ``ResultsTable.direction_assumed`` so reports can warn; so are
         the values of a wide table given without ``metric`` (they have no name to tell).
     layout : {"auto", "long", "wide"}
@@ -170,12 +162,16 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     Returns
     -------
     ResultsTable
+        Its ``warnings`` name values a metric's name rules out or that look like percentages
+        (:func:`outperform.data.metric_units`).
 
     Raises
     ------
     InvalidInputError
-        Unreadable file (see :func:`read_table`), non-numeric scores (decimal commas named as
-        such), missing values, duplicated rows, missing (task, model) cells,
+        Unreadable file (see :func:`read_table`), non-numeric scores (decimal commas,
+        percentages written as text, lists in cells named as such), a battles table (model_a,
+        model_b, winner), model or task names equal after stripping spaces, a MultiIndex
+        that cannot be flattened, missing values, duplicated rows, missing (task, model) cells,
         replicates (runs/folds) that differ between models of a task (the last three
         allowed with ``missing="allow"``, except infinite values).
     TooFewError
@@ -203,8 +199,8 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     else:
         raise InvalidInputError(
             f"results must be a file path or a pandas DataFrame, got {type(source).__name__}.")
-    if isinstance(df.columns, pd.MultiIndex):
-        raise InvalidInputError(_multi_header(df.columns))
+    df = _flat(df)
+    refuse_battles(df.columns)
     if df.empty:
         where = f" {Path(source).name!r}" if isinstance(source, (str, Path)) else ""
         raise InvalidInputError(f"the results table{where} is empty: it has no rows.")
@@ -215,13 +211,16 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     # A wide table's values have no name: "score" is ours, and says nothing of the direction.
     unnamed = "score" if not is_long and metric is None else None
     if not is_long:
+        for c in df.columns[1:] if TASK not in df.columns else df.columns.drop(TASK):
+            _refuse_unreadable_numbers(df[c], c, "the scores of model ")
         fast = _valid_wide(df, metric or "score", missing == "allow")
         if fast is not None:
             frame, x, tasks, models = fast
             name = metric or "score"
             metrics_dir, assumed = _directions([name], metric, higher_is_better, directions,
                                                unnamed)
-            table = ResultsTable(frame, metrics_dir, assumed)
+            refuse_stripped_twins(models, MODEL)
+            table = ResultsTable(frame, metrics_dir, assumed, _range_warnings(frame, [name]))
             table._keep_wide(ScoreMatrix(x, tasks, models, name, metrics_dir[name]))
             return table
         df = _wide_to_long(df, metric or "score")
@@ -241,26 +240,16 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
             f"metric {metric!r} is not a column of the results; columns: {list(df.columns)}.")
     for c in df.columns:
         if c not in metric_cols and c not in NON_METRIC:
-            _refuse_decimal_commas(df[c], c)
+            _refuse_unreadable_numbers(df[c], c)
     if not metric_cols:
         raise InvalidInputError(
             "the results have no metric column: add a numeric column such as 'score' or 'accuracy'.")
     metrics_dir, assumed = _directions(metric_cols, metric, higher_is_better, directions,
                                        unnamed)
-    table = ResultsTable(_validated(df, metric_cols, missing == "allow", paired), metrics_dir,
-                         assumed)
+    frame = _validated(df, metric_cols, missing == "allow", paired)
+    table = ResultsTable(frame, metrics_dir, assumed, _range_warnings(frame, metric_cols))
     table.require(min_models=2)
     return table
-
-
-def _multi_header(columns: pd.MultiIndex) -> str:
-    """What to do with a table whose columns have several header rows (pandas reads the
-    first level as model names and then finds no column to melt on)."""
-    example = " ".join(str(part) for part in columns[0])
-    return (f"the table has {columns.nlevels} header rows (a column MultiIndex): flatten the "
-            f"columns to one row of model names, e.g. df.columns = [' '.join(map(str, c)) "
-            f"for c in df.columns] gives {example!r}, or keep one metric with "
-            f"df.xs({columns[0][-1]!r}, axis=1, level=-1).")
 
 
 def _directions(cols, metric, higher_is_better, directions, unnamed=None):
@@ -277,16 +266,6 @@ def _directions(cols, metric, higher_is_better, directions, unnamed=None):
             if known is None:
                 assumed.append(str(c))
     return out, tuple(assumed)
-
-
-def _refuse_decimal_commas(values: pd.Series, col) -> None:
-    """Raise if a text column holds numbers written with a decimal comma (``0,91``)."""
-    sample = values.dropna().head(100).astype(str).str.strip()
-    if len(sample) and sample.map(lambda v: bool(COMMA_NUMBER.fullmatch(v))).all():
-        raise InvalidInputError(
-            f"column {col!r} holds numbers with a decimal comma (e.g. {sample.iloc[0]!r}), which "
-            "are read as text: write them with a decimal point, or save the file with ';' "
-            "between fields (a ';'-separated file with decimal commas is read as such).")
 
 
 def _as_names(values: pd.Series) -> pd.Series:
@@ -326,16 +305,6 @@ def _group_ids(df: pd.DataFrame, cols: list[str]) -> np.ndarray:
     return ids
 
 
-def _not_numeric(col, value) -> str:
-    text = str(value).strip()
-    if text in NA_STRINGS:
-        return (f"metric column {col!r} has a missing value ({text!r}). Rerun or drop that "
-                "experiment for all models: the tests need complete, paired results.")
-    hint = (" It is written with a decimal comma: use a decimal point (or ';' between fields)."
-            if COMMA_NUMBER.fullmatch(text) else " Fix the value or drop the column.")
-    return f"metric column {col!r} is not numeric: {{where}} holds {value!r}.{hint}"
-
-
 def _validated(df: pd.DataFrame, metric_cols: list[str], allow_missing: bool = False,
                paired: bool = True) -> pd.DataFrame:
     for col in (TASK, MODEL):
@@ -347,6 +316,7 @@ def _validated(df: pd.DataFrame, metric_cols: list[str], allow_missing: bool = F
             raise InvalidInputError(
                 f"column {col!r} is empty in row {row}: every row needs a {col}. (In a file, a "
                 f"column named {col!r} reads 'NA' or 'None' as a name, not as missing.)")
+        refuse_stripped_twins(df[col].cat.categories, col)
     for col in (c for c in KEYS[2:] if c in df.columns):
         if df[col].isna().any():
             row = int(np.flatnonzero(df[col].isna().to_numpy())[0])
@@ -418,31 +388,6 @@ def _validated(df: pd.DataFrame, metric_cols: list[str], allow_missing: bool = F
     return df.reset_index(drop=True)
 
 
-def _refuse_duplicates(df: pd.DataFrame, keys: list[str], ids: np.ndarray,
-                       sizes: np.ndarray) -> None:
-    """Raise for rows that repeat a key: how many keys and rows, and what tells them apart.
-
-    A column of item ids that does (``id``, ``item``, ...), without runs or folds, makes the
-    table a long table of per-item scores, which ``compare_evals`` reads, not a results table
-    to add runs to.
-    """
-    row = int(np.argmax(sizes[ids] > 1))
-    what = (f"{int(sizes[sizes > 1].sum())} rows share the same {keys} as another row: "
-            f"{int((sizes > 1).sum())} combination(s) appear more than once, e.g. "
-            f"{_plain(df[keys].iloc[row])} on {int(sizes[ids[row]])} rows.")
-    item = item_column(df.columns)
-    if item is not None and item not in keys and not {RUN, FOLD} & set(keys):
-        if not df.duplicated(keys + [item]).any():
-            raise InvalidInputError(
-                f"{what} The {item!r} column tells them apart: this is a long table of "
-                "per-item scores (one row per model and item, as evaluation logs give), not "
-                "one result per (task, model). Compare it paired by item with compare_evals "
-                "(outperform compare-evals FILE), or write its report with outperform report "
-                "FILE.")
-    raise InvalidInputError(f"{what} Each measurement must appear once: drop duplicates, or "
-                            "add a 'run'/'fold' column that tells them apart.")
-
-
 def _refuse_partial_cells(df: pd.DataFrame, col) -> None:
     """Raise if a (task, model) cell has NaN in some of its runs/folds but not all.
 
@@ -462,17 +407,3 @@ def _refuse_partial_cells(df: pd.DataFrame, col) -> None:
             "them, or drop all rows of that cell to analyse it as a missing cell.")
 
 
-def _plain(row: pd.Series) -> dict:
-    """A row as a dict of Python scalars, for messages (no ``np.int64(3)``)."""
-    return {k: v.item() if isinstance(v, np.generic) else v for k, v in row.items()}
-
-
-def _refuse_scores_as_models(models, n_missing: int) -> None:
-    """Raise if the 'model' column holds scores: a wide table with a model called 'model'."""
-    numbers = pd.to_numeric(pd.Series(list(models[:50]), dtype=object), errors="coerce")
-    if numbers.notna().all() and (numbers % 1 != 0).any():
-        raise InvalidInputError(
-            f"the {MODEL!r} column holds numbers such as {models[0]!r}: this looks like a wide "
-            f"table (one column per model) with a model called {MODEL!r}. Rename that column, "
-            f"or pass layout='wide'. (Read as a long table, {n_missing} (task, model) cells "
-            "have no result.)")

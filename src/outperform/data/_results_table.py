@@ -10,6 +10,63 @@ from .._validation import InvalidInputError, TooFewError
 from ._schema import FOLD, MODEL, RUN, TASK
 
 
+#: Significant digits kept of averaged scores (relative to the largest magnitude in the
+#: table): a double's sum of folds carries ~1e-16 relative error, which is 10^4 times
+#: below this grid, and real differences between scores are far above it.
+TIE_DIGITS = 12
+
+
+def tie_exact_means(values: np.ndarray) -> np.ndarray:
+    """``values`` rounded to :data:`TIE_DIGITS` significant digits of their largest
+    magnitude (NaN kept): means equal up to the rounding error of their sums become equal.
+
+    Examples
+    --------
+    >>> a = (0.88 + 0.86 + 0.86 + 0.98) / 4; b = (0.98 + 0.86 + 0.86 + 0.88) / 4
+    >>> bool(a == b), bool(np.ptp(tie_exact_means(np.array([a, b]))) == 0)
+    (False, True)
+    """
+    finite = np.abs(values[np.isfinite(values)])
+    if not finite.size or finite.max() == 0:
+        return values
+    digits = TIE_DIGITS - 1 - int(np.floor(np.log10(finite.max())))
+    return np.round(values, digits)
+
+
+def order_free_sums(groups: np.ndarray, x: np.ndarray, size: int) -> np.ndarray:
+    """Sums of ``x`` per group (``np.bincount(groups, x, minlength=size)``) that do not
+    depend on the order of the values.
+
+    Each value is cut into three parts on the grids 2^(e-20), 2^(e-40), 2^(e-60) (2^e above
+    the largest magnitude; the last part rounded to its grid, so bits below 2^(e-61), a
+    relative 4e-19 of the largest value, are dropped the same way whatever the order). Each part has at most 21 significant bits, so the sum of up to
+    2^32 of them is exact in floating point in any order; the three exact sums are then
+    added in a fixed order. Linear time (three ``bincount``), unlike sorting each group.
+
+    Examples
+    --------
+    >>> x = np.array([0.88, 0.86, 0.86, 0.98]); g = np.zeros(4, dtype=int)
+    >>> bool(order_free_sums(g, x, 1)[0] == order_free_sums(g, x[::-1], 1)[0])
+    True
+    """
+    finite = np.abs(x[np.isfinite(x)])
+    top = float(finite.max()) if finite.size else 0.0
+    if top == 0.0:
+        return np.bincount(groups, weights=x, minlength=size)
+    e = int(np.frexp(top)[1]) + 1                  # |x| < 2^(e-1)
+    if e - 60 < -1000:                              # grids below the normal range
+        order = np.lexsort((x, groups))
+        return np.bincount(groups[order], weights=x[order], minlength=size)
+    total = np.zeros(size)
+    rest = x
+    for shift, cut in ((20, np.floor), (40, np.floor), (60, np.rint)):
+        q = np.ldexp(1.0, e - shift)
+        part = cut(rest / q) * q
+        rest = rest - part
+        total = total + np.bincount(groups, weights=part, minlength=size)
+    return total
+
+
 @dataclass(frozen=True)
 class ScoreMatrix:
     """One score per (task, model): the input of the Q3 tests.
@@ -71,11 +128,15 @@ class ResultsTable:
         Metric column name -> whether higher is better.
     direction_assumed : tuple of str
         Metrics whose direction was not given and not known by name (assumed higher is better).
+    warnings : tuple of str
+        What reading the table noticed about its values, e.g. an ``accuracy`` whose values
+        look like percentages ("UNITS: ..."); ``compare`` lists them among its warnings.
     """
 
     frame: pd.DataFrame
     metrics: dict[str, bool]
     direction_assumed: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
 
     @property
     def tasks(self) -> tuple[str, ...]:
@@ -183,6 +244,14 @@ class ResultsTable:
         aggregate : {"mean", "median"}
             Rule applied to the runs/folds of each cell. Demšar (2006) §3.2.3 averages the
             folds of cross-validation into one value per data set; that is the default.
+            Ties are decided on exact values: each cell's values are summed exactly in parts
+            (:func:`order_free_sums`: the order of the folds in the table does not change
+            the sum), and the means
+            are rounded to 12 significant digits of the table's largest magnitude
+            (:func:`tie_exact_means`), so that two models whose folds average to the same
+            number (259/300 from different folds) tie exactly, as they would in a wide
+            table of those means, and a rounding error of the sum (~1e-16) neither creates
+            nor breaks a tie in the ranks.
 
         Returns
         -------
@@ -200,13 +269,32 @@ class ResultsTable:
         one = self._one_value_per_cell(metric)
         if one is not None:
             return one
-        wide = self.frame.pivot_table(index=TASK, columns=MODEL, values=metric, aggfunc=aggregate,
-                                      sort=False, observed=True, dropna=False)
-        wide = wide.reindex(index=list(self.tasks), columns=list(self.models))
+        if aggregate == "mean":
+            values, tasks, models = self._exact_means(metric)
+        else:
+            wide = self.frame.pivot_table(index=TASK, columns=MODEL, values=metric,
+                                          aggfunc=aggregate, sort=False, observed=True,
+                                          dropna=False)
+            tasks, models = self.tasks, self.models
+            values = wide.reindex(index=list(tasks), columns=list(models)).to_numpy(dtype=float)
         n = self.measurements_per_cell
         rule = "one value per cell" if n == 1 else f"{aggregate} of {n} measurements per cell"
-        return ScoreMatrix(wide.to_numpy(dtype=float), self.tasks, self.models, metric,
-                           self.metrics[metric], rule)
+        return ScoreMatrix(values, tasks, models, metric, self.metrics[metric], rule)
+
+    def _exact_means(self, metric: str) -> tuple[np.ndarray, tuple, tuple]:
+        """Mean of each (task, model) cell's non-NaN values, independent of the row order
+        (:func:`order_free_sums`), rounded by :func:`tie_exact_means`; NaN for a cell
+        without a value."""
+        t, m, n_models = self._cells()
+        cells = t * n_models + m
+        x = self.frame[metric].to_numpy(dtype=float)
+        keep = ~np.isnan(x)
+        size = len(self.frame[TASK].cat.categories) * n_models
+        counts = np.bincount(cells[keep], minlength=size)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            grid = order_free_sums(cells[keep], x[keep], size) / counts
+        grid, tasks, models = self._in_order(grid, t, m)
+        return tie_exact_means(grid), tasks, models
 
     def _one_value_per_cell(self, metric: str) -> ScoreMatrix | None:
         """The score matrix of a table with one row per cell, placed by the category codes.

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from .._validation import InvalidInputError, check_cost, check_probability
+from .._cost import check_cost
+from .._validation import InvalidInputError, check_probability
 from ..bayes import decide, phi_posterior_regions
 from ._binomial import _check_accuracies
 from ._result import Assurance

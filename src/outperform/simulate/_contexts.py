@@ -32,8 +32,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy import special
 
-from .._validation import (DegenerateDataError, InvalidInputError, as_float_array, check_cost,
-                           check_random_state)
+from .._cost import check_cost
+from .._validation import (DegenerateDataError, InvalidInputError, as_float_array, check_random_state)
 from ._common import check_int, check_int_grid
 
 __all__ = [

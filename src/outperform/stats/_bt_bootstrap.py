@@ -22,7 +22,8 @@ from scipy import optimize, sparse
 from scipy.sparse.csgraph import connected_components
 
 from .._parallel import progress_bar
-from .._validation import InvalidInputError, check_cost, check_random_state
+from .._cost import check_cost
+from .._validation import InvalidInputError, check_random_state
 from ._bt_likelihood import PairTotals
 
 #: largest batch x pairs x outcomes array of one batch of resamples (2.5e6 floats, 20 MB);

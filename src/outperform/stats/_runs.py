@@ -17,7 +17,8 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._parallel import progress_bar
-from .._validation import InvalidInputError, OutperformWarning, check_cost, check_random_state
+from .._cost import check_cost
+from .._validation import InvalidInputError, OutperformWarning, check_random_state
 from ..results._runs import IntervalEstimate, PerformanceProfile, _percentile_interval
 from ._runs_kernel import _chunks, _draws, _Kernel
 

@@ -8,21 +8,13 @@ import pandas as pd
 
 from ..._validation import InvalidInputError
 from .._files import read_table
-from .._schema import ALIASES, FOLD, RUN
+from .._columns import (ALIASES, FOLD, ITEM_COLUMNS, RUN, item_column,  # noqa: F401
+                        refuse_battles, refuse_stripped_twins)
 from ._schema import EvalRun, tidy
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".pq")
-ITEM_COLUMNS = ("item", "example", "doc_id", "sample_id", "id")
 #: The task of a table without a ``task`` column (as :func:`outperform.data.read_results`).
 ONE_TASK = "task"
-
-
-def item_column(columns):
-    """The item-id column :func:`read_long` would read among ``columns``, as it is spelt there
-    (``"ID"`` for ``id``), or None: the first of :data:`ITEM_COLUMNS` present, whatever the
-    case and surrounding spaces."""
-    names = {str(c).strip().lower(): c for c in reversed(list(columns))}
-    return next((names[c] for c in ITEM_COLUMNS if c in names), None)
 
 
 def is_item_table(columns) -> bool:
@@ -61,6 +53,7 @@ def read_long(source, *, cluster_by: str | None = None):
     name = "<DataFrame>" if isinstance(source, pd.DataFrame) else str(source)
     df = source if isinstance(source, pd.DataFrame) else read_table(Path(source))
     df = df.rename(columns={c: str(c).strip().lower() for c in df.columns})
+    refuse_battles(df.columns, "a table of per-item scores")
     item = item_column(df.columns)
     missing = [c for c, ok in (("model", "model" in df), ("item", item is not None),
                                ("score", "score" in df)) if not ok]
@@ -73,6 +66,7 @@ def read_long(source, *, cluster_by: str | None = None):
     if cluster is not None and cluster not in df.columns:
         raise InvalidInputError(f"{name}: no column {cluster!r} to cluster by; columns are "
                                 f"{list(df.columns)}.")
+    refuse_stripped_twins(pd.unique(df["model"].astype(str)), "model")
     cols = {"task": df["task"].astype(str) if "task" in df else ONE_TASK,
             "model": df["model"].astype(str),
             "metric": df["metric"].astype(str) if "metric" in df else "score",
