@@ -305,9 +305,9 @@ def test_aggregate_notes_accuracy_in_percent(tmp_path):
     df = _long(metric="accuracy", scale=40, shift=-5, folds=3).rename(columns={"fold": "run"})
     path = _write(tmp_path, "runs.csv", df)
     res = runner.invoke(app, ["aggregate", str(path), "--seed", "0", "--n-resamples", "200",
-                              "--json"])
+                              "--format", "json"])
     assert res.exit_code == 0, res.output
-    notes = json.loads(res.output)["notes"]
+    notes = json.loads(res.stdout)["notes"]
     assert any(n.startswith("UNITS") and "percentages" in n for n in notes)
 
 
