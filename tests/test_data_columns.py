@@ -98,6 +98,23 @@ def test_cross_validate_neg_log_loss_ranks_the_lowest_log_loss_first():
     assert report.summary[0]["model"] == best
     assert [r["model"] for r in report.summary] == sorted(truth, key=truth.get)
     assert not any(w.startswith("DIRECTION") for w in report.warnings)
+    # ... and the same from the command line, on the table written as CSV
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from outperform.cli import app
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "cross_validate.csv"
+        long.to_csv(path, index=False)
+        res = CliRunner().invoke(app, ["compare", str(path), "--metric", "test_neg_log_loss",
+                                       "--format", "json"])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)["summary"]
+    assert [r["model"] for r in rows] == sorted(truth, key=truth.get)
 
 
 # --- units ----------------------------------------------------------------------------------

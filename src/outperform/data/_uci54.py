@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._validation import InvalidInputError
+from .._validation import InvalidInputError, OutperformWarning
 
 N_RUNS = 10
 N_FOLDS = 10
@@ -92,7 +92,7 @@ def load_uci54_arrays(path, *, keep_duplicates: bool = False, as_fraction: bool 
         warnings.warn(
             f"{path}: dropped {len(duplicates)} line(s) that exactly repeat an earlier line of "
             f"the same classifier: {', '.join(duplicates)}. The published file lists the "
-            "'credit' data set twice.", UserWarning, stacklevel=3)
+            "'credit' data set twice.", OutperformWarning, stacklevel=3)
         blocks = {m: list(dict(rows).items()) for m, rows in blocks.items()}
     divisor = 100.0 if as_fraction else 1.0
     return {m: ([t for t, _ in rows], np.stack([v for _, v in rows]) / divisor)

@@ -17,7 +17,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from ..._validation import InvalidInputError
+from ..._validation import InvalidInputError, require
 from .._files import _is_number
 from ._schema import EvalRun, tidy
 
@@ -53,15 +53,15 @@ def read_inspect(path: Path, *, cluster_by: str | None = None):
 
     Raises
     ------
-    ModuleNotFoundError
+    MissingDependencyError
         inspect_ai is not installed (``pip install 'outperform[inspect]'``).
     InvalidInputError
         A log without samples; a scorer mixing numbers and values that are not numbers by
         Inspect's conventions;
         ``cluster_by`` not a metadata field of every sample.
     """
-    from inspect_ai.log import read_eval_log
-    from inspect_ai.scorer import value_to_float
+    read_eval_log = require("inspect_ai.log", "reading Inspect logs").read_eval_log
+    value_to_float = require("inspect_ai.scorer", "reading Inspect logs").value_to_float
 
     try:
         log = read_eval_log(str(path))
