@@ -25,6 +25,7 @@ from threadpoolctl import threadpool_limits
 
 from .._parallel import joblib_backend, progress_bar
 from .._validation import InvalidInputError
+from ._journal import Experiment
 from ._store import FIXED, KEY, ResultsStore, frames
 from ._datasets import load_datasets
 from ._designs import parse_design
@@ -126,23 +127,28 @@ def run_experiment(models, datasets, design, *, metrics=("accuracy",), n_jobs=1,
     metric_names, scorer = _scorer(metrics)
     splits = {task: list(design.split(X, y)) for task, (X, y) in data.items()}
     # nullcontext() gives store = None: the records stay in memory.
-    results_file = (ResultsStore(out, store_predictions) if out is not None
+    experiment = Experiment.of(design, metric_names, splits)
+    results_file = (ResultsStore(out, store_predictions, experiment) if out is not None
                     else contextlib.nullcontext())
     with results_file as store:
-        done = store.done(design, metric_names, splits) if store else set()
+        done = store.done() if store else set()
         jobs = [(task, name, run, fold, train, test)
                 for task, task_splits in splits.items() for name in models
                 for run, fold, train, test in task_splits if (task, name, run, fold) not in done]
         records = []
         sink = store.append if store else records.append
         fixed = {"design": design.name, "random_state": design.random_state}
+        in_process = _in_process(n_jobs, backend)
+        # The backend only for parallel fits: set in this process, it would also send the
+        # fits' own joblib calls (a forest's n_jobs, threads by default) to processes.
+        workers = contextlib.nullcontext() if in_process else joblib_backend(backend)
         try:
-            with joblib_backend(backend), _blas_limit(n_jobs, backend), \
+            with workers, _blas_limit(n_jobs, backend), \
                     progress_bar(len(jobs), progress, "fits") as advance:
                 calls = ((_fit_and_score, (models[name], *data[task], train, test, scorer,
                                            store_predictions, (task, name, run, fold)))
                          for task, name, run, fold, train, test in jobs)
-                if _in_process(n_jobs, backend):
+                if in_process:
                     # joblib's sequential path costs ~0.1 ms of bookkeeping per fit.
                     results = (call(*args) for call, args in calls)
                 else:
