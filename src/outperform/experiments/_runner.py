@@ -8,8 +8,11 @@ Results survive interruption: each finished fit is appended to a journal next to
 (``<out>.journal``; fits quicker than a second together, once a second), merged into ``out``
 (Parquet or CSV) when the run ends, normally or not, by an atomic rename, so ``out`` is
 always a complete, readable table. A rerun with the same ``out`` skips the fits already
-recorded; unreadable journal lines are skipped with a warning naming them. A lock file
-``<out>.lock`` keeps a second run from writing the same ``out`` at the same time.
+recorded; unreadable journal lines are skipped with a warning naming them, records of another
+experiment or conflicting records of one fit are refused naming the line, and a damaged
+``out`` is set aside and rebuilt from the journal (see :mod:`._store`). A lock file
+``<out>.lock`` keeps a second run from writing the same ``out`` at the same time. Worker
+processes end with the run, however it ends (:func:`outperform._parallel.end_with_parent`).
 """
 from __future__ import annotations
 
@@ -100,7 +103,11 @@ def run_experiment(models, datasets, design, *, metrics=("accuracy",), n_jobs=1,
         Unknown model, data set, metric, backend or file suffix; no model or data set;
         X and y of different lengths; a data set the design cannot split; an ``out`` that
         holds results of another design, random_state, metric set or data set size, or that
-        another run is writing.
+        another run is writing; a journal line holding a fit of another experiment, or two
+        lines holding one fit with different results (the message names the lines).
+    OSError
+        ``out`` cannot be written (``errno.ENOSPC``: a full disk); ``out`` keeps its previous
+        content and the journal the new fits, for the next run.
     Exception
         Whatever a model raises; a note says which (task, model, run, fold) failed. The
         fits finished before it are kept in ``out``.
@@ -109,7 +116,9 @@ def run_experiment(models, datasets, design, *, metrics=("accuracy",), n_jobs=1,
     -----
     UserWarning
         Lines of the journal that cannot be read (the line numbers are named) are skipped
-        and their fits computed again; a lock left by a killed run is taken over.
+        and their fits computed again; a lock left by a killed run is taken over; an ``out``
+        (or predictions file) that cannot be read is moved to ``<out>.damaged`` and rebuilt
+        from the journal.
 
     Examples
     --------

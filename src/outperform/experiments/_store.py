@@ -36,8 +36,9 @@ _PRED_COLUMNS = PRED_COLUMNS
 _FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
 #: Fits quicker than this are written to the journal together, at most once per this time.
 FLUSH_SECONDS = 1.0
-#: Columns a results file never leaves empty (random_state is an int; metrics may be NaN).
-_NEVER_MISSING = [*KEY, "n_train", "n_test", "fit_time", "score_time", "design"]
+#: Columns a results file never leaves empty (a design's random_state is always an int; a
+#: metric may be NaN): an empty cell there is a file cut short or damaged.
+_NEVER_MISSING = FIXED
 
 
 def predictions_path(out) -> Path:
@@ -187,7 +188,7 @@ class ResultsStore:
                 df = pd.read_parquet(path)
             else:
                 df = pd.read_csv(path, dtype={"task": str, "model": str, "design": str})
-            never_missing = _PRED_COLUMNS[:len(KEY)] if path == self.pred_path else _NEVER_MISSING
+            never_missing = _PRED_COLUMNS if path == self.pred_path else _NEVER_MISSING
             missing = [c for c in never_missing if c not in df.columns]
             if missing:
                 raise ValueError(f"no column {missing}")
