@@ -322,3 +322,13 @@ def test_killing_a_parallel_run_ends_its_workers(tmp_path):
     for p in alive:
         p.kill()
     assert not alive, f"{len(alive)} worker(s) outlived the killed run by 10 s"
+
+
+def test_a_readable_file_of_something_else_is_refused_not_moved(tmp_path):
+    out = tmp_path / "r.csv"
+    out.write_text("dataset,mine,baseline\nd1,0.8,0.7\n")
+    with pytest.raises(InvalidInputError, match=r"r\.csv is not a results file of run_experiment "
+                                                r"\(no column \['task', 'model', 'run', 'fold'"):
+        _run(out)
+    assert out.read_text() == "dataset,mine,baseline\nd1,0.8,0.7\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv"]

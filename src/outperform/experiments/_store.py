@@ -188,16 +188,18 @@ class ResultsStore:
                 df = pd.read_parquet(path)
             else:
                 df = pd.read_csv(path, dtype={"task": str, "model": str, "design": str})
-            never_missing = _PRED_COLUMNS if path == self.pred_path else _NEVER_MISSING
-            missing = [c for c in never_missing if c not in df.columns]
-            if missing:
-                raise ValueError(f"no column {missing}")
-            if df[never_missing].isna().to_numpy().any():
-                raise ValueError("rows with empty cells (cut short?)")
-        except (ValueError, ImportError, OSError) as exc:
-            if isinstance(exc, (PermissionError, IsADirectoryError, ImportError)):
+        except (ValueError, OSError) as exc:
+            if isinstance(exc, (PermissionError, IsADirectoryError)):
                 raise
             return self._set_aside(path, exc, columns)
+        never_missing = _PRED_COLUMNS if path == self.pred_path else _NEVER_MISSING
+        missing = [c for c in never_missing if c not in df.columns]
+        if missing:  # a readable file of something else: the user's, not ours to move
+            raise InvalidInputError(
+                f"{path} is not a results file of run_experiment (no column {missing}); "
+                "write to another file.")
+        if df[never_missing].isna().to_numpy().any():
+            return self._set_aside(path, ValueError("rows with empty cells: cut short"), columns)
         return df
 
     def _set_aside(self, path, exc, columns):
