@@ -57,6 +57,7 @@ def test_every_tutorial_is_found():
 
 
 @pytest.mark.parametrize("page", TUTORIALS, ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_tutorial_code_runs_and_prints_what_the_page_says(page, run_page):
     code_blocks = run_page(page)
     assert code_blocks, f"{page.name} has no python block"
