@@ -39,6 +39,7 @@ SLOW_DOCTESTS = {
     "outperform.bayes._plackett_luce.plackett_luce",
     "outperform.compare._hierarchical.compare_counts",
     "outperform.plot._hierarchical.plot_ab_posterior",
+    "outperform.plot._hierarchical.plot_hierarchical_posterior",
     "outperform.plot._hierarchical.plot_phi_next",
 }
 

@@ -87,6 +87,7 @@ def test_benchmark_on_a_dask_cluster_gives_the_local_results(cluster, tmp_path):
     pd.testing.assert_frame_equal(*tables)
 
 
+@pytest.mark.slow
 def test_n_jobs_with_a_scheduler_is_said_to_be_ignored(cluster):
     res = _invoke([*SIMULATE, "--scheduler", cluster.scheduler_address, "--n-jobs", "4"])
     assert "--n-jobs 4 is ignored with --scheduler" in res.stderr
@@ -168,6 +169,7 @@ def test_workers_without_outperform_are_named(monkeypatch):
     assert "1 of the 2 Dask workers cannot import outperform (tcp://10.0.0.1:4000)" in res.stderr
 
 
+@pytest.mark.slow
 def test_workers_with_another_version_are_warned_about(cluster, monkeypatch):
     import outperform
 
