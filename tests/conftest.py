@@ -28,3 +28,23 @@ def shared_data() -> Path:
     if not folder.is_dir():
         pytest.skip(f"reference data folder {folder} is absent (set OUTPERFORM_SHARED to it)")
     return folder
+
+
+#: Doctests of the package that take more than ~2 s (an MCMC sampler compiled, a posterior
+#: sampled): in the slow set, like the tests marked ``@pytest.mark.slow``, so that
+#: ``pytest -m "not slow"`` is the fast loop. A doctest cannot carry a mark itself.
+SLOW_DOCTESTS = {
+    "outperform.bayes._hierarchical_mcnemar.hierarchical_mcnemar",
+    "outperform.bayes._hierarchical_ttest.hierarchical_correlated_ttest",
+    "outperform.bayes._plackett_luce.plackett_luce",
+    "outperform.compare._hierarchical.compare_counts",
+    "outperform.plot._hierarchical.plot_ab_posterior",
+    "outperform.plot._hierarchical.plot_hierarchical_posterior",
+    "outperform.plot._hierarchical.plot_phi_next",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if isinstance(item, pytest.DoctestItem) and item.name in SLOW_DOCTESTS:
+            item.add_marker(pytest.mark.slow)

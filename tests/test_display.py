@@ -111,6 +111,7 @@ def test_the_renderer_is_loaded_on_the_first_display_only():
     assert run.stdout.split() == ["False", "False", "True", "True"]
 
 
+@pytest.mark.slow
 def test_a_notebook_displays_a_q3_report_as_html(tmp_path):
     nbformat = pytest.importorskip("nbformat", reason="the notebook test needs nbformat")
     nbclient = pytest.importorskip("nbclient", reason="the notebook test needs nbclient")

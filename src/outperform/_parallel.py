@@ -8,7 +8,9 @@ cluster through joblib's Dask backend, so the same code scales from a laptop to 
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
+import threading
 import time
 
 from ._validation import InvalidInputError, OutperformWarning, check_choice, require
@@ -26,21 +28,58 @@ def joblib_backend(backend):
     """Context manager selecting joblib's backend: None (joblib's default), "loky",
     "threading", "dask" (the current Dask client) or a ``dask.distributed.Client``.
 
+    loky's worker processes end with this process (:func:`end_with_parent`), however it
+    ends: killed, they would otherwise run on until their idle timeout (300 s), finishing
+    fits nobody collects. With None, this applies when joblib's active backend is its
+    default (loky without options); a backend the caller configured is left as it is.
+
     Raises
     ------
     InvalidInputError
         Unknown backend, or Dask requested without dask.distributed or without a client.
     """
-    if backend is None:
-        return contextlib.nullcontext()
     from joblib import parallel_config
 
+    if backend is None:
+        from joblib.parallel import LokyBackend, get_active_backend
+
+        active, _ = get_active_backend()
+        if type(active) is not LokyBackend or active.backend_kwargs:
+            return contextlib.nullcontext()
+        backend = "loky"
     if isinstance(backend, str):
         check_choice(backend, "backend", ("loky", "threading", "dask"))
         if backend == "dask":
             dask_client()  # fail early with a clear message
+        if backend == "loky":
+            return parallel_config(backend="loky", initializer=end_with_parent,
+                                   initargs=(os.getpid(),))
         return parallel_config(backend=backend)
     return parallel_config(backend="dask", client=dask_client(backend))
+
+
+#: Seconds between two checks, in a worker process, that its parent is still alive.
+PARENT_CHECK_SECONDS = 0.5
+
+
+def end_with_parent(parent_pid: int) -> None:
+    """Initializer of joblib's loky workers: end this worker when ``parent_pid`` is gone.
+
+    A daemon thread checks every :data:`PARENT_CHECK_SECONDS` that this process is still the
+    child of ``parent_pid`` (a process whose parent ends is given another one, so
+    ``os.getppid()`` changes) and ends the process at once when not. Polling, not Linux's
+    ``PR_SET_PDEATHSIG``: that signal follows the *thread* that started the worker, and
+    loky's reused workers outlive the thread that started them. A no-op off POSIX.
+    """
+    if os.name != "posix":
+        return
+
+    def watch():
+        while os.getppid() == parent_pid:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="outperform-end-with-parent", daemon=True).start()
 
 
 def _distributed():

@@ -57,6 +57,7 @@ def test_every_tutorial_is_found():
 
 
 @pytest.mark.parametrize("page", TUTORIALS, ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_tutorial_code_runs_and_prints_what_the_page_says(page, run_page):
     code_blocks = run_page(page)
     assert code_blocks, f"{page.name} has no python block"
@@ -66,6 +67,7 @@ def test_tutorial_code_runs_and_prints_what_the_page_says(page, run_page):
 
 
 @pytest.mark.parametrize("page", TUTORIALS, ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_every_figure_a_tutorial_saves_is_shown(page, run_page):
     """Each block that saves a figure (``.savefig(``) leaves exactly that figure for the site."""
     for n, block in enumerate(run_page(page), start=1):

@@ -46,7 +46,10 @@ def test_nothing_public_is_reachable_only_by_a_private_path(module):
     assert not missing, f"{module} declares {missing} public, but {package.__name__} does not export them"
 
 
-@pytest.mark.parametrize("package", PACKAGES)
+# A fresh interpreter each; those importing scikit-learn or statsmodels take seconds.
+@pytest.mark.parametrize("package", [
+    pytest.param(p, marks=pytest.mark.slow) if p.rsplit(".", 1)[1] in ("experiments", "plan", "simulate")
+    else p for p in PACKAGES])
 def test_import_as_gives_the_package(package):
     # `import outperform.compare as m` used to give the function compare (issue 13).
     code = f"import {package} as m; assert m.__name__ == {package!r}; print(sorted(m.__all__)[0])"

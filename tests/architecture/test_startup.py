@@ -41,11 +41,13 @@ def test_import_outperform_loads_no_heavy_library():
                    "outperform.results, outperform.data, outperform.compare") == set()
 
 
+@pytest.mark.slow
 def test_help_loads_no_heavy_library():
     assert _loaded(_cli("--help")) == set()
     assert _loaded(_cli("compare-evals", "--help")) == set()
 
 
+@pytest.mark.slow
 def test_compare_loads_neither_plotting_nor_models(tmp_path):
     path = tmp_path / "t6.csv"
     load_demsar_table6().frame.to_csv(path, index=False)
@@ -55,6 +57,7 @@ def test_compare_loads_neither_plotting_nor_models(tmp_path):
 
 
 @pytest.mark.skipif(not LM_EVAL.exists(), reason="lm-eval fixtures not present")
+@pytest.mark.slow
 def test_compare_evals_of_one_task_skips_scipy_stats():
     # The per-task analysis uses scipy.special's functions (the same ones scipy.stats
     # calls); the Q3 kernels over tasks, matplotlib and the MCMC stack are not needed.

@@ -35,6 +35,7 @@ def test_components_against_scipy():
     assert mix.mean() == pytest.approx(0.3 * 2 / 7 + 0.7 * 40 / 49, rel=1e-15)
 
 
+@pytest.mark.slow
 def test_arrays_equal_the_loop_over_points(mixtures):
     for mix in mixtures:
         x = np.linspace(0.3, 0.75, 37).reshape(37, 1)

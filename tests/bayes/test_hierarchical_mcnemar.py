@@ -119,6 +119,7 @@ def test_williams_regions_against_monte_carlo_on_the_samples(williams):
                                                                abs=0.002)
 
 
+@pytest.mark.slow
 def test_predictive_mixture_is_consistent(williams):
     mix = williams.posterior
     lo, hi = williams.rope
@@ -142,6 +143,7 @@ def test_region_probabilities_and_argmax_shares_sum_to_one(williams):
     assert d["p_regions_argmax"][1] > 0.9
 
 
+@pytest.mark.slow
 def test_argmax_rule_against_the_draws(williams):
     # Benavoli et al.'s shares from 20,000 draws of (a, b), independently of the grid.
     res = hierarchical_mcnemar(N01, N10, region_rule="argmax", n_samples=0)
@@ -166,6 +168,7 @@ def small():
     return hierarchical_mcnemar(SMALL01, SMALL10, n_samples=100, random_state=5)
 
 
+@pytest.mark.slow
 def test_swapping_a_and_b_mirrors_the_result(small):
     res = small
     rev = hierarchical_mcnemar(SMALL10, SMALL01, n_samples=0)

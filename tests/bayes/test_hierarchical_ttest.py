@@ -150,6 +150,7 @@ def _log_marginal(x, delta, rho, s_max):
 
 
 @pytest.mark.parametrize("sigma_scale, centre", [(1000.0, 1.0), (1000.0, 0.3), (1.5, 0.7)])
+@pytest.mark.slow
 def test_potential_matches_the_integrated_mvn_likelihood(sigma_scale, centre):
     # The compiled potential, as a function of one data set's delta, against the exact
     # likelihood: the n x n MVN density with M(rho), integrated over sigma ~ U(0, sigma_bar)
@@ -288,6 +289,7 @@ def test_bad_input(a, b, kwargs, exc, msg):
 
 
 @pytest.mark.parametrize("truncate", [False, True])
+@pytest.mark.slow
 def test_padding_leaves_the_potential_of_the_data_sets_unchanged(truncate):
     # One compiled sampler serves every q of a bucket: padded data sets must add exactly
     # independent standard normals, whatever the other parameters (a property of the mask).
@@ -328,6 +330,7 @@ def test_padding_leaves_the_potential_of_the_data_sets_unchanged(truncate):
         np.testing.assert_allclose(g_masked["z"][q:], z[q:], rtol=1e-6)
 
 
+@pytest.mark.slow
 def test_data_set_counts_of_one_bucket_share_one_compiled_sampler():
     from outperform.bayes import _mcmc
 

@@ -49,6 +49,7 @@ PROBE = ("import jax, numpyro; from outperform.bayes import robust_bayesian_ttes
 
 
 @pytest.mark.parametrize("setting", ["folder", "0"])
+@pytest.mark.slow
 def test_jax_uses_the_folder_or_no_cache(tmp_path, setting):
     pytest.importorskip("numpyro")
     folder = tmp_path / "jit"

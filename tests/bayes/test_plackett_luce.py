@@ -14,6 +14,7 @@ def _mcse(res):
     return res.weights.std(axis=0) / np.sqrt(res.ess_min)
 
 
+@pytest.mark.slow
 def test_two_models_posterior_is_the_beta_of_the_wins():
     # With m = 2, PL is Bernoulli(w_A) per task; under Dirichlet(1, 1) the posterior of w_A
     # after 7 wins in 10 tasks is Beta(8, 4) exactly.
@@ -40,6 +41,7 @@ def _quadrature_mean(orders, alpha, n=1200):
     return (w * p[:, None]).sum(axis=0) / p.sum()
 
 
+@pytest.mark.slow
 def test_three_models_match_numerical_integration():
     # rankings (best first) of 6 tasks, as score rows: higher is better
     orders = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (0, 1, 2), (2, 0, 1), (1, 2, 0)]
@@ -53,6 +55,7 @@ def test_three_models_match_numerical_integration():
     assert res.n_tied_tasks == 0 and res.rhat_max < 1.01
 
 
+@pytest.mark.slow
 def test_one_model_best_everywhere_is_best_with_high_probability():
     rng = np.random.default_rng(0)
     scores = rng.random((20, 4))
@@ -66,6 +69,7 @@ def test_one_model_best_everywhere_is_best_with_high_probability():
     assert abs(res.p_best[2] - 21 / 24) < 4 * _mcse(res)[2]
 
 
+@pytest.mark.slow
 def test_exchangeable_models_get_equal_probabilities():
     # every cyclic rotation twice: each model holds each place equally often, so the
     # posterior is invariant under the cyclic relabelling of the models
@@ -76,6 +80,7 @@ def test_exchangeable_models_get_equal_probabilities():
     np.testing.assert_allclose(res.expected_task_rank, 2.5, atol=0.05)
 
 
+@pytest.mark.slow
 def test_lower_is_better_reverses_and_ties_are_counted():
     scores = np.array([[0.1, 0.2, 0.2], [0.1, 0.3, 0.2], [0.2, 0.3, 0.1]])
     res = plackett_luce(scores, higher_is_better=False, n_samples=1000, random_state=5,
@@ -96,6 +101,7 @@ def test_bad_input_is_refused():
         plackett_luce([[1.0, np.nan]])
 
 
+@pytest.mark.slow
 def test_results_table_path_ranks_by_the_metric_direction():
     from outperform.compare import plackett_luce as pl_table
     from outperform.data import load_demsar_table6

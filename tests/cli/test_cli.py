@@ -2,6 +2,7 @@
 import json
 
 import pandas as pd
+import pytest
 from typer.testing import CliRunner
 
 from outperform import __version__
@@ -93,6 +94,7 @@ def test_compare_predictions(tmp_path):
     assert bad.exit_code == 1 and "y_true" in bad.output
 
 
+@pytest.mark.slow
 def test_simulate_writes_table_and_figure(tmp_path):
     res = runner.invoke(app, ["simulate", "demsar-replicability", "--table", str(tmp_path / "t.csv"),
                               "--out", str(tmp_path / "f.png")])

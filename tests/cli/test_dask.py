@@ -45,12 +45,14 @@ def _invoke(args):
     return res
 
 
+@pytest.mark.slow
 def test_workers_use_one_blas_thread(cluster):
     with distributed.Client(cluster) as client:
         threads = client.run(eval, "__import__('os').environ.get('OPENBLAS_NUM_THREADS')")
     assert set(threads.values()) == {"1"}
 
 
+@pytest.mark.slow
 def test_simulate_on_a_dask_cluster_prints_the_local_table(cluster):
     local = _invoke(SIMULATE)
     on_dask = _invoke([*SIMULATE, "--scheduler", cluster.scheduler_address])
@@ -62,12 +64,14 @@ def test_simulate_on_a_dask_cluster_prints_the_local_table(cluster):
     assert any("lacoste_chunk" in name for name in _tasks_run(cluster))
 
 
+@pytest.mark.slow
 def test_simulate_n_jobs_prints_the_local_table():
     # Threads would do as well; loky processes are what --n-jobs gives a user.
     local = _invoke(SIMULATE)
     assert _invoke([*SIMULATE, "--n-jobs", "2"]).stdout == local.stdout
 
 
+@pytest.mark.slow
 def test_benchmark_on_a_dask_cluster_gives_the_local_results(cluster, tmp_path):
     local = _invoke([*BENCHMARK, "--out", str(tmp_path / "local.csv")])
     on_dask = _invoke([*BENCHMARK, "--out", str(tmp_path / "dask.csv"),
@@ -83,6 +87,7 @@ def test_benchmark_on_a_dask_cluster_gives_the_local_results(cluster, tmp_path):
     pd.testing.assert_frame_equal(*tables)
 
 
+@pytest.mark.slow
 def test_n_jobs_with_a_scheduler_is_said_to_be_ignored(cluster):
     res = _invoke([*SIMULATE, "--scheduler", cluster.scheduler_address, "--n-jobs", "4"])
     assert "--n-jobs 4 is ignored with --scheduler" in res.stderr
@@ -95,6 +100,7 @@ def _free_port() -> int:
 
 
 @pytest.mark.parametrize("command", [SIMULATE, BENCHMARK])
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_one_line_and_exit_1_within_seconds(command, tmp_path,
                                                                           monkeypatch):
     monkeypatch.chdir(tmp_path)   # where benchmark would write its results
@@ -163,6 +169,7 @@ def test_workers_without_outperform_are_named(monkeypatch):
     assert "1 of the 2 Dask workers cannot import outperform (tcp://10.0.0.1:4000)" in res.stderr
 
 
+@pytest.mark.slow
 def test_workers_with_another_version_are_warned_about(cluster, monkeypatch):
     import outperform
 
@@ -179,6 +186,7 @@ def test_missing_distributed_names_the_extra(monkeypatch):
         assert "pip install 'outperform[dask]'" in res.stderr
 
 
+@pytest.mark.slow
 def test_help_names_the_option_and_its_extra():
     for command in ("simulate", "benchmark"):
         res = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"})

@@ -160,6 +160,7 @@ def test_python_warnings_print_as_one_line(t6, monkeypatch):
 @pytest.mark.parametrize("args, code", [(["compare", "{t6}", "--alpha", "2"], 1),
                                         (["compare", "{t6}", "--format", "pdf"], 2),
                                         (["simulate", "plot"], 1)])
+@pytest.mark.slow
 def test_the_installed_entry_point_prints_no_traceback(t6, args, code):
     """Outside CliRunner: typer's own exception hook never gets an exception to print."""
     argv = [a.format(t6=t6) for a in args]

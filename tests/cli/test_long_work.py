@@ -56,6 +56,7 @@ def test_results_are_written_without_out_and_before_the_analysis(tmp_path, monke
     assert not saved.duplicated(["task", "model", "run", "fold"]).any()
 
 
+@pytest.mark.slow
 def test_benchmark_shows_a_progress_bar_only_on_a_terminal(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for name in TERMINAL_VARIABLES:

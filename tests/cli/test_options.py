@@ -41,7 +41,7 @@ def t6(tmp_path):
     return path
 
 
-@pytest.mark.parametrize("command", ["compare", "report"])
+@pytest.mark.parametrize("command", ["compare", pytest.param("report", marks=pytest.mark.slow)])
 def test_higher_is_better_confirms_the_direction_and_silences_the_warning(
         widgets, tmp_path, command):
     extra = ["--out", tmp_path / "r", "--formats", "json", "--no-bayesian"] * (command == "report")

@@ -194,6 +194,7 @@ def test_mcnemar_estimate_is_named_phi_in_the_report():
     assert f"φ = 0 [{ci.low:.3g}, {ci.high:.3g}]" in render_markdown(report)
 
 
+@pytest.mark.slow
 def test_report_keeps_task_names_apart_in_its_file_names(tmp_path):
     # "café" lost its é ("caf"), so "café" and "cafè" wrote the same files, one report
     # overwriting the other; "CAFÉ" collides with "café" on case-insensitive file systems.

@@ -101,6 +101,7 @@ def test_proportion_intervals_equal_statsmodels(method, level):
         np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_model_rows_carry_wilson_and_jeffreys_intervals():
     proportion = pytest.importorskip("statsmodels.stats.proportion")
     rep = compare_evals(DATA / "lm_eval").per_task["mini_arc"][0]
@@ -112,6 +113,7 @@ def test_model_rows_carry_wilson_and_jeffreys_intervals():
         proportion.proportion_confint(30, 40, method="jeffreys"))
 
 
+@pytest.mark.slow
 def test_lm_eval_fixture_tests_per_task_and_over_tasks():
     res = compare_evals(DATA / "lm_eval")
     arc = res.per_task["mini_arc"][0]
@@ -178,6 +180,7 @@ def test_cli_refuses_missing_items_in_one_line(tmp_path):
     assert ok.exit_code == 0 and '"dropped"' in ok.output
 
 
+@pytest.mark.slow
 def test_report_command_accepts_evaluation_logs(tmp_path):
     pytest.importorskip("jsonschema")
     from outperform.report import validate_report

@@ -118,6 +118,7 @@ def test_docs_table_is_the_table_the_notes_quote():
     assert checked == sum(len(c) for c in COVERAGE.values())
 
 
+@pytest.mark.slow
 def test_a_cell_of_the_study_reproduces():
     # benchmarks/study_rank_set_units.py's cell "tasks, 4 models, 14 units" (the size of
     # Demšar's Table 6), the call it makes; its value is COVERAGE[("task", 4)] at 14.

@@ -29,6 +29,7 @@ def test_williams_table1_through_compare(tmp_path):
     assert round(per_task["da-en"]["p_a_better"], 3) == 0.571
 
 
+@pytest.mark.slow
 def test_swapping_counts_mirrors():
     t = load_williams_table1()
     a = compare_counts(t, names=("GNN", "LLM")).tests["hierarchical_mcnemar"]

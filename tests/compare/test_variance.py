@@ -25,6 +25,7 @@ def _simulate(n_tasks, n_models=3, n_runs=5, seed=0):
                          for t in range(n_tasks) for m in range(n_models) for r in range(n_runs)])
 
 
+@pytest.mark.slow
 def test_recovers_known_components():
     """150 tasks x 3 models x 5 seeds: each REML estimate within 4 standard errors of the
     truth, SE ~ var sqrt(2 / df) with df the levels of the factor less what it spends."""
@@ -81,6 +82,7 @@ def test_equals_lme4(tmp_path, case):
             lme4[theirs], rel=1e-4, abs=1e-8 * sum(lme4.values())), ours
 
 
+@pytest.mark.slow
 def test_folds_give_a_split_component_and_the_report_reads():
     frame = _simulate(10, n_runs=3)
     folds = pd.concat([frame.assign(fold=k, score=frame.score + 0.05 * k) for k in range(2)])
@@ -98,6 +100,7 @@ def test_bad_tables_are_refused():
         variance_components(frame[frame.model == "m0"])
 
 
+@pytest.mark.slow
 def test_plot_and_cli_show_the_components(tmp_path):
     import matplotlib
     matplotlib.use("Agg")

@@ -167,6 +167,7 @@ def _check(rep, favours, index, ranks=None):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(designs())
+@pytest.mark.slow
 def test_every_claim_agrees_with_the_data_and_the_bayesian_table(design):
     df, options, units, hib = _generate(design)
     try:

@@ -157,6 +157,7 @@ def test_dataframe_input_with_text_labels_and_parquet(tmp_path):
     np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.slow
 def test_named_models_fit(tmp_path):
     df = run_experiment(list(MODELS), "iris", "1x2", progress=False)
     means = df.groupby("model")["accuracy"].mean()
@@ -356,6 +357,7 @@ def _wait_for(condition, seconds=60.0):
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+@pytest.mark.slow
 def test_a_second_writer_fails_at_once_and_a_dead_writers_lock_is_taken_over(tmp_path, suffix):
     # Item 6 of issue 12: two runs on one out left duplicate keys (CSV) or lost fits (Parquet).
     out = tmp_path / f"r{suffix}"
@@ -466,6 +468,7 @@ def test_progress_bar_only_on_a_terminal(monkeypatch, capfd, terminal, n_jobs):
         assert err == ""
 
 
+@pytest.mark.slow
 def test_a_fit_of_a_second_or_more_is_in_the_journal_before_the_next_fit(tmp_path):
     # Issue 14: quick fits are written to the journal together (once a second); a slow fit,
     # whose loss would cost more, is written out at once.

@@ -53,6 +53,7 @@ def ttest():
                           details=details, posterior=post, samples=regions)
 
 
+@pytest.mark.slow
 def test_phi_next_is_williams_figure_4b(mcnemar):
     ax = plot_phi_next(mcnemar, names=("GNN", "LLM"))
     texts = [t.get_text() for t in ax.texts]
@@ -130,6 +131,7 @@ def test_plots_reject_the_wrong_result(mcnemar, ttest):
         plot_shrinkage(mcnemar, task_names=["x"])
 
 
+@pytest.mark.slow
 def test_draws_into_a_given_axes(mcnemar):
     fig, axes = plt.subplots(1, 2)
     assert plot_phi_next(mcnemar, ax=axes[0]) is axes[0]

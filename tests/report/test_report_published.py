@@ -17,6 +17,7 @@ def _check(report, out):
     validate_report(paths["json"].read_text())
 
 
+@pytest.mark.slow
 def test_demsar_and_williams(tmp_path):
     _check(compare(load_demsar_table6(), alpha=0.10, bayesian=True), tmp_path / "demsar")
     _check(compare(load_williams_table1()), tmp_path / "williams")

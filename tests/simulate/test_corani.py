@@ -131,12 +131,14 @@ def figure_2a_points():
     return table.set_index(["delta_acc", "n_runs", "test"])["rejection_rate"], n
 
 
+@pytest.mark.slow
 def test_calibration_at_zero_difference(figure_2a_points):
     """Corani §4.2: at delta_acc = 0 both tests reject at most 5% (one and ten runs)."""
     rate, n = figure_2a_points
     assert np.all(rate[0.0] <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / n))
 
 
+@pytest.mark.slow
 def test_power_ordering_of_figure_2a(figure_2a_points):
     """Corani §4.2: one run, Poisson less powerful than signed-rank; ten runs, more.
 

@@ -190,7 +190,8 @@ def test_bad_reference_and_bayesian_options():
         pairwise_bayesian_mcnemar(x, threshold=0)
 
 
-@pytest.mark.parametrize("k, n", [(2, 200_000), (150, 100_000), (401, 9_000)])
+@pytest.mark.parametrize("k, n", [(2, 200_000), pytest.param(150, 100_000, marks=pytest.mark.slow),
+                                  (401, 9_000)])
 def test_counts_are_exact_across_tiles_of_examples(k, n):
     # Counted tile by tile (issue 14): sizes spanning several tiles and a partial last one,
     # against the dense product (~x) x^T, exact in float32 below 2^24 examples.

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._atomic import write_bytes
+
 
 # Convergence limits of Vehtari et al. (2021, "Rank-normalization, folding, and localization"):
 # split R-hat below 1.01 and a bulk effective sample size of at least 400.
@@ -171,9 +173,7 @@ def _program(potential_gen, name, chain_method, n_warmup, n_samples, treedef, av
         exported = jax.export.export(sampler)(*example)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_bytes(exported.serialize())
-            os.replace(partial, path)    # atomic: a parallel process never reads half a file
+            write_bytes(path, exported.serialize())  # atomic: never half a file for another process
         except OSError:
             pass                         # a read-only cache only costs the next process time
     # The first process calls the exported program too, so that the compiled code JAX

@@ -8,8 +8,11 @@ Results survive interruption: each finished fit is appended to a journal next to
 (``<out>.journal``; fits quicker than a second together, once a second), merged into ``out``
 (Parquet or CSV) when the run ends, normally or not, by an atomic rename, so ``out`` is
 always a complete, readable table. A rerun with the same ``out`` skips the fits already
-recorded; unreadable journal lines are skipped with a warning naming them. A lock file
-``<out>.lock`` keeps a second run from writing the same ``out`` at the same time.
+recorded; unreadable journal lines are skipped with a warning naming them, records of another
+experiment or conflicting records of one fit are refused naming the line, and a damaged
+``out`` is set aside and rebuilt from the journal (see :mod:`._store`). A lock file
+``<out>.lock`` keeps a second run from writing the same ``out`` at the same time. Worker
+processes end with the run, however it ends (:func:`outperform._parallel.end_with_parent`).
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ from threadpoolctl import threadpool_limits
 
 from .._parallel import joblib_backend, progress_bar
 from .._validation import InvalidInputError
+from ._journal import Experiment
 from ._store import FIXED, KEY, ResultsStore, frames
 from ._datasets import load_datasets
 from ._designs import parse_design
@@ -102,7 +106,11 @@ def run_experiment(models, datasets, design, *, metrics=("accuracy",), n_jobs=1,
         data set or backend; no model or data set;
         X and y of different lengths; a data set the design cannot split; an ``out`` that
         holds results of another design, random_state, metric set or data set size, or that
-        another run is writing.
+        another run is writing; a journal line holding a fit of another experiment, or two
+        lines holding one fit with different results (the message names the lines).
+    OSError
+        ``out`` cannot be written (``errno.ENOSPC``: a full disk); ``out`` keeps its previous
+        content and the journal the new fits, for the next run.
     Exception
         Whatever a model raises; a note says which (task, model, run, fold) failed. The
         fits finished before it are kept in ``out``.
@@ -111,7 +119,9 @@ def run_experiment(models, datasets, design, *, metrics=("accuracy",), n_jobs=1,
     -----
     UserWarning
         Lines of the journal that cannot be read (the line numbers are named) are skipped
-        and their fits computed again; a lock left by a killed run is taken over.
+        and their fits computed again; a lock left by a killed run is taken over; an ``out``
+        (or predictions file) that cannot be read is moved to ``<out>.damaged`` and rebuilt
+        from the journal.
 
     Examples
     --------
@@ -130,23 +140,28 @@ def run_experiment(models, datasets, design, *, metrics=("accuracy",), n_jobs=1,
     metric_names, scorer = _scorer(metrics)
     splits = {task: list(design.split(X, y)) for task, (X, y) in data.items()}
     # nullcontext() gives store = None: the records stay in memory.
-    results_file = (ResultsStore(out, store_predictions) if out is not None
+    experiment = Experiment.of(design, metric_names, splits)
+    results_file = (ResultsStore(out, store_predictions, experiment) if out is not None
                     else contextlib.nullcontext())
     with results_file as store:
-        done = store.done(design, metric_names, splits) if store else set()
+        done = store.done() if store else set()
         jobs = [(task, name, run, fold, train, test)
                 for task, task_splits in splits.items() for name in models
                 for run, fold, train, test in task_splits if (task, name, run, fold) not in done]
         records = []
         sink = store.append if store else records.append
         fixed = {"design": design.name, "random_state": design.random_state}
+        in_process = _in_process(n_jobs, backend)
+        # The backend only for parallel fits: set in this process, it would also send the
+        # fits' own joblib calls (a forest's n_jobs, threads by default) to processes.
+        workers = contextlib.nullcontext() if in_process else joblib_backend(backend)
         try:
-            with joblib_backend(backend), _blas_limit(n_jobs, backend), \
+            with workers, _blas_limit(n_jobs, backend), \
                     progress_bar(len(jobs), progress, "fits") as advance:
                 calls = ((_fit_and_score, (models[name], *data[task], train, test, scorer,
                                            store_predictions, (task, name, run, fold)))
                          for task, name, run, fold, train, test in jobs)
-                if _in_process(n_jobs, backend):
+                if in_process:
                     # joblib's sequential path costs ~0.1 ms of bookkeeping per fit.
                     results = (call(*args) for call, args in calls)
                 else:

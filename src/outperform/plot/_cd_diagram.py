@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._atomic import save_figure as _save_atomically
 from .._validation import InvalidInputError, TooFewError, as_float_array
 from ._cd_layout import _LINESPACING, _fit_into, _Layout, _literal, _Spec, _wrap
 from ..stats._cliques import groups_from_critical_difference, nonsignificant_groups
@@ -239,6 +240,9 @@ def save_figure(fig, path, *, dpi=300):
     ------
     InvalidInputError
         Unsupported suffix.
+    OSError
+        The file cannot be written (``errno.ENOSPC``: a full disk); it is replaced
+        atomically, so a failure leaves the previous file and no truncated one.
 
     Examples
     --------
@@ -255,8 +259,7 @@ def save_figure(fig, path, *, dpi=300):
             f"cannot tell the format of {str(path)!r}: use a name ending in .png, .svg or .pdf."
         )
     figure = getattr(fig, "figure", None) or fig
-    figure.savefig(path, format=suffix[1:], dpi=dpi)
-    return path
+    return _save_atomically(figure, path, format=suffix[1:], dpi=dpi)
 
 
 # --------------------------------------------------------------------------- checks

@@ -13,6 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable
 
+from .._atomic import atomic_path
 from ._sections import model_names
 
 KINDS = ("cd", "posterior", "simplex", "wins", "ranks")
@@ -189,10 +190,12 @@ def figure_svg(figure: ReportFigure, salt: str = "outperform", scale: float = 1.
 def save_figure_file(figure: ReportFigure, path, salt: str = "outperform") -> float:
     """Write the figure to ``path`` in the format of its suffix (``.pdf``, ``.svg``, ``.png``).
 
-    Returns the figure's width in inches.
+    Returns the figure's width in inches. The file is replaced atomically
+    (:func:`outperform._atomic.atomic_path`).
     """
     path = Path(path)
-    return _save(figure, path, path.suffix.lstrip(".").lower(), salt)
+    with atomic_path(path) as tmp:   # a failed save leaves no truncated file
+        return _save(figure, tmp, path.suffix.lstrip(".").lower(), salt)
 
 
 def file_paths(figures: list[ReportFigure], base) -> dict[str, Path]:

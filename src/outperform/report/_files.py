@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .._atomic import write_text
 from .._validation import InvalidInputError
 from ..results import ComparisonReport
 
@@ -17,7 +18,8 @@ def write_report(report: ComparisonReport, out_dir, *,
     ----------
     report : ComparisonReport
     out_dir : str or path-like
-        Folder to write into; created if missing. Files of the same names are replaced.
+        Folder to write into; created if missing. Files of the same names are replaced,
+        each atomically: a failure (a full disk) leaves the previous file, never a partial one.
     formats : sequence of {"html", "md", "tex", "json", "txt"}
         ``html``: one self-contained page (:func:`render_html`); ``md``: Markdown that shows
         the diagrams by their SVG files (:func:`render_markdown`); ``tex``:
@@ -77,7 +79,7 @@ def write_report(report: ComparisonReport, out_dir, *,
                  "txt": _render_plain}
     for fmt in formats:
         path = out / f"{stem}.{fmt}"
-        path.write_text(renderers[fmt](report), encoding="utf-8")
+        write_text(path, renderers[fmt](report))  # whole or not at all (a full disk)
         written[fmt] = path
     for suffix in (".pdf", ".svg"):
         paths = file_paths(figures, cd_pdf.with_suffix(suffix))
