@@ -2,7 +2,7 @@
 
 Every command takes its shared options from these factories (a command may say more in
 its help through ``help=``, never another name or default), so ``--alpha`` is 0.05 and
-``--seed`` is 0 wherever they appear; ``tests/test_cli_shared_options.py`` walks every
+``--seed`` is 0 wherever they appear; ``tests/cli/test_shared_options.py`` walks every
 command's help to hold that. Old spellings are hidden options that still work for one
 release: :func:`deprecated` prints the warning naming the new one.
 """

@@ -116,45 +116,30 @@ def _no_diagram_reason(report) -> str:
 
 
 def write_output(text: str, out: Optional[Path] = None) -> None:
-    """Print ``text`` on stdout, or write it to ``out``: to a temporary file of the same
-    folder renamed over ``out`` at the end, so a full disk or an interruption leaves the
-    old file (or none), never a truncated one."""
+    """Print ``text`` on stdout, or write it to ``out`` atomically
+    (:func:`outperform._atomic.write_text`): a full disk or an interruption leaves the old
+    file (or none), never a truncated one."""
     if out is None:
         typer.echo(text)
         return
-    import tempfile
+    from .._atomic import write_text
 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with writing(out):
-        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text if text.endswith("\n") else text + "\n")
-            os.replace(tmp, out)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        write_text(out, text if text.endswith("\n") else text + "\n")
     err.print(f"wrote {escape(str(out))}", highlight=False, soft_wrap=True)
 
 
 def save_figure(figure, path: Path, **kwargs) -> None:
-    """Save a matplotlib figure to ``path`` whole or not at all (a temporary file of the same
-    folder, renamed at the end): a full disk leaves no truncated figure."""
-    import tempfile
+    """Save a matplotlib figure to ``path`` whole or not at all
+    (:func:`outperform._atomic.save_figure`): a full disk leaves no truncated figure."""
+    from .._atomic import save_figure as atomic_save_figure
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with writing(path):
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix,
-                                   dir=path.parent)
-        os.close(fd)
-        try:
-            figure.savefig(tmp, bbox_inches="tight", **kwargs)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        atomic_save_figure(figure, path, bbox_inches="tight", **kwargs)
 
 
 def render_report(report, fmt: Format) -> str:

@@ -3,7 +3,7 @@
 To add a procedure: its kernel in ``stats/`` or ``bayes/``, then one record here (key as in
 ``ComparisonReport.tests``/``posthoc``, assumptions from the source paper); the report's
 "assumes" cell, the sentences' labels and, for a post-hoc test, ``posthoc=`` and the help of
-``--posthoc`` follow from it. ``tests/test_compare_registry.py`` fails for a key that
+``--posthoc`` follow from it. ``tests/compare/test_registry.py`` fails for a key that
 ``compare`` emits without a record. The post-hoc records are in the order ``posthoc=``
 lists them.
 """

@@ -22,7 +22,9 @@ from outperform.report import validate_output
 
 runner = CliRunner()
 SRC = Path(outperform.__file__).parent
-LM_EVAL = Path(__file__).parent / "data" / "evals" / "lm_eval"
+from _paths import FIXTURES  # noqa: E402
+
+LM_EVAL = FIXTURES / "evals" / "lm_eval"
 
 
 def _commands():

@@ -11,7 +11,6 @@ import pydoc
 import sys
 import tomllib
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -22,7 +21,8 @@ from outperform import (ConvergenceWarning, MissingDependencyError, OutperformDe
                         OutperformError, OutperformWarning, PerformanceWarning)
 from outperform.data import load_demsar_table6
 
-ROOT = Path(__file__).resolve().parents[1]
+from _paths import ROOT  # noqa: E402
+
 SRC = ROOT / "src" / "outperform"
 
 

@@ -6,13 +6,14 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("numpyro")
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+from _paths import ROOT  # noqa: E402
+
+SRC = str(ROOT / "src")
 
 SCRIPT = """
 import json, warnings

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import io
 import re
-import sys
 import warnings
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -23,7 +21,6 @@ from outperform.compare._registry import (DECIDES, SLOTS, choices, keys_text, la
 from outperform.data import load_demsar_table2, load_demsar_table6
 from outperform.report import load_schema, render_markdown, render_text
 
-sys.path.insert(0, str(Path(__file__).parent))
 from _report_cases import cv_folds, predictions  # noqa: E402
 
 #: posthoc values that compare each model with a control (they need one, or run with one).
