@@ -83,7 +83,10 @@ def test_the_scipy_special_routes_equal_scipy_stats_bit_for_bit():
         assert mcnemar(n01, n10).pvalue == min(1.0, 2 * stats.binom.cdf(min(n01, n10), n, 0.5))
         mid = mcnemar(n01, n10, method="midp").pvalue
         x = min(n01, n10)
-        assert mid == min(1.0, 2 * (stats.binom.cdf(x, n, 0.5) - 0.5 * stats.binom.pmf(x, n, 0.5)))
+        # at n01 = n10 the mid-p value is 1 - f/2 (Fagerland et al. 2013; their R package
+        # contingencytables, McNemar_midP_test), not the doubled one-sided formula's 1
+        assert mid == (1 - 0.5 * stats.binom.pmf(x, n, 0.5) if n01 == n10 else
+                       min(1.0, 2 * (stats.binom.cdf(x, n, 0.5) - 0.5 * stats.binom.pmf(x, n, 0.5))))
         chi = mcnemar(n01, n10, method="chi2", correction=False).pvalue
         assert chi == stats.chi2.sf((n01 - n10) ** 2 / n, 1)
     for n01, n10 in [(0, 0), (3, 3), (5, 20), (2000, 2100)]:

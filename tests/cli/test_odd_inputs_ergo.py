@@ -42,7 +42,7 @@ MISSING = [
     (("dask",), "dask", "Dask is needed: pip install 'outperform[dask]'"),
     (("inspect_ai",), "inspect_ai", "inspect_ai is needed: pip install 'outperform[inspect]'"),
     (("numba",), "numba", "numba is needed: pip install 'outperform[fast]'"),
-    (("numpyro",), "numpyro.infer", "NumPyro is needed: pip install 'outperform[bayes]'"),
+    (("numpyro", "numpyro.infer"), "numpyro.infer", "NumPyro is needed: pip install 'outperform[bayes]'"),
 ]
 
 

@@ -388,17 +388,21 @@ def test_ctrl_c_after_a_file_names_it(files, monkeypatch, tmp_path):
 
 
 def _full_disk(monkeypatch, tmp_path):
-    """Every temporary file the CLI opens writes to /dev/full (ENOSPC on flush)."""
+    """Every file the CLI writes goes to a temporary file written through /dev/full
+    (ENOSPC when the bytes reach the device), as the package's atomic writer opens it."""
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full")
-    real = tempfile.mkstemp
+    import outperform._atomic as atomic
 
-    def mkstemp(*args, **kwargs):
-        fd, name = real(*args, **kwargs)
-        os.close(fd)
-        return os.open("/dev/full", os.O_WRONLY), name
+    real = atomic._temporary_beside
 
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    def beside(path):
+        tmp = real(path)
+        tmp.unlink()
+        tmp.symlink_to("/dev/full")   # writes to the temporary file fill the "disk"
+        return tmp
+
+    monkeypatch.setattr(atomic, "_temporary_beside", beside)
 
 
 def test_full_disk_says_so_and_keeps_the_old_file(files, monkeypatch, tmp_path):

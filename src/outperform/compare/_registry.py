@@ -119,7 +119,9 @@ def procedure(key: str) -> Procedure:
     Examples
     --------
     >>> procedure("holm").label, procedure("holm").control
-    ('Holm', 'required')
+    ('Holm', 'optional')
+    >>> procedure("bonferroni-dunn").control, procedure("nemenyi").control
+    ('required', 'no')
     """
     try:
         return _records()[key]
