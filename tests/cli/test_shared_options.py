@@ -5,7 +5,6 @@ package, and Markdown; old spellings still work with a warning naming the new on
 import errno
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np

@@ -2,7 +2,6 @@
 printed as certainty; one sign convention; every probability mass shown.
 
 Each test below failed on the code before the fix (noted per test)."""
-import itertools
 import re
 
 import numpy as np
@@ -12,6 +11,8 @@ from scipy import stats
 
 from outperform.compare import compare, compare_predictions, variance_components
 from outperform.report import render_json, render_markdown
+
+from _peers import friedman_brute_force  # noqa: E402
 
 
 def _folds(diffs, base=None, *, runs=2, folds=5, seed=1):
@@ -241,15 +242,6 @@ def test_boundary_note_names_the_zero_component():
 
 # --- Q3 over few data sets: the Friedman test's permutation distribution ---------------------
 
-def _brute_force_pvalue(x):
-    """P(sum_j R_j^2 >= observed) over every arrangement of every row's ranks (peer)."""
-    ranks = stats.rankdata(-np.asarray(x), axis=1)
-    observed = np.sum(ranks.sum(axis=0) ** 2)
-    rows = [sorted(set(itertools.permutations(r))) for r in ranks.tolist()]
-    sums = np.array([np.sum(np.sum(c, axis=0) ** 2) for c in itertools.product(*rows)])
-    return np.mean(sums >= observed - 1e-9)
-
-
 THREE_BY_FIVE = [[3, 1, 4, 2, 0], [4, 0, 2, 3, 1], [3, 2, 1, 4, 0]]
 
 
@@ -261,7 +253,7 @@ def test_three_data_sets_five_models_no_claim_from_the_f_approximation():
     assert rep.tests["iman_davenport"].pvalue < 0.05
     perm = rep.tests["friedman_permutation"]
     assert rep.recommended == "friedman_permutation" and perm.details["exact"]
-    assert perm.pvalue == pytest.approx(_brute_force_pvalue(x), abs=1e-12)
+    assert perm.pvalue == pytest.approx(friedman_brute_force(x), abs=1e-12)
     assert perm.pvalue > 0.05
     assert rep.conclusions[0].startswith("No significant difference among the 5 algorithms")
     assert "exact permutation" in rep.conclusions[0]
