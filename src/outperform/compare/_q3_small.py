@@ -17,20 +17,31 @@ from dataclasses import replace
 import numpy as np
 
 from ..results import FrequentistResult, PairwiseResult
-from ..stats._friedman_exact import friedman_permutation
+from ..stats._friedman_exact import EXACT_MAX_MODELS, MC_RESAMPLES, friedman_permutation
 
 #: Most data sets for which the Friedman test's permutation distribution decides (Demšar
 #: 2006 §3.2.2: the chi-square approximation needs N > 10).
 SMALL_N = 10
+#: Work of the Monte Carlo permutations (resamples x data sets x models) the omnibus test may
+#: take: about a second here. Larger tables get fewer resamples, down to
+#: :data:`MIN_RESAMPLES`; beyond that (thousands of models) the Iman–Davenport F decides, its
+#: approximation being closest with many models (k - 1 and (k - 1)(N - 1) degrees of freedom).
+PERMUTATION_BUDGET = 10 ** 8
+#: Fewest Monte Carlo resamples worth a decision (Monte Carlo SE of p = 0.05 about 0.005).
+MIN_RESAMPLES = 2_000
 
 
 def small_sample_omnibus(ranked, *, random_state=0) -> FrequentistResult | None:
-    """The permutation Friedman test of a table of at most :data:`SMALL_N` data sets, or None."""
-    n = ranked.ranks.shape[0]
+    """The permutation Friedman test of a table of at most :data:`SMALL_N` data sets, or None
+    (more data sets, or a Monte Carlo test beyond :data:`PERMUTATION_BUDGET`)."""
+    n, k = ranked.ranks.shape
     if n > SMALL_N:
         return None
+    resamples = min(MC_RESAMPLES, PERMUTATION_BUDGET // (n * k))
+    if k > EXACT_MAX_MODELS and resamples < MIN_RESAMPLES:
+        return None
     return friedman_permutation(ranked, higher_is_better=ranked.higher_is_better,
-                                random_state=random_state)
+                                random_state=random_state, n_resamples=max(resamples, 1))
 
 
 def small_sample_warning(result: FrequentistResult) -> str:

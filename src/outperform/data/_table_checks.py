@@ -62,6 +62,8 @@ def _range_warnings(frame: pd.DataFrame, metric_cols) -> tuple[str, ...]:
 def _refuse_unreadable_numbers(values: pd.Series, col, what: str = "column ") -> None:
     """Raise if a column meant as numbers holds them in a form that is read as text or
     objects: lists (several folds in one cell), percentages ("71.2%"), decimal commas."""
+    if values.dtype.kind in "iufb":   # a numeric column holds neither (and wide tables have
+        return                        # thousands of them: no per-column pandas work)
     sample = values.dropna().head(100)
     if len(sample) and sample.map(lambda v: isinstance(v, (list, tuple, np.ndarray))).all():
         raise InvalidInputError(
