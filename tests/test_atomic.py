@@ -152,6 +152,7 @@ def reports():
     return compare(load_demsar_table6()), compare(load_demsar_table2())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("formats", [("md",), ("html",), ("json",), ("txt",), ("tex",),
                                      ("md", "json")])
 @pytest.mark.parametrize("room", [0, 700])

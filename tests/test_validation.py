@@ -65,6 +65,7 @@ _PA, _PB = _Y.copy(), _Y.copy()
 _PA[:4], _PB[10:20] = 1 - _PA[:4], 1 - _PB[10:20]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("call", [
     lambda rs: paired_bootstrap(_Y, _PA, _PB, lambda y, p: np.mean(y == p), random_state=rs,
                                 n_resamples=50),

@@ -17,6 +17,7 @@ def mixtures():
             hierarchical_mcnemar(N01, N10, n_samples=0).posterior)
 
 
+@pytest.mark.slow
 def test_both_tests_return_the_one_class(mixtures):
     assert all(type(m) is BetaMixture for m in mixtures)
 

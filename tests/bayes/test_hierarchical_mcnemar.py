@@ -180,6 +180,7 @@ def test_swapping_a_and_b_mirrors_the_result(small):
     assert rev.p_a_better == pytest.approx(res.p_b_better, abs=1e-8)
 
 
+@pytest.mark.slow
 def test_task_order_and_empty_tasks_change_nothing(small):
     n01, n10, res = SMALL01, SMALL10, small
     perm = np.random.default_rng(0).permutation(n01.size)

@@ -38,6 +38,7 @@ def hnb_vs_nbc(uci):
 
 # --- published conclusions and a long reference run ----------------------------------------
 
+@pytest.mark.slow
 def test_hnb_is_better_than_nbc_with_high_probability(hnb_vs_nbc):
     # Benavoli, Corani, Demšar & Zaffalon (2017) §4.3: on these 54 data sets (rope 1%) the
     # hierarchical test finds hnb practically better than nbc with high probability.
@@ -60,6 +61,7 @@ REFERENCE = {"delta0_mean": 1.5217, "delta0_sd": 0.4536, "std0_mean": 2.1596,
              "p_argmax_right": 0.9977}
 
 
+@pytest.mark.slow
 def test_agrees_with_a_long_reference_run(hnb_vs_nbc):
     res, post = hnb_vs_nbc, hnb_vs_nbc.posterior
     # 2,000 draws with ESS > 1,000: MC standard errors ~0.015 on delta0, ~0.03 on sigma0.
@@ -94,6 +96,7 @@ def test_zero_variance_data_sets_against_the_reference(uci):
     assert res.decision == "undecided"
 
 
+@pytest.mark.slow
 def test_shrinkage_pulls_data_set_means_towards_delta0(hnb_vs_nbc):
     d = hnb_vs_nbc.details
     raw, shrunk, centre = d["raw_means"], d["shrunk_means"], d["delta0_mean"]
@@ -105,6 +108,7 @@ def test_shrinkage_pulls_data_set_means_towards_delta0(hnb_vs_nbc):
 
 # --- properties ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_swapping_a_and_b_mirrors_the_result_in_any_units(uci, hnb_vs_nbc):
     # B and A swapped, and scores as fractions with rope 0.01 instead of percent with rope 1:
     # the data are standardised, so the posterior is the mirror image, in the new units, up
@@ -121,6 +125,7 @@ def test_swapping_a_and_b_mirrors_the_result_in_any_units(uci, hnb_vs_nbc):
     assert rev.rope == (-0.01, 0.01)
 
 
+@pytest.mark.slow
 def test_averaged_rule_and_region_samples(uci, hnb_vs_nbc):
     res = hnb_vs_nbc
     regions = res.samples
@@ -224,6 +229,7 @@ def test_seeded_and_warns_on_poor_convergence(uci, hnb_vs_nbc, monkeypatch):
     assert again.details["p_regions_argmax"] == hnb_vs_nbc.details["p_regions_argmax"]
 
 
+@pytest.mark.slow
 def test_a_later_process_loads_the_stored_sampler_and_gets_the_same_draws(uci, hnb_vs_nbc,
                                                                          monkeypatch):
     # Issue 14: the traced sampler is stored (jax.export) in the cache folder, so a later

@@ -128,6 +128,7 @@ def test_a_malformed_address_is_named(address, says):
     assert "Traceback" not in res.output
 
 
+@pytest.mark.slow
 def test_a_scheduler_without_workers_says_to_start_some(monkeypatch):
     from outperform import _parallel
 

@@ -290,6 +290,7 @@ def test_old_spellings_work_and_warn(files, old, new, warning):
     assert a.stdout == b.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("old", [["--formats", "md,json"], ["--formats", "markdown,json"]])
 def test_report_formats_old_spelling(files, tmp_path, old):
     res = runner.invoke(app, ["report", str(files / "t6.csv"), "--out", str(tmp_path / "r"),
@@ -315,6 +316,7 @@ def test_report_cluster_by_old_spelling(files, tmp_path):
     assert "--cluster-by is deprecated; use --cluster" in " ".join(res.stderr.split())
 
 
+@pytest.mark.slow
 def test_simulate_out_figure_is_the_old_plot(files, tmp_path):
     res = runner.invoke(app, ["simulate", "demsar-replicability", "--out",
                               str(tmp_path / "f.png")])
@@ -432,6 +434,7 @@ def test_full_disk_with_a_file_name_in_the_error(monkeypatch, files):
     assert "permissions" not in line
 
 
+@pytest.mark.slow
 def test_a_real_sigint_ends_in_one_line_and_exit_130(files):
     # A real signal to a real process: the analysis (replaced by a wait, so the test does
     # not depend on how long a bootstrap takes) is interrupted, as Ctrl-C does.

@@ -12,6 +12,7 @@ from outperform.data import load_williams_table1
 from outperform.report import render_markdown
 
 
+@pytest.mark.slow
 def test_williams_table1_through_compare(tmp_path):
     path = tmp_path / "counts.csv"
     load_williams_table1().to_csv(path, index=False)
@@ -46,6 +47,7 @@ def test_bad_counts():
         compare_counts(t.drop(columns="n10"))
 
 
+@pytest.mark.slow
 def test_model_names_from_columns_reach_the_command_line_report(tmp_path):
     path = tmp_path / "counts.csv"
     load_williams_table1().assign(model_a="GNN", model_b="LLM").to_csv(path, index=False)
@@ -58,6 +60,7 @@ def test_model_names_from_columns_reach_the_command_line_report(tmp_path):
     assert "between A and B" not in res.output and "P(A better)" not in res.output
 
 
+@pytest.mark.slow
 def test_explicit_names_override_the_columns():
     t = load_williams_table1().assign(model_a="GNN", model_b="LLM")
     rep = compare_counts(t, names=("graph net", "language model"))

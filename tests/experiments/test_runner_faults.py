@@ -261,6 +261,7 @@ _ORPHAN = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="parent-death checks are POSIX only")
 def test_a_process_set_to_end_with_its_parent_ends_when_the_parent_is_killed():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))

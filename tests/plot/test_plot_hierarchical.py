@@ -71,6 +71,7 @@ def test_phi_next_is_williams_figure_4b(mcnemar):
     plt.close(ax.figure)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["samples", "contour"])
 def test_ab_posterior_is_williams_figure_4a(mcnemar, kind):
     ax = plot_ab_posterior(mcnemar, kind=kind, n_samples=2000, random_state=1)

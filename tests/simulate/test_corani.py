@@ -39,6 +39,7 @@ def _example_level_cv(delta, size, reps, rng, stratified=False):
     return np.array(means)
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:The least populated class")
 @pytest.mark.parametrize("stratified", [False, True])
 def test_count_simulation_matches_an_example_level_simulation(stratified):

@@ -164,6 +164,7 @@ def error_rate(y, p):
     return float(np.mean(y != p))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("method", ["BCa", "percentile", "basic"])
 def test_accuracy_and_error_rate_give_the_same_interval(seed, method):

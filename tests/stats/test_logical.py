@@ -256,6 +256,7 @@ def _acceptance_rule(p, k, alpha):
     return ~accepted
 
 
+@pytest.mark.slow
 def test_bergmann_apv_reproduces_the_rejection_rule_on_the_paper_example():
     # APV_i <= α  <=>  the rule rejects H_i, for every α; scmamp's cumulative maximum breaks
     # it on k-NN vs NaiveBayes for α in [0.0303, 0.0319).
@@ -270,6 +271,7 @@ def test_bergmann_apv_reproduces_the_rejection_rule_on_the_paper_example():
     assert _acceptance_rule(p, 5, alpha)[4] and not scmamp[4] <= alpha
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(5))
 def test_bergmann_apv_reproduces_the_rejection_rule_on_random_pvalues(seed):
     rng = np.random.default_rng(100 + seed)

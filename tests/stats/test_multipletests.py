@@ -18,6 +18,7 @@ pvalue_lists = st.lists(st.floats(0, 1), min_size=1, max_size=30)
 DEMSAR_P = [0.016, 0.019, 0.607]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(pvalue_lists, st.sampled_from(sorted(STATSMODELS_NAMES)))
 def test_matches_statsmodels(p, method):

@@ -82,6 +82,7 @@ def _peer_data():
     return rng.normal([0.0, 0.0, 0.1, 0.15, 0.3, 0.3, 0.5, 0.8], 1.0, size=(2000, 8))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stepdown", [False, True])
 def test_rank_sets_equal_csranks(stepdown):
     # R package csranks 1.2.x (github.com/danielwilhelm/R-CS-ranks), on the means and their

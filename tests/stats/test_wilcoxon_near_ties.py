@@ -124,6 +124,7 @@ def test_zero_tolerance_is_scipy_on_decimals(data, zero_method, correction, alte
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-15)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("zero_method", ["wilcox", "pratt", "zsplit"])
 @pytest.mark.parametrize("alternative", ALTERNATIVES)
 def test_zero_tolerance_is_scipy_exact_permutation(zero_method, alternative):
