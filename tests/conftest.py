@@ -41,6 +41,7 @@ SLOW_DOCTESTS = {
     "outperform.plot._hierarchical.plot_ab_posterior",
     "outperform.plot._hierarchical.plot_hierarchical_posterior",
     "outperform.plot._hierarchical.plot_phi_next",
+    "outperform.plot._hierarchical.plot_shrinkage",
 }
 
 

@@ -77,6 +77,7 @@ def test_agrees_with_a_long_reference_run(hnb_vs_nbc):
     assert res.details["divergent"] == 0
 
 
+@pytest.mark.slow
 def test_zero_variance_data_sets_against_the_reference(uci):
     # aode vs nbc: two data sets (hayes-roth, liver-disorders) have the same accuracy in all
     # 100 folds. Reference as above (the two rows replaced by +-1/sqrt(3), the variance
@@ -216,6 +217,7 @@ def test_summaries_and_zero_variance_data_sets():
     assert max_abs == 1.0
 
 
+@pytest.mark.slow
 def test_seeded_and_warns_on_poor_convergence(uci, hnb_vs_nbc, monkeypatch):
     # Same data and seed: the same draws. With an impossible ESS limit, the warning fires.
     from outperform.bayes import _mcmc        # the one convergence check all MCMC models use

@@ -23,6 +23,7 @@ def test_demsar_and_williams(tmp_path):
     _check(compare(load_williams_table1()), tmp_path / "williams")
 
 
+@pytest.mark.slow
 def test_uci54(shared_data, tmp_path):
     from outperform.data import load_uci54
 

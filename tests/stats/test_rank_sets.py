@@ -97,6 +97,7 @@ def test_rank_sets_equal_csranks(stepdown):
     assert res.marginal.tolist() == marginal
 
 
+@pytest.mark.slow
 def test_single_step_critical_value_near_csranks():
     # csranks:::csdiffmeans(x, S, coverage=0.95, cstype="symmetric", stepdown=FALSE,
     #                       R=100000, seed=1): (x_1 - x_2 - L[1, 2]) / sd_12 = 3.023548,
