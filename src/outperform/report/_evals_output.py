@@ -2,6 +2,8 @@
 the paired differences, the per-task leaderboards, conclusions and notes."""
 from __future__ import annotations
 
+import re
+
 from ._document import Bullets, Document, Paragraph, Section
 from ._output_kinds import TOP_ALL, TOP_DEFAULT
 from ._outputs import Output, rich_text
@@ -42,7 +44,9 @@ def eval_tables(result) -> tuple[Table, Table]:
                 side = favoured(d.estimate, higher_is_better=rep.higher_is_better) \
                     if d.pvalue < alpha else 0
                 better = {1: a, -1: b}.get(side, "")
-            decided.add(rep.details.get("decided_by") or f"{d.method}, unadjusted p")
+            # the criterion, without the pair's own p-value (the same for every pair)
+            decided.add(re.sub(r" p = \S+ ", " ", rep.details.get("decided_by")
+                               or f"{d.method}, unadjusted p"))
             diffs.append([task, f"{a} vs {b}", f"{d.estimate:+.4f}", f"[{lo:+.4f}, {hi:+.4f}]",
                           f"{d.details['standard_error']:.4f}",
                           f"{d.details['unpaired_standard_error']:.4f}",
