@@ -79,6 +79,24 @@ CASES = tuple(_BUILDERS)
 
 
 @cache
+
+def three_predictors(n: int = 400, seed: int = 0) -> pd.DataFrame:
+    """Q1: labels ``y_true`` and three predictors a, b, c wrong on about 10%, 20%, 30%."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    flip = lambda rate: np.where(rng.random(n) < rate, 1 - y, y)  # noqa: E731
+    return pd.DataFrame({"y_true": y, "a": flip(0.1), "b": flip(0.2), "c": flip(0.3)})
+
+
+def two_models_folds(seed: int = 1) -> pd.DataFrame:
+    """Q2: models a and b (a 0.02 better) on 3 x 10-fold cross-validation of one task."""
+    rng = np.random.default_rng(seed)
+    rows = [dict(task="iris", model=m, run=r, fold=f, n_train=135, n_test=15,
+                 accuracy=0.8 + shift + rng.normal(0, 0.01))
+            for r in range(3) for f in range(10) for m, shift in (("a", 0.02), ("b", 0.0))]
+    return pd.DataFrame(rows)
+
+
 def report(name: str):
     """The ComparisonReport of case ``name`` (computed once)."""
     return _BUILDERS[name]()

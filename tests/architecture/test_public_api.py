@@ -5,11 +5,11 @@ import pkgutil
 import subprocess
 import sys
 
-import numpy as np
-import pandas as pd
 import pytest
 
 import outperform
+
+from _report_cases import three_predictors, two_models_folds  # noqa: E402
 
 PACKAGES = sorted(m.name for m in pkgutil.iter_modules(outperform.__path__, "outperform.")
                   if m.ispkg)
@@ -85,18 +85,11 @@ def test_plot_names_resolve_lazily():
 
 
 def _q1_table():
-    rng = np.random.default_rng(0)
-    y = rng.integers(0, 2, 400)
-    flip = lambda rate: np.where(rng.random(400) < rate, 1 - y, y)  # noqa: E731
-    return pd.DataFrame({"y_true": y, "a": flip(0.1), "b": flip(0.2), "c": flip(0.3)})
+    return three_predictors(400)
 
 
 def _q2_table():
-    rng = np.random.default_rng(1)
-    rows = [dict(task="iris", model=m, run=r, fold=f, n_train=135, n_test=15,
-                 accuracy=0.8 + shift + rng.normal(0, 0.01))
-            for r in range(3) for f in range(10) for m, shift in (("a", 0.02), ("b", 0.0))]
-    return pd.DataFrame(rows)
+    return two_models_folds()
 
 
 @pytest.mark.parametrize("question", ["Q1", "Q2", "Q3"])

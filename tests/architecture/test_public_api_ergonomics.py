@@ -23,22 +23,17 @@ from outperform.data import load_demsar_table6
 
 from _paths import ROOT  # noqa: E402
 
+from _report_cases import three_predictors, two_models_folds  # noqa: E402
+
 SRC = ROOT / "src" / "outperform"
 
 
 def _q1_table():
-    rng = np.random.default_rng(0)
-    y = rng.integers(0, 2, 300)
-    flip = lambda rate: np.where(rng.random(300) < rate, 1 - y, y)  # noqa: E731
-    return pd.DataFrame({"y_true": y, "a": flip(0.1), "b": flip(0.2), "c": flip(0.3)})
+    return three_predictors(300)
 
 
 def _q2_table():
-    rng = np.random.default_rng(1)
-    rows = [dict(task="iris", model=m, run=r, fold=f, n_train=135, n_test=15,
-                 accuracy=0.8 + shift + rng.normal(0, 0.01))
-            for r in range(3) for f in range(10) for m, shift in (("a", 0.02), ("b", 0.0))]
-    return pd.DataFrame(rows)
+    return two_models_folds()
 
 
 def _items(tasks=("arc", "hs", "mmlu"), models=(("a", .6), ("b", .5), ("c", .55))):

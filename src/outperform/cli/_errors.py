@@ -33,21 +33,10 @@ from rich.markup import escape
 from typer.core import TyperGroup
 
 from .. import __version__
-from .._validation import OutperformError
+from .._validation import EXTRAS, MissingDependencyError, OutperformError
 
 EXIT_INPUT = 1
 EXIT_INTERNAL = 3
-
-#: Top-level module of an optional dependency -> (its distribution, the extra of
-#: pyproject.toml's [project.optional-dependencies] that installs it).
-EXTRAS = {
-    "dask": ("dask", "dask"),
-    "distributed": ("distributed", "dask"),
-    "numpyro": ("numpyro", "bayes"),
-    "jax": ("jax", "bayes"),
-    "jaxlib": ("jax", "bayes"),
-    "inspect_ai": ("inspect_ai", "inspect"),
-}
 
 err = Console(stderr=True)
 EXIT_INTERRUPTED = 130   # 128 + SIGINT, what shells report for Ctrl-C
@@ -95,11 +84,9 @@ def input_error_message(exc: BaseException) -> str | None:
         return str(exc)
     if isinstance(exc, ModuleNotFoundError):
         top = (exc.name or "").split(".")[0]
-        if top in EXTRAS:
-            dist, extra = EXTRAS[top]
-            return (f"this needs {dist}, which is not installed (optional dependency): "
-                    f"pip install 'outperform[{extra}]'")
-        return None
+        # an optional dependency imported without outperform._validation.require: the same
+        # message as MissingDependencyError's (the one table of extras is _validation.EXTRAS)
+        return str(MissingDependencyError(top)) if top in EXTRAS else None
     if isinstance(exc, UnicodeDecodeError):
         return (f"the file is not {exc.encoding} text (byte {exc.object[exc.start]:#04x} at "
                 f"position {exc.start}): save it as UTF-8 (in a spreadsheet: 'CSV UTF-8').")
