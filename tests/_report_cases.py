@@ -97,6 +97,37 @@ def two_models_folds(seed: int = 1) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+
+#: Variance components of :func:`variance_simulation` (Williams 2026 eq. 1).
+VARIANCE_TRUE = {"task": 1.0, "model x task": 0.25, "seed": 0.09, "residual": 0.04}
+
+
+def variance_simulation(n_tasks, n_models=3, n_runs=5, seed=0) -> pd.DataFrame:
+    """Runs x tasks with the known components :data:`VARIANCE_TRUE` (model m adds 0.1 m)."""
+    rng = np.random.default_rng(seed)
+    sd = {k: np.sqrt(v) for k, v in VARIANCE_TRUE.items()}
+    task = rng.normal(0, sd["task"], n_tasks)
+    inter = rng.normal(0, sd["model x task"], (n_models, n_tasks))
+    seeds = rng.normal(0, sd["seed"], (n_tasks, n_runs))
+    return pd.DataFrame([{"task": f"t{t}", "model": f"m{m}", "run": r,
+                          "score": 0.1 * m + task[t] + inter[m, t] + seeds[t, r]
+                          + rng.normal(0, sd["residual"])}
+                         for t in range(n_tasks) for m in range(n_models) for r in range(n_runs)])
+
+
+def fold_tasks(n_tasks=12, seed=0) -> pd.DataFrame:
+    """Q3 with folds: A 0.004 better than B on 10 folds of each of ``n_tasks`` tasks."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for t in range(n_tasks):
+        base = rng.uniform(0.6, 0.9)
+        for f in range(10):
+            b = base + rng.normal(0, 0.02)
+            rows += [{"task": f"t{t}", "model": m, "run": 0, "fold": f,
+                      "accuracy": b + s + rng.normal(0, 0.01)} for m, s in (("A", .004), ("B", 0))]
+    return pd.DataFrame(rows)
+
+
 def report(name: str):
     """The ComparisonReport of case ``name`` (computed once)."""
     return _BUILDERS[name]()

@@ -22,6 +22,8 @@ from outperform.stats._mcnemar import exact_pvalues
 
 from _peers import friedman_brute_force  # noqa: E402
 
+from _report_cases import fold_tasks  # noqa: E402
+
 runner = CliRunner()
 
 
@@ -44,18 +46,6 @@ def _probabilities(n=200, seed=0):
     return pd.DataFrame({"y_true": y,
                          "logreg": np.clip(y * 0.6 + 0.2 + rng.normal(0, 0.2, n), 0, 1),
                          "rf": np.clip(y * 0.5 + 0.25 + rng.normal(0, 0.25, n), 0, 1)})
-
-
-def _fold_tasks(n_tasks=12, seed=0):
-    rng = np.random.default_rng(seed)
-    rows = []
-    for t in range(n_tasks):
-        base = rng.uniform(0.6, 0.9)
-        for f in range(10):
-            b = base + rng.normal(0, 0.02)
-            rows += [{"task": f"t{t}", "model": m, "run": 0, "fold": f,
-                      "accuracy": b + s + rng.normal(0, 0.01)} for m, s in (("A", .004), ("B", 0))]
-    return pd.DataFrame(rows)
 
 
 def _ties_counts():
@@ -87,7 +77,7 @@ def files(tmp_path_factory):
     rng = np.random.default_rng(0)
     frames = {"q2": _noisy(), "q2const": _folds(np.full(10, 0.01)),
               "q2sizes": _noisy().assign(n_train=900, n_test=100),
-              "wide35": THREE_BY_FIVE, "wide64": SIX_BY_FOUR, "folds12": _fold_tasks(),
+              "wide35": THREE_BY_FIVE, "wide64": SIX_BY_FOUR, "folds12": fold_tasks(),
               "probs": _probabilities(), "probs3": three, "clipped": clipped,
               "ties": _ties_counts(),
               "losses": pd.DataFrame({"A": rng.normal(0.3, 0.1, 50),

@@ -14,6 +14,9 @@ from outperform.report import render_json, render_markdown
 
 from _peers import friedman_brute_force  # noqa: E402
 
+from _report_cases import fold_tasks, variance_simulation  # noqa: E402
+
+
 
 def _folds(diffs, base=None, *, runs=2, folds=5, seed=1):
     """Q2 table: A = B + diffs (one per fold), B ~ 0.8 + noise."""
@@ -162,22 +165,9 @@ def test_three_predictors_promise_only_the_tests_they_show():
 
 # --- Poisson test: the no-majority mass -----------------------------------------------------
 
-def _fold_tasks(n_tasks=12, seed=0):
-    rng = np.random.default_rng(seed)
-    rows = []
-    for t in range(n_tasks):
-        base = rng.uniform(0.6, 0.9)
-        for f in range(10):
-            b = base + rng.normal(0, 0.02)
-            for m, shift in (("A", 0.004), ("B", 0.0)):
-                rows.append({"task": f"t{t}", "model": m, "run": 0, "fold": f,
-                             "accuracy": b + shift + rng.normal(0, 0.01)})
-    return pd.DataFrame(rows)
-
-
 def test_poisson_rows_sum_to_one():
     # Before: P(A better) + P(equivalent) + P(B better) < 1 with the rest hidden.
-    rep = compare(_fold_tasks(), bayesian=True, rope=0.01)
+    rep = compare(fold_tasks(), bayesian=True, rope=0.01)
     res = rep.tests["poisson"]
     rest = res.details["p_no_majority"]
     assert rest > 0.01
@@ -189,7 +179,7 @@ def test_poisson_rows_sum_to_one():
 
 
 def test_pairwise_poisson_shows_the_no_majority_mass():
-    frame = _fold_tasks()
+    frame = fold_tasks()
     extra = frame[frame.model == "B"].assign(model="C")
     extra["accuracy"] += 0.002
     rep = compare(pd.concat([frame, extra]), bayesian=True, rope=0.01)
@@ -204,24 +194,10 @@ def test_pairwise_poisson_shows_the_no_majority_mass():
 
 # --- Variance components: the boundary note -------------------------------------------------
 
-def _simulate(n_tasks, n_models=3, n_runs=5, seed=0):
-    true = {"task": 1.0, "model x task": 0.25, "seed": 0.09, "residual": 0.04}
-    rng = np.random.default_rng(seed)
-    sd = {k: np.sqrt(v) for k, v in true.items()}
-    task = rng.normal(0, sd["task"], n_tasks)
-    inter = rng.normal(0, sd["model x task"], (n_models, n_tasks))
-    seeds = rng.normal(0, sd["seed"], (n_tasks, n_runs))
-    return pd.DataFrame([{"task": f"t{t}", "model": f"m{m}", "run": r,
-                          "score": 0.1 * m + task[t] + inter[m, t] + seeds[t, r]
-                          + rng.normal(0, sd["residual"])}
-                         for t in range(n_tasks) for m in range(n_models)
-                         for r in range(n_runs)])
-
-
 def test_boundary_note_only_where_an_estimate_is_zero():
     # Before: "a variance is estimated on the boundary (0)" for this table, whose smallest
     # component (task) is 0.6% of the total: statsmodels warned about a fit not kept.
-    v = variance_components(_simulate(5, seed=0))
+    v = variance_components(variance_simulation(5, seed=0))
     total = sum(v.components.values())
     assert min(v.components.values()) > 1e-3 * total
     assert not any("boundary" in n for n in v.notes)
@@ -326,7 +302,7 @@ def test_constant_difference_over_data_sets_gives_no_practical_claim():
     lambda: compare(pd.DataFrame(SIX_BY_FOUR, columns=["m0", "m1", "m2", "m3"]),
                     higher_is_better=True, control="m0", posthoc="holm"),
     lambda: compare(_folds(np.full(10, 0.01))),
-    lambda: compare(_fold_tasks(), bayesian=True, rope=0.01),
+    lambda: compare(fold_tasks(), bayesian=True, rope=0.01),
     lambda: compare(_noisy_q2(), rho=0, rope=0),
 ], ids=["small-n", "small-n-withheld", "zero-rope", "poisson", "rho-rope-0"])
 def test_new_reports_meet_the_json_schema(build):

@@ -10,28 +10,17 @@ import pytest
 from outperform._validation import InvalidInputError, OutperformError
 from outperform.compare import variance_components
 
-TRUE = {"task": 1.0, "model x task": 0.25, "seed": 0.09, "residual": 0.04}
+from _report_cases import VARIANCE_TRUE, variance_simulation  # noqa: E402
 
-
-def _simulate(n_tasks, n_models=3, n_runs=5, seed=0):
-    rng = np.random.default_rng(seed)
-    sd = {k: np.sqrt(v) for k, v in TRUE.items()}
-    task = rng.normal(0, sd["task"], n_tasks)
-    inter = rng.normal(0, sd["model x task"], (n_models, n_tasks))
-    seeds = rng.normal(0, sd["seed"], (n_tasks, n_runs))
-    return pd.DataFrame([{"task": f"t{t}", "model": f"m{m}", "run": r,
-                          "score": 0.1 * m + task[t] + inter[m, t] + seeds[t, r]
-                          + rng.normal(0, sd["residual"])}
-                         for t in range(n_tasks) for m in range(n_models) for r in range(n_runs)])
 
 
 @pytest.mark.slow
 def test_recovers_known_components():
     """150 tasks x 3 models x 5 seeds: each REML estimate within 4 standard errors of the
     truth, SE ~ var sqrt(2 / df) with df the levels of the factor less what it spends."""
-    v = variance_components(_simulate(150))
+    v = variance_components(variance_simulation(150))
     df = {"task": 149, "model x task": 2 * 149, "seed": 150 * 4, "residual": 150 * 2 * 4}
-    for name, true in TRUE.items():
+    for name, true in VARIANCE_TRUE.items():
         assert abs(v.components[name] - true) < 4 * true * np.sqrt(2 / df[name]), name
     assert sum(v.shares.values()) == pytest.approx(1)
     assert v.fixed_effects["C(model)[T.m2]"] == pytest.approx(0.2, abs=0.25)
@@ -54,14 +43,14 @@ def _no_seed_effect():
 @pytest.mark.skipif(shutil.which("Rscript") is None, reason="needs Rscript with lme4")
 @pytest.mark.parametrize("case", ["interior", "boundary"])
 def test_equals_lme4(tmp_path, case):
-    frame = _simulate(12, seed=3) if case == "interior" else _no_seed_effect()
+    frame = variance_simulation(12, seed=3) if case == "interior" else _no_seed_effect()
     frame.to_csv(tmp_path / "d.csv", index=False)
     script = f"""
     suppressMessages(library(lme4))
     d <- read.csv("{tmp_path / 'd.csv'}")
     for (v in c("task", "model", "run")) d[[v]] <- factor(d[[v]])
     f <- lmer(score ~ model + (1 | task) + (1 | task:model) + (1 | task:run), data = d,
-              REML = TRUE, control = lmerControl(optimizer = "bobyqa",
+              REML = VARIANCE_TRUE, control = lmerControl(optimizer = "bobyqa",
                                                  optCtrl = list(rhoend = 1e-12)))
     vc <- as.data.frame(VarCorr(f))
     cat(paste(vc$grp, collapse = ","), paste(sprintf("%.15g", vc$vcov), collapse = ","),
@@ -84,7 +73,7 @@ def test_equals_lme4(tmp_path, case):
 
 @pytest.mark.slow
 def test_folds_give_a_split_component_and_the_report_reads():
-    frame = _simulate(10, n_runs=3)
+    frame = variance_simulation(10, n_runs=3)
     folds = pd.concat([frame.assign(fold=k, score=frame.score + 0.05 * k) for k in range(2)])
     v = variance_components(folds)
     assert "split" in v.components and "task:run:fold" in v.model_formula
@@ -93,7 +82,7 @@ def test_folds_give_a_split_component_and_the_report_reads():
 
 
 def test_bad_tables_are_refused():
-    frame = _simulate(5)
+    frame = variance_simulation(5)
     with pytest.raises(InvalidInputError, match="'run' column"):
         variance_components(frame[frame.run == 0].drop(columns="run"))
     with pytest.raises(OutperformError, match="at least 2"):
@@ -109,7 +98,7 @@ def test_plot_and_cli_show_the_components(tmp_path):
     from outperform.cli import app
     from outperform.plot import plot_variance_components
 
-    frame = _simulate(8)
+    frame = variance_simulation(8)
     v = variance_components(frame)
     ax = plot_variance_components(v)
     np.testing.assert_allclose([p.get_width() for p in ax.patches], list(v.shares.values()))
