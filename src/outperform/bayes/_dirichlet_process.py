@@ -106,7 +106,7 @@ def _region_plan(z: np.ndarray, c: float) -> list:
     """Lookups for the mass of the region z_i + z_j < c (z ascending)."""
     q = z.size
     rows = np.arange(q)
-    positions = [np.searchsorted(z, c - z, side=side) for side in ("left", "right")]
+    positions = [_pair_positions(z, c, strict) for strict in (True, False)]
     # Pairs on the boundary (z_i + z_j = c) count half: average the "<" and "<=" regions.
     if np.array_equal(*positions):
         positions, weight = positions[:1], 1.0
@@ -124,6 +124,28 @@ def _region_plan(z: np.ndarray, c: float) -> list:
         else:
             plan.append((weight, d, "columns", a, e, x[a:e]))
     return plan
+
+
+def _pair_positions(z: np.ndarray, c: float, strict: bool) -> np.ndarray:
+    """For each i, #{j : z_i + z_j < c} (``strict``) or #{j : z_i + z_j <= c}, z ascending.
+
+    The sums are compared as computed, z_i + z_j (commutative in floating point, so the
+    region is symmetric: (i, j) and (j, i) always fall on the same side); searching z for
+    c - z_i alone can differ by a rounding (c - z_i == c for a z_i far below c's last
+    digit) and count a pair in one order but not in the other, which broke the mirror
+    symmetry of the test (swapping A and B). The search is corrected by steps of one,
+    vectorised over i; fl(z_i + z_j) is monotone in z_j, so the region stays a prefix.
+    """
+    q = z.size
+    inside = np.less if strict else np.less_equal
+    x = np.searchsorted(z, c - z, side="left" if strict else "right")
+    for _ in range(q + 1):
+        down = (x > 0) & ~inside(z + z[np.maximum(x - 1, 0)], c)
+        up = (x < q) & inside(z + z[np.minimum(x, q - 1)], c)
+        if not (down.any() or up.any()):
+            break
+        x = x - down + up
+    return x
 
 
 def _region_mass(plan: list, w: dict) -> np.ndarray:
