@@ -42,7 +42,7 @@ def _curves(frame, tasks, model) -> tuple[np.ndarray, np.ndarray]:
 def sample_efficiency(data, *, metric: str | None = None, higher_is_better: bool | None = None,
                       normalize=None, statistic: str = "iqm", gamma: float = 1.0,
                       n_resamples: int = 2000, alpha: float = 0.05,
-                      task_bootstrap: bool = False, random_state=None,
+                      task_bootstrap: bool = False, random_state=0,
                       progress: bool = False) -> SampleEfficiency:
     """An aggregate of every model at each step of its learning curves, with bootstrap bands.
 

@@ -14,7 +14,7 @@ __all__ = ["bradley_terry", "plackett_luce"]
 def bradley_terry(battles, *, ties: str = "davidson", anchor: str | None = None,
                   anchor_rating: float = 1000.0, alpha: float = 0.05,
                   interval: str = "sandwich", n_resamples: int = 1000,
-                  random_state=None, progress: bool = False) -> BradleyTerryResult:
+                  random_state=0, progress: bool = False) -> BradleyTerryResult:
     """Bradley–Terry ratings (Elo scale, with intervals) of the models in a battles table.
 
     Reads the table with :func:`outperform.data.read_battles` and fits

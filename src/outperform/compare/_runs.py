@@ -173,7 +173,7 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
                  normalize=None, control: str | None = None, statistics=STATISTICS,
                  gamma: float = 1.0, n_resamples: int = 2000, alpha: float = 0.05,
                  task_bootstrap: bool = False, paired: bool | None = None, taus=None,
-                 random_state=None, progress: bool = False) -> RunsComparison:
+                 random_state=0, progress: bool = False) -> RunsComparison:
     """Mean, median, IQM and optimality gap with bootstrap CIs, P(X > Y) and profiles.
 
     Agarwal et al. (2021), NeurIPS; the same estimators as rliable.

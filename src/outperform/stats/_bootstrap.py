@@ -29,7 +29,7 @@ def _rows(x, name: str, n: int | None = None) -> np.ndarray:
 
 @renamed(confidence_level="alpha")
 def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
-                     alpha: float = 0.05, random_state=None,
+                     alpha: float = 0.05, random_state=0,
                      method: str = "percentile", higher_is_better: bool = True,
                      alternative: str = "two-sided") -> FrequentistResult:
     """Paired bootstrap of metric(A) - metric(B) for any whole-test-set metric.

@@ -127,7 +127,7 @@ def _display_matrix(m: int, anchor: int | None) -> np.ndarray:
 def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davidson",
                   anchor: str | None = None, anchor_rating: float = 1000.0,
                   alpha: float = 0.05, interval: str = "sandwich",
-                  n_resamples: int = 1000, batch_size: int = 200, random_state=None,
+                  n_resamples: int = 1000, batch_size: int = 200, random_state=0,
                   progress: bool = False) -> BradleyTerryResult:
     """Bradley–Terry abilities and Elo-scale ratings from pairwise battles, by maximum likelihood.
 

@@ -115,7 +115,7 @@ def _element_weights(counts: np.ndarray, slots: np.ndarray, n_tasks: int) -> np.
 @renamed(confidence_level="alpha")
 def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
                    n_resamples: int = 2000, alpha: float = 0.05,
-                   task_bootstrap: bool = False, paired: bool = False, random_state=None,
+                   task_bootstrap: bool = False, paired: bool = False, random_state=0,
                    progress: bool = False) -> dict:
     """Mean, median, interquartile mean and optimality gap of runs x tasks, with bootstrap CIs.
 
@@ -237,7 +237,7 @@ def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
 @renamed(confidence_level="alpha")
 def probability_of_improvement(scores_x, scores_y, *, n_resamples: int = 2000,
                                alpha: float = 0.05, task_bootstrap: bool = False,
-                               paired: bool = False, random_state=None,
+                               paired: bool = False, random_state=0,
                                progress: bool = False) -> IntervalEstimate:
     """Average probability of improvement P(X > Y) of Agarwal et al. (2021), with its CI.
 
@@ -310,7 +310,7 @@ def probability_of_improvement(scores_x, scores_y, *, n_resamples: int = 2000,
 @renamed(confidence_level="alpha")
 def performance_profile(scores, taus=None, *, n_resamples: int = 2000,
                         alpha: float = 0.05, task_bootstrap: bool = False,
-                        random_state=None, progress: bool = False) -> PerformanceProfile:
+                        random_state=0, progress: bool = False) -> PerformanceProfile:
     """Performance profile (run-score distribution) with a pointwise bootstrap band.
 
     tau -> fraction of all n_runs x n_tasks scores strictly above tau (``rliable.library.
