@@ -43,7 +43,8 @@ CASES = [
     ({"group": None}, W, (0, None, 0.05, 1)),
     ({"group": "doc", "cluster": "doc"}, W, (0, "doc", 0.05, 1)),        # same value: fine
     ({"group": "doc", "cluster": "passage"}, E, "group= and cluster= with different values"),
-    ({"group": "doc", "cluster": None}, E, "give cluster= only"),
+    ({"group": "doc", "cluster": None}, W, (0, "doc", 0.05, 1)),   # None: not given
+    ({"group": None, "cluster": "doc"}, E, "give cluster= only"),
     ({"confidence_level": 0.9}, W, (0, None, 1 - 0.9, 1)),
     ({"confidence_level": 0.95, "alpha": 0.05}, W, (0, None, 1 - 0.95, 1)),   # agree
     ({"confidence_level": 0.9, "alpha": 0.05}, E, "confidence_level= and alpha="),

@@ -46,7 +46,8 @@ def renamed(**old_to_new: str) -> Callable:
     A call with an old keyword warns :class:`OutperformDeprecationWarning` naming the new
     one and passes the value on under the new name; ``confidence_level=c`` (or
     ``confidence=c``) becomes ``alpha=1 - c``. Giving both names with different values
-    raises :class:`InvalidInputError` (never two answers at once). The decorated
+    raises :class:`InvalidInputError` (never two answers at once); a new keyword given as
+    None counts as not given. The decorated
     function's ``inspect.signature`` is the new one (``functools.wraps``).
     """
     def decorate(func: Callable) -> Callable:
@@ -64,7 +65,7 @@ def renamed(**old_to_new: str) -> Callable:
                               OutperformDeprecationWarning, stacklevel=2)
                 if convert is not None:
                     value = convert(value)
-                if new in kwargs and not _same(kwargs[new], value):
+                if kwargs.get(new) is not None and not _same(kwargs[new], value):
                     raise InvalidInputError(
                         f"{func.__name__}() got {old}= and {new}= with different values; "
                         f"give {new}= only ({old}= is its deprecated name).")

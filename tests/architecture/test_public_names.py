@@ -19,7 +19,7 @@ from outperform._validation import InvalidInputError
 
 PACKAGES = ("outperform", "outperform.compare", "outperform.data", "outperform.stats",
             "outperform.bayes", "outperform.plan", "outperform.simulate",
-            "outperform.experiments")
+            "outperform.experiments", "outperform.plot")
 #: Old spellings of ``cluster`` and ``alpha``.
 FORBIDDEN = {"group", "groups", "cluster_by", "confidence", "confidence_level"}
 #: Justified exceptions, by qualified name: (parameter, reason).
@@ -28,6 +28,8 @@ ALLOWED = {
     "BetaMixture.interval": "confidence",
     # a data array (each answer's confidence score, as sklearn's y_score), not a level
     "roc_auc": "confidence", "roc_curve": "confidence", "answer_auc": "confidence",
+    # the cliques of models joined by a bar (Demšar 2006 Fig. 1), not clusters of items
+    "cd_diagram": "groups",
 }
 #: Methods that draw from a distribution object: fresh draws each call, as scipy's ``rvs``
 #: (documented in their docstrings and in docs/design.md).

@@ -14,7 +14,6 @@ Decision logic:
 """
 from __future__ import annotations
 
-import warnings as _warnings
 from dataclasses import replace
 from itertools import combinations
 
@@ -22,8 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import (DegenerateDataError, InvalidInputError, OutperformDeprecationWarning,
-                           TooFewError, check_choice,
+from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, check_choice,
                            check_probability, check_threshold)
 from .._deprecation import renamed
 from ..bayes._mcnemar import bayesian_mcnemar
@@ -141,13 +139,12 @@ def read_predictions(data, *, y_true: str | None = "y_true", models=None, cluste
             df[cluster].to_numpy() if cluster else None)
 
 
-@renamed(group="cluster")
+@renamed(group="cluster", reference="control")
 def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
                         loss: str = "zero-one", control: str | None = None,
                         cluster: str | None = None, rope: float | None = None,
                         alpha: float = 0.05, threshold: float = 0.95,
                         encoding: str | None = None,
-                        reference: str | None = None,
                         noninferiority_margin: float | None = None) -> ComparisonReport:
     """Compare predictors on one test set from their per-example predictions (Williams Q1).
 
@@ -175,9 +172,6 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
         Significance level; Bayesian decision threshold, in (0.5, 1).
     encoding : str, optional
         Encoding of a text file that is not UTF-8 (e.g. ``"cp1252"``).
-    reference : str, optional
-        Deprecated name of ``control`` (it warns with a ``DeprecationWarning``); it will be
-        removed in the release after 1.0.
     noninferiority_margin : float, optional
         0/1 loss, two models: also test that the new model loses at most this much accuracy
         (accuracy units, 0.01 = one point) against the reference, by Tango's score test
@@ -192,8 +186,8 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     Raises
     ------
     InvalidInputError, TooFewError
-        Bad columns or values, unknown control (or ``control`` and ``reference`` naming
-        different models), too few examples or models; predictions
+        Bad columns or values, unknown control (or ``control`` and its deprecated name
+        ``reference`` naming different models), too few examples or models; predictions
         that are neither labels of ``y_true`` nor probabilities in [0, 1] (logits, scores,
         percentages), probabilities against a ``y_true`` not coded 0/1, label sets that do
         not match ``y_true``'s (see ``check_predictions`` in ``compare/_guards.py``).
@@ -209,14 +203,6 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     >>> rep.tests["bayesian_mcnemar"].decision
     'undecided'
     """
-    if reference is not None:
-        _warnings.warn("compare_predictions(reference=...) is deprecated: use control=, the "
-                       "name of the baseline everywhere else.", OutperformDeprecationWarning,
-                       stacklevel=2)
-        if control is not None and control != reference:
-            raise InvalidInputError(f"control={control!r} and reference={reference!r} name "
-                                    "different models; give control= only.")
-        control = reference
     check_choice(loss, "loss", LOSSES)
     check_probability(alpha, "alpha")
     check_threshold(threshold)
