@@ -129,10 +129,10 @@ def test_a_wide_table_without_a_metric_name_warns_about_the_direction():
 
 def test_options_a_question_does_not_use_are_named():
     df = _wide(np.random.default_rng(6))
-    rep = compare(df, metric="accuracy", rho=0.2, loss="log", group="doc", prior_strength=2.0,
+    rep = compare(df, metric="accuracy", rho=0.2, loss="log", cluster="doc", prior_strength=2.0,
                   y_true="label")
     text = "\n".join(rep.warnings)
-    for option in ("rho=0.2", "loss='log'", "group='doc'", "prior_strength=2.0",
+    for option in ("rho=0.2", "loss='log'", "cluster='doc'", "prior_strength=2.0",
                    "y_true='label'"):
         assert f"option {option} does not apply to Q3" in text
     assert "bayesian=True" in text  # prior_strength would apply with the Bayesian tests

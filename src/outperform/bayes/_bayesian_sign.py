@@ -34,7 +34,7 @@ def _sign_thetas(counts: np.ndarray, prior_strength, prior_place, n_samples, rng
 
 
 def bayesian_sign_test(a, b, *, rope=0.0, prior_strength: float = 1.0,
-                       prior_place: str = "rope", n_samples: int = 50000, random_state=None,
+                       prior_place: str = "rope", n_samples: int = 50000, random_state=0,
                        threshold: float = 0.95) -> BayesianResult:
     """Bayesian sign test with a ROPE (Benavoli et al. 2017, Dirichlet-process posterior).
 

@@ -134,7 +134,10 @@ class BetaBinomialHyperposterior:
                            smooth_concentration=cap, hyperposterior=self)
 
     def sample(self, n_samples: int, random_state=None) -> np.ndarray:
-        """Draws of (a, b), shape (n_samples, 2): nodes by weight, jittered within cells."""
+        """Draws of (a, b), shape (n_samples, 2): nodes by weight, jittered within cells.
+
+        ``random_state`` defaults to None, fresh draws on each call, as ``scipy.stats``
+        distributions' ``rvs`` (the package's functions default to 0)."""
         rng = check_random_state(random_state)
         flat = self.weights.ravel()
         idx = rng.choice(flat.size, size=n_samples, p=flat / flat.sum())

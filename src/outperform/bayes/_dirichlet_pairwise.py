@@ -57,7 +57,7 @@ def _pairwise(test: str, scores, names, rope, prior_strength, prior_place, n_sam
 
 def pairwise_bayesian_sign_test(scores, *, names=None, rope=0.0, prior_strength: float = 1.0,
                                 prior_place: str = "rope", n_samples: int = 50000,
-                                random_state=None, threshold: float = 0.95,
+                                random_state=0, threshold: float = 0.95,
                                 cycle_threshold: float = 0.5) -> PairwiseResult:
     """Bayesian sign test with a ROPE for every pair of k models.
 
@@ -109,7 +109,7 @@ def pairwise_bayesian_sign_test(scores, *, names=None, rope=0.0, prior_strength:
 
 def pairwise_bayesian_signed_rank_test(scores, *, names=None, rope=0.0,
                                        prior_strength: float = 0.5, prior_place: str = "rope",
-                                       n_samples: int = 50000, random_state=None,
+                                       n_samples: int = 50000, random_state=0,
                                        threshold: float = 0.95, cycle_threshold: float = 0.5
                                        ) -> PairwiseResult:
     """Bayesian signed-rank test with a ROPE for every pair of k models.

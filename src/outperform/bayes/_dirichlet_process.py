@@ -261,7 +261,7 @@ def _signed_rank_posterior(zs, rope, prior_strength, prior_place, n_samples, rng
 
 def signed_rank_probabilities(differences, *, rope=0.0, prior_strength: float = 0.5,
                               prior_place: str = "rope", n_samples: int = 50000,
-                              random_state=None) -> np.ndarray:
+                              random_state=0) -> np.ndarray:
     """Region probabilities of the Bayesian signed-rank test for many experiments at once.
 
     The batched form of :func:`bayesian_signed_rank_test` for simulations: row r gives the
@@ -311,7 +311,7 @@ def signed_rank_probabilities(differences, *, rope=0.0, prior_strength: float = 
 
 def bayesian_signed_rank_test(a, b, *, rope=0.0, prior_strength: float = 0.5,
                               prior_place: str = "rope", n_samples: int = 50000,
-                              random_state=None, threshold: float = 0.95) -> BayesianResult:
+                              random_state=0, threshold: float = 0.95) -> BayesianResult:
     """Bayesian signed-rank test with a ROPE (Benavoli et al. 2017, Dirichlet process).
 
     The posterior of (theta_left, theta_rope, theta_right), the probabilities that the

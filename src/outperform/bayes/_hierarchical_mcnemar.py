@@ -27,7 +27,7 @@ __all__ = ["hierarchical_mcnemar"]
 def hierarchical_mcnemar(n01, n10, *, names: Sequence[str] | None = None,
                          threshold: float = 0.95, region_rule: str = "averaged",
                          grid_size: int = 64, n_samples: int = 10_000,
-                         random_state=None) -> BayesianResult:
+                         random_state=0) -> BayesianResult:
     """Hierarchical Bayesian McNemar test over several tasks (Williams 2026 §5.5, §6.2).
 
     Per task j, phi_j = theta01 / (theta01 + theta10) and n01_j ~ Binomial(n01_j + n10_j,

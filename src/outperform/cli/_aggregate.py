@@ -65,13 +65,12 @@ def aggregate_cmd(
             raise InvalidInputError(f"--json and --format {Format(fmt).value} disagree; give "
                                     "--format only.")
         fmt = Format.json
-    level = 1 - alpha
     if confidence_level is not None:
         opt.deprecated("--confidence-level", "--alpha (1 - level)")
         if alpha != 0.05 and abs((1 - alpha) - confidence_level) > 1e-12:
             raise InvalidInputError(f"--alpha {alpha:g} and --confidence-level "
                                     f"{confidence_level:g} disagree; give --alpha only.")
-        level = confidence_level
+        alpha = 1 - confidence_level
     direction = opt.direction(lower_is_better, higher_is_better)
     check_out(out)
     for path, flag in ((plot, "--plot"), (curves, "--curves")):
@@ -91,7 +90,7 @@ def aggregate_cmd(
     if curves is not None and not has_steps:
         raise InvalidInputError("--curves needs a 'step' column (learning curves).")
     options = dict(metric=metric, higher_is_better=direction, normalize=rule,
-                   n_resamples=n_resamples, confidence_level=level,
+                   n_resamples=n_resamples, alpha=alpha,
                    task_bootstrap=tasks_random, random_state=seed, progress=True)
     result = compare_runs(frame, control=control, **options)
     efficiency = sample_efficiency(frame, **options) if has_steps else None

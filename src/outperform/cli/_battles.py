@@ -64,7 +64,7 @@ def leaderboard_battles(path: Path, *, alpha: float = 0.05, n_resamples: int = 1
         raise InvalidInputError(f"--n-resamples must be 0 or more, got {n_resamples!r}.")
     if plot is not None:
         _output_file(plot, "--plot", FIGURE_SUFFIXES)
-    result = bradley_terry(path, ties=ties, anchor=anchor, confidence_level=1 - alpha,
+    result = bradley_terry(path, ties=ties, anchor=anchor, alpha=alpha,
                            interval="bootstrap" if n_resamples else "sandwich",
                            n_resamples=max(n_resamples, 2), random_state=random_state,
                            progress=True)

@@ -71,7 +71,7 @@ def compare_cmd(
                      control=control, posthoc=posthoc[0] if len(posthoc) == 1 else tuple(posthoc),
                      rope=rope, rho=rho, threshold=threshold,
                      bayesian=bayesian, prior_strength=prior, hierarchical=hierarchical,
-                     encoding=encoding, progress=True, y_true=y_true, loss=loss, group=cluster,
+                     encoding=encoding, progress=True, y_true=y_true, loss=loss, cluster=cluster,
                      random_state=seed, omnibus=omnibus)
     _emit(report, fmt, out)
     if plot is not None:

@@ -106,7 +106,7 @@ def compare_evals_cmd(
     from ..compare import compare_evals
 
     result = compare_evals([str(p) for p in paths], format=log, metric=metric,
-                           cluster_by=cluster, intersect=intersect, control=control,
+                           cluster=cluster, intersect=intersect, control=control,
                            alpha=alpha, higher_is_better=direction)
     print_eval_comparison(result, output_format, top=top, out=out)
 
@@ -150,7 +150,7 @@ def write_eval_reports(paths, out: Path, formats, *, metric=None, cluster=None,
     from ..report import write_report
 
     result = compare_evals([str(p) if isinstance(p, (str, Path)) else p for p in paths],
-                           metric=metric, cluster_by=cluster,
+                           metric=metric, cluster=cluster,
                            intersect=intersect, control=control, alpha=alpha,
                            higher_is_better=higher_is_better)
     print_eval_comparison(result)

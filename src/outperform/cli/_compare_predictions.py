@@ -50,6 +50,6 @@ def compare_predictions_cmd(
     cluster = opt.merge("--cluster", cluster, "--group", group)
     check_out(out)
     report = compare_predictions(file, y_true=y_true, loss=loss, control=control,
-                                 group=cluster, rope=rope, alpha=alpha, threshold=threshold,
+                                 cluster=cluster, rope=rope, alpha=alpha, threshold=threshold,
                                  encoding=encoding, noninferiority_margin=noninferiority_margin)
     _emit(report, fmt, out)

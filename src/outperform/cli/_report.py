@@ -103,7 +103,7 @@ def report(
     file = files[0]
     result = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
                      control=control, rope=rope, bayesian=bayesian, y_true=y_true, loss=loss,
-                     group=cluster, encoding=encoding, progress=True, random_state=seed)
+                     cluster=cluster, encoding=encoding, progress=True, random_state=seed)
     result = with_runs(result, file, encoding=encoding, control=control)
     with writing(out):
         paths = write_report(result, out, formats=chosen)

@@ -9,6 +9,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from .._deprecation import renamed
 from .._validation import (InvalidInputError, OutperformError, check_alpha, check_flag,
                            check_number, check_random_state, check_text, check_threshold)
 from ..data._columns import MODEL, TASK, Y_TRUE, find_column, item_column
@@ -44,13 +45,14 @@ def infer_question(table: ResultsTable) -> str:
     return "Q2"
 
 
+@renamed(group="cluster")
 def compare(data, *, question: str = "auto", metric: str | None = None,
             higher_is_better: bool | None = None, alpha: float = 0.05,
             control: str | None = None, posthoc: str | Sequence[str] = "auto",
             aggregate: str = "mean", rope: float | None = None, rho: float | None = None,
             threshold: float = 0.95, bayesian: bool = False,
             prior_strength: float | None = None, random_state=0, y_true: str = "y_true",
-            loss: str = "zero-one", group: str | None = None,
+            loss: str = "zero-one", cluster: str | None = None,
             hierarchical: bool = False, encoding: str | None = None,
             progress: bool = False, omnibus: str = "friedman") -> ComparisonReport:
     """Compare models or algorithms and report decisions, effect sizes and warnings.
@@ -107,8 +109,9 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         with the hierarchical McNemar model (Williams 2026 §5.5); its optional ``model_a`` and
         ``model_b`` columns name the two models (see
         :func:`outperform.compare._hierarchical.compare_counts`).
-    y_true, loss, group :
-        Q1 only, see :func:`outperform.compare.compare_predictions`.
+    y_true, loss, cluster :
+        Q1 only, see :func:`outperform.compare.compare_predictions` (``cluster``: the column
+        of cluster ids; ``group=`` is its deprecated name, one release).
     encoding : str, optional
         Encoding of a text file that is not UTF-8 (a Python codec name such as ``"cp1252"``),
         see :func:`outperform.data.read_results`.
@@ -133,7 +136,7 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         withheld below :func:`outperform.compare.min_data_sets` data sets, or fragile up to
         twice that. For Q1 with more than two predictors, ``leaderboard`` holds their rank
         confidence sets, tiers and compact letters (:func:`outperform.compare.leaderboard`
-        with ``n_resamples=500``, seeded by ``random_state``; ``group`` gives its clusters),
+        with ``n_resamples=500``, seeded by ``random_state``; ``cluster`` gives its clusters),
         which every format of the report shows.
 
     Raises
@@ -162,7 +165,7 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     # Bad values are errors even where the route taken does not use them.
     _check_option_types(metric=metric, higher_is_better=higher_is_better, alpha=alpha,
                         aggregate=aggregate, rope=rope, rho=rho, bayesian=bayesian,
-                        y_true=y_true, loss=loss, group=group, hierarchical=hierarchical,
+                        y_true=y_true, loss=loss, cluster=cluster, hierarchical=hierarchical,
                         encoding=encoding, progress=progress)
     check_random_state(random_state)
     check_threshold(threshold)
@@ -187,7 +190,7 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     given = _given_options(metric=metric, higher_is_better=higher_is_better, control=control,
                            posthoc=posthoc, aggregate=aggregate, rope=rope, rho=rho,
                            threshold=threshold, prior_strength=prior_strength,
-                           random_state=random_state, y_true=y_true, loss=loss, group=group,
+                           random_state=random_state, y_true=y_true, loss=loss, cluster=cluster,
                            hierarchical=hierarchical, omnibus=omnibus)
     # Each question imports its own module: a Q3 table does not load the Q1/Q2 and
     # hierarchical kernels (scipy.optimize among them).
@@ -196,8 +199,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
 
         frame = data if isinstance(data, pd.DataFrame) else read_table(data, encoding=encoding)
         report = compare_predictions(frame, y_true=y_true, loss=loss, control=control,
-                                     group=group, rope=rope, alpha=alpha, threshold=threshold)
-        report = _with_leaderboard(report, frame, y_true=y_true, loss=loss, group=group,
+                                     cluster=cluster, rope=rope, alpha=alpha, threshold=threshold)
+        report = _with_leaderboard(report, frame, y_true=y_true, loss=loss, cluster=cluster,
                                    alpha=alpha, random_state=random_state)
         return _with_ignored_options(report, "Q1", given)
     if question == "auto" and is_item_table(columns):
@@ -255,11 +258,11 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     return _with_ignored_options(report, q3, given)
 
 
-def _with_leaderboard(report: ComparisonReport, frame: pd.DataFrame, *, y_true, loss, group,
+def _with_leaderboard(report: ComparisonReport, frame: pd.DataFrame, *, y_true, loss, cluster,
                       alpha, random_state) -> ComparisonReport:
     """Q1 with more than two predictors: add their leaderboard (rank confidence sets, tiers,
     letters; :func:`outperform.compare.leaderboard`), from
-    :data:`Q1_LEADERBOARD_RESAMPLES` bootstrap resamples; ``group`` gives its clusters."""
+    :data:`Q1_LEADERBOARD_RESAMPLES` bootstrap resamples; ``cluster`` gives its clusters."""
     k = len(report.models)
     if k <= 2:
         return report
@@ -272,12 +275,12 @@ def _with_leaderboard(report: ComparisonReport, frame: pd.DataFrame, *, y_true, 
             items = pd.DataFrame({"model": np.repeat(report.models, len(frame)),
                                   "example": np.tile(np.arange(len(frame)), k),
                                   "loss": frame[list(report.models)].to_numpy().ravel("F")})
-            if group is not None:
-                items["cluster"] = np.tile(frame[group].to_numpy(), k)
+            if cluster is not None:
+                items["cluster"] = np.tile(frame[cluster].to_numpy(), k)
             board = leaderboard(items, metric="loss", higher_is_better=False,
-                                cluster="cluster" if group is not None else None, **settings)
+                                cluster="cluster" if cluster is not None else None, **settings)
         else:
-            board = leaderboard(frame, y_true=y_true, loss=loss, cluster=group, **settings)
+            board = leaderboard(frame, y_true=y_true, loss=loss, cluster=cluster, **settings)
     except OutperformError as exc:
         return replace(report, warnings=report.warnings + (
             f"the leaderboard (rank confidence sets) was not computed: {exc}",))
@@ -414,7 +417,7 @@ _USED_BY = {
     "posthoc": ("Q3",), "aggregate": ("Q3",), "rope": ("Q1", "Q2", "bayesian", "hierarchical"),
     "threshold": ("Q1", "Q2", "counts", "bayesian", "hierarchical"), "rho": ("Q2",),
     "prior_strength": ("bayesian",), "random_state": ("Q1", "Q3", "bayesian", "hierarchical"),
-    "y_true": ("Q1",), "loss": ("Q1",), "group": ("Q1",), "hierarchical": ("Q3", "counts"),
+    "y_true": ("Q1",), "loss": ("Q1",), "cluster": ("Q1",), "hierarchical": ("Q3", "counts"),
     "omnibus": ("Q3",),
 }
 _ROUTES = {"Q1": "Q1 (predictors on one test set, per-example predictions)",

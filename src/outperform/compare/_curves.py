@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from .._deprecation import renamed
 from .._validation import InvalidInputError, OutperformWarning, check_random_state
 from ..data import read_results, read_table
 from ..data._schema import EXAMPLE, FOLD, MODEL, RUN, TASK
@@ -37,10 +38,11 @@ def _curves(frame, tasks, model) -> tuple[np.ndarray, np.ndarray]:
     return steps, cube.to_numpy(float).reshape(len(steps), runs, len(tasks))
 
 
+@renamed(confidence_level="alpha")
 def sample_efficiency(data, *, metric: str | None = None, higher_is_better: bool | None = None,
                       normalize=None, statistic: str = "iqm", gamma: float = 1.0,
-                      n_resamples: int = 2000, confidence_level: float = 0.95,
-                      task_bootstrap: bool = False, random_state=None,
+                      n_resamples: int = 2000, alpha: float = 0.05,
+                      task_bootstrap: bool = False, random_state=0,
                       progress: bool = False) -> SampleEfficiency:
     """An aggregate of every model at each step of its learning curves, with bootstrap bands.
 
@@ -49,7 +51,7 @@ def sample_efficiency(data, *, metric: str | None = None, higher_is_better: bool
     data : DataFrame, str or Path
         Long table with ``task``, ``model``, ``run``, ``step`` and a metric (optional ``fold``,
         averaged within each run and step). Every run of a model is scored at the same steps.
-    metric, higher_is_better, normalize, gamma, n_resamples, confidence_level, task_bootstrap,
+    metric, higher_is_better, normalize, gamma, n_resamples, alpha, task_bootstrap,
     random_state, progress
         As in :func:`compare_runs`; ``"min-max"`` normalises each task over all models, runs
         and steps.
@@ -103,7 +105,7 @@ def sample_efficiency(data, *, metric: str | None = None, higher_is_better: bool
             warnings.filterwarnings("ignore", message="one run per task", category=UserWarning)
             found = aggregate_runs({i: g for i, g in enumerate(grid)},
                                    statistics=(statistic,), gamma=gamma, n_resamples=n_resamples,
-                                   confidence_level=confidence_level,
+                                   alpha=alpha,
                                    task_bootstrap=task_bootstrap, paired=True,
                                    random_state=rng, progress=progress)
         estimate[model], low[model], high[model] = (
@@ -111,4 +113,4 @@ def sample_efficiency(data, *, metric: str | None = None, higher_is_better: bool
             for k in ("estimate", "low", "high"))
     bootstrap = next(iter(found.values()))[statistic].bootstrap
     return SampleEfficiency(tuple(table.models), metric, rule, statistic, steps, estimate, low,
-                            high, confidence_level, bootstrap, n_resamples, tuple(notes))
+                            high, 1.0 - alpha, bootstrap, n_resamples, tuple(notes))

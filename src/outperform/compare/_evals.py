@@ -3,7 +3,7 @@ tasks), items paired across models and clustered items handled (Miller 2024).
 
 Per task and pair of models (A, B):
 - the paired difference of mean scores A − B with its standard error: cluster-robust when
-  items are grouped (``cluster_by``), else sd(d)/sqrt(n) (Miller 2024, "Adding error bars to
+  items are grouped (``cluster``), else sd(d)/sqrt(n) (Miller 2024, "Adding error bars to
   evals", §2.2 eq. 4 and §4.1: pairing removes the variance the models share), and the
   normal-approximation confidence interval and p-value; the unpaired standard error
   sqrt(SE_A² + SE_B²) is kept beside it, as the comparison that ignores the pairing;
@@ -22,6 +22,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from .._deprecation import renamed
 from .._validation import (InvalidInputError, OutperformError, check_probability,
                            check_threshold)
 from ..bayes._mcnemar import bayesian_mcnemar
@@ -40,7 +41,8 @@ from ..stats._ttest import paired_ttest
 from ._words import conclusion, constant_difference, favoured, probability_summary
 
 
-def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect: bool = False,
+@renamed(cluster_by="cluster")
+def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: bool = False,
                   format: str = "auto", models=None, control: str | None = None,
                   higher_is_better: bool | None = None, alpha: float = 0.05,
                   threshold: float = 0.95, rope=None) -> EvalComparison:
@@ -54,9 +56,10 @@ def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect
     metric : str or mapping of str to str, optional
         Metric to compare (default: each task's first reported one), see
         :func:`outperform.data.pair_items`.
-    cluster_by : str, optional
+    cluster : str, optional
         Field grouping the items (passage, conversation): standard errors become
-        cluster-robust and the t-tests run on cluster means.
+        cluster-robust and the t-tests run on cluster means. ``cluster_by=`` is its
+        deprecated name (one release).
     intersect : bool
         Compare on the items (and tasks) all models share instead of refusing when some are
         missing.
@@ -110,7 +113,7 @@ def compare_evals(logs, *, metric=None, cluster_by: str | None = None, intersect
     check_probability(alpha, "alpha")
     check_threshold(threshold)
     if not isinstance(logs, EvalLogs):
-        logs = read_eval_logs(logs, format=format, cluster_by=cluster_by)
+        logs = read_eval_logs(logs, format=format, cluster=cluster)
     paired = pair_items(logs, metric=metric, intersect=intersect, models=models)
     names = next(iter(paired.values())).models
     if control is not None and control not in names:

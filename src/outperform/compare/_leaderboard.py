@@ -221,7 +221,7 @@ def _from_predictions(df, y_true, loss, cluster):
             f"loss must be one of {losses_ok} for predictions, got {loss!r}; per-item losses "
             "already computed go in a long table (model, example, loss).")
     col = _cluster_column(df, cluster)
-    y, preds, groups = read_predictions(df, y_true=y_true, group=col)
+    y, preds, groups = read_predictions(df, y_true=y_true, cluster=col)
     names = tuple(preds)
     losses = np.column_stack([per_example_losses(y, p, loss) for p in preds.values()])
     if loss == "zero-one":

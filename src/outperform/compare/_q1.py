@@ -14,7 +14,6 @@ Decision logic:
 """
 from __future__ import annotations
 
-import warnings as _warnings
 from dataclasses import replace
 from itertools import combinations
 
@@ -22,9 +21,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import (DegenerateDataError, InvalidInputError, OutperformDeprecationWarning,
-                           TooFewError, check_choice,
+from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, check_choice,
                            check_probability, check_threshold)
+from .._deprecation import renamed
 from ..bayes._mcnemar import bayesian_mcnemar
 from ..bayes._ttest import bayesian_ttest
 from ..data._columns import (CLUSTER_HINTS, TASK, Y_TRUE, column_role,
@@ -98,14 +97,15 @@ def _refuse_roles_among_models(names, y_true) -> None:
                 f"Drop {name!r}, or name the models with models=[...].")
 
 
-def read_predictions(data, *, y_true: str | None = "y_true", models=None, group: str | None = None
+@renamed(group="cluster")
+def read_predictions(data, *, y_true: str | None = "y_true", models=None, cluster: str | None = None
                      ) -> tuple[np.ndarray | None, dict[str, np.ndarray], np.ndarray | None]:
     """Split a per-example table into y_true, {model: column} and groups.
 
     Raises
     ------
     InvalidInputError
-        Missing columns (labels, models or group), NaN, fewer than 2 models, fewer than 2
+        Missing columns (labels, models or cluster), NaN, fewer than 2 models, fewer than 2
         examples.
     """
     df = read_table(data) if not isinstance(data, pd.DataFrame) else data
@@ -113,10 +113,10 @@ def read_predictions(data, *, y_true: str | None = "y_true", models=None, group:
         raise InvalidInputError(
             f"no {y_true!r} column of true labels; columns are {list(df.columns)}. Name it with "
             "--y-true, or pass losses per example with --loss given.")
-    if group is not None and group not in df.columns:
+    if cluster is not None and cluster not in df.columns:
         raise InvalidInputError(
-            f"no group column {group!r} (cluster ids); columns are {list(df.columns)}.")
-    reserved = {y_true, group, "example", "id"} | set(CLUSTER_HINTS)
+            f"no cluster column {cluster!r} (cluster ids); columns are {list(df.columns)}.")
+    reserved = {y_true, cluster, "example", "id"} | set(CLUSTER_HINTS)
     names = list(models) if models else [c for c in df.columns if c not in reserved]
     missing = [m for m in names if m not in df.columns]
     if missing:
@@ -128,7 +128,7 @@ def read_predictions(data, *, y_true: str | None = "y_true", models=None, group:
         raise TooFewError(f"{len(names)} model column(s): at least 2 are needed to compare.")
     if len(df) < 2:
         raise TooFewError("fewer than 2 examples: nothing to compare.")
-    cols = names + ([y_true] if y_true else []) + ([group] if group else [])
+    cols = names + ([y_true] if y_true else []) + ([cluster] if cluster else [])
     bad = df[cols].isna().any()
     if bad.any():
         raise InvalidInputError(
@@ -136,15 +136,15 @@ def read_predictions(data, *, y_true: str | None = "y_true", models=None, group:
             "prediction for every example.")
     preds = {m: df[m].to_numpy() for m in names}
     return (df[y_true].to_numpy() if y_true else None, preds,
-            df[group].to_numpy() if group else None)
+            df[cluster].to_numpy() if cluster else None)
 
 
+@renamed(group="cluster", reference="control")
 def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
                         loss: str = "zero-one", control: str | None = None,
-                        group: str | None = None, rope: float | None = None,
+                        cluster: str | None = None, rope: float | None = None,
                         alpha: float = 0.05, threshold: float = 0.95,
                         encoding: str | None = None,
-                        reference: str | None = None,
                         noninferiority_margin: float | None = None) -> ComparisonReport:
     """Compare predictors on one test set from their per-example predictions (Williams Q1).
 
@@ -162,8 +162,9 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     control : str, optional
         Compare every model with this one, the baseline (Williams §5.6; Demšar 2006 §3.2.2
         calls it the control), instead of all pairs.
-    group : str, optional
-        Column of cluster ids; losses are averaged per group before testing (Williams §6.1).
+    cluster : str, optional
+        Column of cluster ids (a document, a speaker); losses are averaged per cluster before
+        testing (Williams §6.1). ``group=`` is its deprecated name (one release).
     rope : float, optional
         0/1 loss: half-width of the ROPE around φ = 0.5 (default Williams eq. 7). Other losses:
         half-width in loss units (default 0.1 × sd of the differences).
@@ -171,9 +172,6 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
         Significance level; Bayesian decision threshold, in (0.5, 1).
     encoding : str, optional
         Encoding of a text file that is not UTF-8 (e.g. ``"cp1252"``).
-    reference : str, optional
-        Deprecated name of ``control`` (it warns with a ``DeprecationWarning``); it will be
-        removed in the release after 1.0.
     noninferiority_margin : float, optional
         0/1 loss, two models: also test that the new model loses at most this much accuracy
         (accuracy units, 0.01 = one point) against the reference, by Tango's score test
@@ -188,8 +186,8 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     Raises
     ------
     InvalidInputError, TooFewError
-        Bad columns or values, unknown control (or ``control`` and ``reference`` naming
-        different models), too few examples or models; predictions
+        Bad columns or values, unknown control (or ``control`` and its deprecated name
+        ``reference`` naming different models), too few examples or models; predictions
         that are neither labels of ``y_true`` nor probabilities in [0, 1] (logits, scores,
         percentages), probabilities against a ``y_true`` not coded 0/1, label sets that do
         not match ``y_true``'s (see ``check_predictions`` in ``compare/_guards.py``).
@@ -205,14 +203,6 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     >>> rep.tests["bayesian_mcnemar"].decision
     'undecided'
     """
-    if reference is not None:
-        _warnings.warn("compare_predictions(reference=...) is deprecated: use control=, the "
-                       "name of the baseline everywhere else.", OutperformDeprecationWarning,
-                       stacklevel=2)
-        if control is not None and control != reference:
-            raise InvalidInputError(f"control={control!r} and reference={reference!r} name "
-                                    "different models; give control= only.")
-        control = reference
     check_choice(loss, "loss", LOSSES)
     check_probability(alpha, "alpha")
     check_threshold(threshold)
@@ -220,16 +210,16 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
         raise InvalidInputError(f"loss={loss!r} needs the true labels (y_true).")
     data = data if isinstance(data, pd.DataFrame) else read_table(data, encoding=encoding)
     y, preds, groups = read_predictions(data, y_true=None if loss == "given" else y_true,
-                                        models=models, group=group)
+                                        models=models, cluster=cluster)
     names = tuple(preds)
-    warnings: list[str] = _cluster_warning(data, group) + check_predictions(y, preds, loss)
+    warnings: list[str] = _cluster_warning(data, cluster) + check_predictions(y, preds, loss)
     if control is not None and control not in names:
         raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
     if noninferiority_margin is not None and (loss != "zero-one" or len(names) != 2
-                                              or group is not None):
+                                              or cluster is not None):
         raise InvalidInputError(
             "noninferiority_margin is a loss of accuracy between two models on one test set: "
-            f"it needs loss='zero-one', exactly 2 models (got {len(names)}) and no group.")
+            f"it needs loss='zero-one', exactly 2 models (got {len(names)}) and no cluster.")
     losses = {m: (np.asarray(p, dtype=float) if loss == "given" else per_example_losses(y, p, loss))
               for m, p in preds.items()}
     if loss == "log":
@@ -270,8 +260,8 @@ def _clipped_log_loss(y, preds) -> list[str]:
             "loss='zero-one')."]
 
 
-def _cluster_warning(data: pd.DataFrame, group) -> list[str]:
-    if group is not None:
+def _cluster_warning(data: pd.DataFrame, cluster) -> list[str]:
+    if cluster is not None:
         return []
     hints = [c for c in data.columns
              if str(c).lower() in CLUSTER_HINTS and data[c].duplicated().any()]
@@ -279,7 +269,7 @@ def _cluster_warning(data: pd.DataFrame, group) -> list[str]:
         return []
     return [f"column {hints[0]!r} looks like a cluster id (several examples share a value): "
             "examples of a cluster are not independent, so tests on examples are too confident; "
-            f"pass group={hints[0]!r} (--group) to test on cluster means (Williams 2026 §6.1)."]
+            f"pass cluster={hints[0]!r} (--cluster) to test on cluster means (Williams 2026 §6.1)."]
 
 
 def _risk(loss, groups, v) -> dict:

@@ -1,6 +1,7 @@
 """Ratings from a table of pairwise battles (Chatbot Arena style): read, check, fit."""
 from __future__ import annotations
 
+from .._deprecation import renamed
 from ..data._battles import read_battles
 from ..data._io import read_results
 from ..results._ratings import BradleyTerryResult, PlackettLuceResult
@@ -9,10 +10,11 @@ from ..stats._bradley_terry import bradley_terry as _fit
 __all__ = ["bradley_terry", "plackett_luce"]
 
 
+@renamed(confidence_level="alpha")
 def bradley_terry(battles, *, ties: str = "davidson", anchor: str | None = None,
-                  anchor_rating: float = 1000.0, confidence_level: float = 0.95,
+                  anchor_rating: float = 1000.0, alpha: float = 0.05,
                   interval: str = "sandwich", n_resamples: int = 1000,
-                  random_state=None, progress: bool = False) -> BradleyTerryResult:
+                  random_state=0, progress: bool = False) -> BradleyTerryResult:
     """Bradley–Terry ratings (Elo scale, with intervals) of the models in a battles table.
 
     Reads the table with :func:`outperform.data.read_battles` and fits
@@ -28,7 +30,7 @@ def bradley_terry(battles, *, ties: str = "davidson", anchor: str | None = None,
         Ties as a third outcome (Davidson), or half a win for each side (Chatbot Arena).
     anchor : str, optional
         Model placed at ``anchor_rating``; None: the mean rating is ``anchor_rating``.
-    anchor_rating, confidence_level, interval, n_resamples, random_state, progress
+    anchor_rating, alpha, interval, n_resamples, random_state, progress
         As in :func:`outperform.stats.bradley_terry`.
 
     Returns
@@ -54,7 +56,7 @@ def bradley_terry(battles, *, ties: str = "davidson", anchor: str | None = None,
     return _fit(table["model_a"].to_numpy(), table["model_b"].to_numpy(),
                 table["winner"].to_numpy(), weights=table["weight"].to_numpy(), ties=ties,
                 anchor=anchor, anchor_rating=anchor_rating,
-                confidence_level=confidence_level, interval=interval,
+                alpha=alpha, interval=interval,
                 n_resamples=n_resamples, random_state=random_state, progress=progress)
 
 

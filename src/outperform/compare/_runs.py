@@ -19,6 +19,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from .._deprecation import renamed
 from .._validation import InvalidInputError, OutperformWarning, check_random_state
 from ..data import read_results, read_table
 from ..data._columns import FOLD, MODEL, RUN, STEP, TASK, canonical_columns
@@ -167,11 +168,12 @@ def _design(frame, paired) -> tuple[bool, str]:
                    "share seeds/splits across models")
 
 
+@renamed(confidence_level="alpha")
 def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | None = None,
                  normalize=None, control: str | None = None, statistics=STATISTICS,
-                 gamma: float = 1.0, n_resamples: int = 2000, confidence_level: float = 0.95,
+                 gamma: float = 1.0, n_resamples: int = 2000, alpha: float = 0.05,
                  task_bootstrap: bool = False, paired: bool | None = None, taus=None,
-                 random_state=None, progress: bool = False) -> RunsComparison:
+                 random_state=0, progress: bool = False) -> RunsComparison:
     """Mean, median, IQM and optimality gap with bootstrap CIs, P(X > Y) and profiles.
 
     Agarwal et al. (2021), NeurIPS; the same estimators as rliable.
@@ -192,7 +194,7 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
     control : str, optional
         Compare every other model with it (P(model > control)); by default every pair, X
         before Y in the table's order.
-    statistics, gamma, n_resamples, confidence_level, task_bootstrap, random_state, progress
+    statistics, gamma, n_resamples, alpha, task_bootstrap, random_state, progress
         As in :func:`outperform.stats.aggregate_runs`; one random stream serves all models.
     paired : bool, optional
         None (default): paired when, on every task, every model has the same run ids (read as
@@ -256,7 +258,7 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
              else list(combinations(models, 2)))
     _cost(arrays, pairs, statistics, n_resamples, taus)
     rng = check_random_state(random_state)
-    options = dict(n_resamples=n_resamples, confidence_level=confidence_level,
+    options = dict(n_resamples=n_resamples, alpha=alpha,
                    task_bootstrap=task_bootstrap, random_state=rng, progress=progress)
     single = [m for m, a in arrays.items() if a.shape[0] == 1]
     with warnings.catch_warnings():

@@ -6,12 +6,14 @@ import math
 
 import numpy as np
 
-from .._validation import InvalidInputError, as_float_array
+from .._deprecation import renamed
+from .._validation import InvalidInputError, as_float_array, check_alpha
 from ._common import new_axes
 
 
+@renamed(confidence_level="alpha")
 def plot_cv_differences(differences, result, *, n_folds: int | None = None,
-                        confidence_level: float = 0.95, names=("A", "B"), ax=None):
+                        alpha: float = 0.05, names=("A", "B"), ax=None):
     """Scatter the fold differences a - b with their mean and confidence interval.
 
     Parameters
@@ -24,8 +26,9 @@ def plot_cv_differences(differences, result, *, n_folds: int | None = None,
     n_folds : int, optional
         Folds per run (k of r x k CV): points are coloured by run and runs are separated by
         vertical lines. Must divide n.
-    confidence_level : float
-        Level of the interval band.
+    alpha : float
+        The band is the 1 − alpha interval (default 0.05: 95%). ``confidence_level=`` is its
+        deprecated name (``alpha = 1 - confidence_level``).
     names : (str, str)
         Names of A and B for the axis label.
     ax : matplotlib.axes.Axes, optional
@@ -65,6 +68,7 @@ def plot_cv_differences(differences, result, *, n_folds: int | None = None,
         raise InvalidInputError(
             f"n_folds ({n_folds}) must divide the number of differences ({d.size})."
         )
+    confidence_level = 1.0 - check_alpha(alpha)
     ax, new_figure = new_axes(ax, (7, 3.5))
 
     index = np.arange(d.size)

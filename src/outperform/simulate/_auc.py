@@ -66,7 +66,7 @@ def _lacoste_chunk(context, n_data_sets, size, seed, tests, options):
 
 
 def lacoste_auc(context: SyntheticContext, n_data_sets, *, tests=LACOSTE_TESTS,
-                n_repetitions: int = 10_000, random_state=None, prior: float = 1.0,
+                n_repetitions: int = 10_000, random_state=0, prior: float = 1.0,
                 beta_prior: float = 1.0, n_jobs: int = 1, backend=None,
                 progress: bool = False) -> pd.DataFrame:
     """AUC of the sign, Wilcoxon and Poisson-binomial tests on a context (Lacoste §6.3-6.4).
@@ -217,7 +217,7 @@ def _generic_chunk(context, n_data_sets, size, seed, test):
 
 
 def auc_of_test(test: Callable, context: SyntheticContext, n_data_sets: int, *,
-                n_repetitions: int = 1000, random_state=None, n_jobs: int = 1, backend=None,
+                n_repetitions: int = 1000, random_state=0, n_jobs: int = 1, backend=None,
                 progress: bool = False, name: str | None = None) -> pd.DataFrame:
     """AUC (Lacoste §6.3) of any test that yields a direction and a confidence.
 

@@ -168,7 +168,7 @@ class SyntheticContext(abc.ABC):
         return dataclasses.replace(self, n_test=n_test)
 
     def sample(self, n_data_sets: int, n_repetitions: int, *, swap: bool = True,
-               random_state=None) -> Experiments:
+               random_state=0) -> Experiments:
         """Simulate experiments; see :func:`sample_experiments`."""
         return sample_experiments(self, n_data_sets, n_repetitions, swap=swap,
                                   random_state=random_state)
@@ -362,7 +362,7 @@ def bimodal_context(*, n_test=100001) -> DirichletContext:
 
 
 def sample_experiments(context: SyntheticContext, n_data_sets: int, n_repetitions: int, *,
-                       swap: bool = True, random_state=None) -> Experiments:
+                       swap: bool = True, random_state=0) -> Experiments:
     """Simulate M experiments comparing A and B on N data sets drawn from a context.
 
     Each data set draws (p_h, p_g, p_bar) from the context and a test-set size n from

@@ -161,7 +161,7 @@ def _power_chunk(delta, distribution, q, runs, size, seed, alpha, sizes, zero_me
 def corani_power(delta_grid, *, distribution: str = "fixed", n_runs=(1, 10),
                  n_data_sets: int = 50, n_repetitions: int = 5000, alpha: float = 0.05,
                  sizes=DATA_SET_SIZES, zero_method: str = "wilcox",
-                 stratified: bool = True, random_state=None, n_jobs: int = 1,
+                 stratified: bool = True, random_state=0, n_jobs: int = 1,
                  backend=None, progress: bool = False) -> pd.DataFrame:
     """Rejection rates of the Poisson and signed-rank tests (Corani & Benavoli 2015, Figure 2).
 

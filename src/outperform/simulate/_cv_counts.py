@@ -94,7 +94,7 @@ def _coin_choice(rng, left, right):
 
 def simulate_cv(delta_acc, *, n_data_sets: int = 50, n_runs: int = 10, n_folds: int = 10,
                 n_repetitions: int = 1, sizes=DATA_SET_SIZES, distribution: str = "fixed",
-                stratified: bool = True, random_state=None) -> CVSimulation:
+                stratified: bool = True, random_state=0) -> CVSimulation:
     """Simulate m runs of k-fold CV of zeroR and the learned C -> F network (Corani §4.1).
 
     Parameters

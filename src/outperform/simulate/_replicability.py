@@ -162,7 +162,7 @@ def selection_probabilities(differences, k: float) -> np.ndarray:
 
 
 def select_data_sets(differences, k: float, n_selected: int, n_repetitions: int, *,
-                     random_state=None) -> np.ndarray:
+                     random_state=0) -> np.ndarray:
     """Draw samples of data sets with Demšar's bias, without replacement.
 
     Each sample draws ``n_selected`` distinct data sets one after the other, each time with
@@ -262,7 +262,7 @@ def _study_chunk(values, ia, ib, indices, two, multi):
 def demsar_study(scores, *, pair=(0, 1), biases=(0, 2, 4, 6, 8, 10, 15, 20),
                  n_selected: int = 10, n_repetitions: int = 1000, alpha: float = 0.05,
                  models=None, two_classifier_tests=None, multi_classifier_tests=None,
-                 random_state=None, n_jobs: int = 1, backend=None,
+                 random_state=0, n_jobs: int = 1, backend=None,
                  progress: bool = False) -> pd.DataFrame:
     """Rejection rates, mean p-values and replicability under biased data-set selection.
 

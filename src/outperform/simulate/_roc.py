@@ -117,7 +117,7 @@ def _answers(correct, confidence):
     return correct.astype(bool), confidence
 
 
-def answer_auc(direction, confidence, a_better, *, random_state=None) -> dict:
+def answer_auc(direction, confidence, a_better, *, random_state=0) -> dict:
     """Score the answers of a test against the truth: AUC, its standard error, accuracy.
 
     Parameters

@@ -210,7 +210,7 @@ def _study(test, generator, effects, *, n_repetitions, alpha, random_state, n_jo
 
 
 def calibration(test, null_generator, *, n_repetitions: int = 1000, alpha: float = 0.05,
-                random_state=None, n_jobs: int = 1, backend=None, progress: bool = False,
+                random_state=0, n_jobs: int = 1, backend=None, progress: bool = False,
                 on_error: str = "raise") -> pd.DataFrame:
     """Type I error of one or several tests on data simulated under the null hypothesis.
 
@@ -273,7 +273,7 @@ def calibration(test, null_generator, *, n_repetitions: int = 1000, alpha: float
 
 
 def power(test, generator, effect_grid, *, n_repetitions: int = 1000, alpha: float = 0.05,
-          random_state=None, n_jobs: int = 1, backend=None, progress: bool = False,
+          random_state=0, n_jobs: int = 1, backend=None, progress: bool = False,
           on_error: str = "raise") -> pd.DataFrame:
     """Rejection rate (power; type I error at null effects) of tests over a grid of effects.
 

@@ -6,7 +6,8 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from .._validation import (InvalidInputError, check_alternative, check_choice, check_probability,
+from .._deprecation import renamed
+from .._validation import (InvalidInputError, check_alpha, check_alternative, check_choice,
                            check_random_state)
 from ..results import FrequentistResult
 from ._ranks import RELATIVE_TIE_TOLERANCE
@@ -26,8 +27,9 @@ def _rows(x, name: str, n: int | None = None) -> np.ndarray:
     return arr
 
 
+@renamed(confidence_level="alpha")
 def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
-                     confidence_level: float = 0.95, random_state=None,
+                     alpha: float = 0.05, random_state=0,
                      method: str = "percentile", higher_is_better: bool = True,
                      alternative: str = "two-sided") -> FrequentistResult:
     """Paired bootstrap of metric(A) - metric(B) for any whole-test-set metric.
@@ -52,7 +54,9 @@ def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
         also twice per example, for the jackknife), so the run time is about
         2 x n_resamples x the metric's own; scikit-learn metrics cost ~1 ms per call for
         their input checks alone.
-    confidence_level : float
+    alpha : float
+        1 − the level of the intervals (default 0.05: 95% intervals). ``confidence_level=`` is
+        its deprecated name (``alpha = 1 - confidence_level``).
     random_state : None, int, numpy SeedSequence or Generator
         Seed for the resampling.
     method : {"percentile", "BCa", "basic"}
@@ -108,7 +112,7 @@ def paired_bootstrap(y_true, pred_a, pred_b, metric, *, n_resamples: int = 2000,
         raise InvalidInputError("metric must be a callable metric(y_true, pred) -> float.")
     check_choice(method, "method", ("percentile", "BCa", "basic"))
     check_alternative(alternative)
-    check_probability(confidence_level, "confidence_level")
+    confidence_level = 1.0 - check_alpha(alpha)
     rng = check_random_state(random_state)
     # scipy seeds a legacy RandomState from an int, a stream other than default_rng's: an int
     # goes to scipy as it is, so that a seed keeps giving the same resamples.

@@ -36,8 +36,9 @@ from scipy import optimize
 from scipy.sparse.csgraph import connected_components
 from scipy.special import ndtri
 
+from .._deprecation import renamed
 from .._validation import (DegenerateDataError, InvalidInputError, OutperformWarning,
-                           TooFewError,
+                           TooFewError, check_alpha,
                            check_choice)
 from ..results._ratings import ELO_PER_LOGIT, BradleyTerryResult
 from ._bt_likelihood import PairTotals, battle_types, pair_totals
@@ -122,10 +123,11 @@ def _display_matrix(m: int, anchor: int | None) -> np.ndarray:
     return a
 
 
+@renamed(confidence_level="alpha")
 def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davidson",
                   anchor: str | None = None, anchor_rating: float = 1000.0,
-                  confidence_level: float = 0.95, interval: str = "sandwich",
-                  n_resamples: int = 1000, batch_size: int = 200, random_state=None,
+                  alpha: float = 0.05, interval: str = "sandwich",
+                  n_resamples: int = 1000, batch_size: int = 200, random_state=0,
                   progress: bool = False) -> BradleyTerryResult:
     """Bradley–Terry abilities and Elo-scale ratings from pairwise battles, by maximum likelihood.
 
@@ -146,8 +148,9 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davids
         ``anchor_rating``.
     anchor_rating : float
         Default 1000.
-    confidence_level : float
-        Level of the rating intervals.
+    alpha : float
+        1 − the level of the intervals (default 0.05: 95% intervals). ``confidence_level=`` is
+        its deprecated name (``alpha = 1 - confidence_level``).
     interval : {"sandwich", "model", "bootstrap"}
         Normal intervals from the sandwich or the inverse-information covariance, or
         percentile intervals from ``n_resamples`` bootstrap resamples of the battles.
@@ -214,8 +217,7 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davids
         raise InvalidInputError(f"model {a[a == b][0]!r} battles itself; drop such battles.")
     check_choice(ties, "ties", TIES)
     check_choice(interval, "interval", ("sandwich", "model", "bootstrap"))
-    if not 0 < confidence_level < 1:
-        raise InvalidInputError(f"confidence_level must be in (0, 1), got {confidence_level!r}.")
+    confidence_level = 1.0 - check_alpha(alpha)
     keep = weights > 0
     a, b, w_raw, weights = a[keep], b[keep], w_raw[keep], weights[keep]
     models, idx = np.unique(np.concatenate([a, b]), return_inverse=True)

@@ -302,6 +302,8 @@ class PoissonBinomial:
         size : int or tuple of int, optional
             Number (shape) of draws per distribution; None gives one draw.
         random_state : None, int or numpy.random.Generator
+            Default None: fresh draws on each call, as ``scipy.stats`` distributions' ``rvs``
+            (a distribution's draws are meant to differ; the package's functions default to 0).
 
         Returns
         -------

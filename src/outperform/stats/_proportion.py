@@ -9,13 +9,15 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from .._validation import InvalidInputError, check_choice
+from .._deprecation import renamed
+from .._validation import InvalidInputError, check_alpha, check_choice
 
 METHODS = ("wilson", "jeffreys")
 
 
+@renamed(confidence_level="alpha")
 def proportion_confint(count, nobs, *, method: str = "wilson",
-                       confidence_level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+                       alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided confidence interval of the proportion ``count / nobs``, elementwise.
 
     Parameters
@@ -28,8 +30,9 @@ def proportion_confint(count, nobs, *, method: str = "wilson",
         z·sqrt(k(n−k)/n + z²/4)/(n + z²) (Wilson 1927; Brown et al. 2001 eq. 4).
         ``"jeffreys"``: the equal-tailed interval of the Beta(k + 1/2, n − k + 1/2) posterior
         (Brown et al. 2001 eq. 5), without their boundary modification, as statsmodels.
-    confidence_level : float
-        In (0, 1).
+    alpha : float
+        1 − the level of the intervals (default 0.05: 95% intervals). ``confidence_level=`` is
+        its deprecated name (``alpha = 1 - confidence_level``).
 
     Returns
     -------
@@ -57,8 +60,7 @@ def proportion_confint(count, nobs, *, method: str = "wilson",
     (0.7249, 0.8775)
     """
     check_choice(method, "method", METHODS)
-    if not 0 < confidence_level < 1:
-        raise InvalidInputError(f"confidence_level must be in (0, 1), got {confidence_level!r}.")
+    confidence_level = 1.0 - check_alpha(alpha)
     k, n = np.broadcast_arrays(np.asarray(count, dtype=float), np.asarray(nobs, dtype=float))
     if (not np.isfinite(k).all() or np.any(k != np.round(k)) or np.any(n != np.round(n))
             or np.any(k < 0) or np.any(n < 1) or np.any(k > n)):

@@ -248,7 +248,7 @@ def _percentile_ranks(y_mean, dev, alpha, scale):
 
 def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = True,
               alpha: float = 0.05, n_resamples: int = 1000, weights: str = "multinomial",
-              stepdown: bool = True, unit: str = "item", random_state=None,
+              stepdown: bool = True, unit: str = "item", random_state=0,
               progress: bool = False) -> RankSets:
     """Simultaneous and marginal confidence sets for the ranks of k models.
 

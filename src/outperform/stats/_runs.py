@@ -18,7 +18,8 @@ import numpy as np
 
 from .._parallel import progress_bar
 from .._cost import check_cost
-from .._validation import InvalidInputError, OutperformWarning, check_random_state
+from .._deprecation import renamed
+from .._validation import InvalidInputError, OutperformWarning, check_alpha, check_random_state
 from ..results._runs import IntervalEstimate, PerformanceProfile, _percentile_interval
 from ._runs_kernel import _chunks, _draws, _Kernel
 
@@ -39,12 +40,12 @@ def _check_scores(scores, name: str = "scores") -> np.ndarray:
     return x
 
 
-def _check_options(n_resamples, confidence_level) -> None:
+def _check_options(n_resamples, alpha) -> float:
+    """Check the options; return the level of the intervals, 1 - alpha."""
     if not isinstance(n_resamples, (int, np.integer)) or isinstance(n_resamples, bool) \
             or n_resamples < 1:
         raise InvalidInputError(f"n_resamples must be a positive int, got {n_resamples!r}.")
-    if not 0 < confidence_level < 1:
-        raise InvalidInputError(f"confidence_level must be in (0, 1), got {confidence_level}.")
+    return 1.0 - check_alpha(alpha)
 
 
 def runs_cost(n_resamples: int, bytes_per_resample: float, seconds_per_resample: float,
@@ -111,9 +112,10 @@ def _element_weights(counts: np.ndarray, slots: np.ndarray, n_tasks: int) -> np.
                        minlength=size * n_tasks * n_runs).reshape(size, n_tasks, n_runs)
 
 
+@renamed(confidence_level="alpha")
 def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
-                   n_resamples: int = 2000, confidence_level: float = 0.95,
-                   task_bootstrap: bool = False, paired: bool = False, random_state=None,
+                   n_resamples: int = 2000, alpha: float = 0.05,
+                   task_bootstrap: bool = False, paired: bool = False, random_state=0,
                    progress: bool = False) -> dict:
     """Mean, median, interquartile mean and optimality gap of runs x tasks, with bootstrap CIs.
 
@@ -131,8 +133,9 @@ def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
         Target of the optimality gap (1 for scores normalised to [0, 1]).
     n_resamples : int
         Bootstrap resamples (rliable uses 50,000 for its figures).
-    confidence_level : float
-        Level of the percentile intervals.
+    alpha : float
+        1 − the level of the intervals (default 0.05: 95% intervals). ``confidence_level=`` is
+        its deprecated name (``alpha = 1 - confidence_level``).
     task_bootstrap : bool
         False: stratified bootstrap, runs resampled within each task and tasks fixed. True: the
         two-level bootstrap of rliable's ``task_bootstrap=True``, which also resamples tasks.
@@ -196,7 +199,7 @@ def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
         raise InvalidInputError(
             "paired=True draws run i of every model together, so every model needs the same "
             f"(n_runs, n_tasks); got {sorted({a.shape for a in arrays.values()})}.")
-    _check_options(n_resamples, confidence_level)
+    confidence_level = _check_options(n_resamples, alpha)
     _check_tasks(arrays.values(), task_bootstrap)
     cells = sum(x.size for x in arrays.values())
     runs_cost(n_resamples, len(arrays) * len(statistics) * 24, 5e-9 * cells,
@@ -231,9 +234,10 @@ def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
     return out[None] if single else out
 
 
+@renamed(confidence_level="alpha")
 def probability_of_improvement(scores_x, scores_y, *, n_resamples: int = 2000,
-                               confidence_level: float = 0.95, task_bootstrap: bool = False,
-                               paired: bool = False, random_state=None,
+                               alpha: float = 0.05, task_bootstrap: bool = False,
+                               paired: bool = False, random_state=0,
                                progress: bool = False) -> IntervalEstimate:
     """Average probability of improvement P(X > Y) of Agarwal et al. (2021), with its CI.
 
@@ -251,7 +255,7 @@ def probability_of_improvement(scores_x, scores_y, *, n_resamples: int = 2000,
         resampled independently within each task. True: run i of X and run i of Y shared a
         seed or split and are drawn together (needs n_runs_x = n_runs_y). The estimate is the
         same; the interval reflects what the paired runs have in common.
-    n_resamples, confidence_level, random_state, progress
+    n_resamples, alpha, random_state, progress
         As in :func:`aggregate_runs`.
     task_bootstrap : bool
         Also resample tasks (the same drawn tasks for X and Y, since tasks are shared).
@@ -274,7 +278,7 @@ def probability_of_improvement(scores_x, scores_y, *, n_resamples: int = 2000,
     if paired and x.shape != y.shape:
         raise InvalidInputError(f"paired=True draws run i of X and Y together, so both need the "
                                 f"same runs; got {x.shape[0]} and {y.shape[0]}.")
-    _check_options(n_resamples, confidence_level)
+    confidence_level = _check_options(n_resamples, alpha)
     _check_tasks((x, y), task_bootstrap)
     runs_cost(n_resamples, 16, 2e-9 * x.shape[1] * x.shape[0] * y.shape[0],
               f"{x.shape[1]} tasks x {x.shape[0]} x {y.shape[0]} runs")
@@ -303,9 +307,10 @@ def probability_of_improvement(scores_x, scores_y, *, n_resamples: int = 2000,
                             confidence_level, task_bootstrap, dist)
 
 
+@renamed(confidence_level="alpha")
 def performance_profile(scores, taus=None, *, n_resamples: int = 2000,
-                        confidence_level: float = 0.95, task_bootstrap: bool = False,
-                        random_state=None, progress: bool = False) -> PerformanceProfile:
+                        alpha: float = 0.05, task_bootstrap: bool = False,
+                        random_state=0, progress: bool = False) -> PerformanceProfile:
     """Performance profile (run-score distribution) with a pointwise bootstrap band.
 
     tau -> fraction of all n_runs x n_tasks scores strictly above tau (``rliable.library.
@@ -316,7 +321,7 @@ def performance_profile(scores, taus=None, *, n_resamples: int = 2000,
     scores : array_like, shape (n_runs, n_tasks)
     taus : array_like, shape (n_taus,), optional
         Thresholds; by default 101 points from the lowest to the highest score.
-    n_resamples, confidence_level, task_bootstrap, random_state, progress
+    n_resamples, alpha, task_bootstrap, random_state, progress
         As in :func:`aggregate_runs`.
 
     Returns
@@ -324,7 +329,7 @@ def performance_profile(scores, taus=None, *, n_resamples: int = 2000,
     PerformanceProfile
     """
     x = _check_scores(scores)
-    _check_options(n_resamples, confidence_level)
+    confidence_level = _check_options(n_resamples, alpha)
     _check_tasks((x,), task_bootstrap)
     taus = (np.linspace(x.min(), x.max(), 101) if taus is None
             else np.asarray(taus, dtype=float).ravel())

@@ -12,13 +12,15 @@ from ._inspect import is_inspect, read_inspect
 from ._lm_eval import (RESULTS, SAMPLES, is_lm_eval, is_old_samples, read_lm_eval,
                        samples_of_results)
 from ._long import TABLE_SUFFIXES, read_long
+from ..._deprecation import renamed
 from ._schema import EvalLogs, EvalRun, concat
 
 FORMATS = ("auto", "lm-eval", "inspect", "helm", "csv")
 READERS = {"lm-eval": read_lm_eval, "inspect": read_inspect, "helm": read_helm}
 
 
-def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None) -> EvalLogs:
+@renamed(cluster_by="cluster")
+def read_eval_logs(paths, *, format: str = "auto", cluster: str | None = None) -> EvalLogs:
     """Read evaluation logs of several models into one tidy table with their provenance.
 
     Parameters
@@ -36,10 +38,11 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
         epoch]``).
     format : {"auto", "lm-eval", "inspect", "helm", "csv"}
         ``"auto"`` recognises each file by its name and content.
-    cluster_by : str, optional
+    cluster : str, optional
         Field that groups items (a passage, a conversation): a field of lm-eval's ``doc``,
         of Inspect's sample ``metadata``, HELM's ``sub_split`` or ``extra_data``, or a column
         of the table. Default: no clusters (a table's ``cluster`` column if present).
+        ``cluster_by=`` is its deprecated name (one release).
 
     Returns
     -------
@@ -71,12 +74,12 @@ def read_eval_logs(paths, *, format: str = "auto", cluster_by: str | None = None
     frames, runs, defaults, skipped = [], [], {}, []
     for kind, source in _sources(items, format, skipped):
         if kind == "csv":
-            rows, found, first = read_long(source, cluster_by=cluster_by)
+            rows, found, first = read_long(source, cluster_by=cluster)
             runs.extend(found)
             for task, metric in first.items():
                 defaults.setdefault(task, metric)
         else:
-            rows, run, metric = READERS[kind](Path(source), cluster_by=cluster_by)
+            rows, run, metric = READERS[kind](Path(source), cluster_by=cluster)
             runs.append(run)
             # the harness's first metric, unless it had no number per item (left out)
             defaults.setdefault(run.task, metric if metric not in run.unusable
