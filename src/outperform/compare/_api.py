@@ -1,7 +1,6 @@
 """``compare()``: one entry point that picks the question and the tests from the data."""
 from __future__ import annotations
 
-import inspect
 from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
@@ -10,8 +9,8 @@ import numpy as np
 import pandas as pd
 
 from .._deprecation import renamed
-from .._validation import (InvalidInputError, OutperformError, check_alpha, check_flag,
-                           check_number, check_random_state, check_text, check_threshold)
+from .._validation import (InvalidInputError, OutperformError, check_random_state,
+                           check_threshold)
 from ..data._columns import MODEL, TASK, Y_TRUE, find_column, item_column
 from ..data._evals._long import is_item_table
 from ..data._files import read_columns
@@ -19,6 +18,8 @@ from ..data._io import read_results, read_table
 from ..data._results_table import ResultsTable, ScoreMatrix
 from ..data._table_checks import _flat
 from ..results import ComparisonReport
+from ._api_options import (check_option_types, given_options, with_assumed_direction,
+                           with_ignored_options)
 from ._q3 import compare_many_tasks
 from ._q3_anova import OMNIBUS
 from ._q3_bayes import add_bayesian_section, check_prior_strength
@@ -163,7 +164,7 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
     if question not in QUESTIONS:
         raise InvalidInputError(f"question must be one of {QUESTIONS}, got {question!r}.")
     # Bad values are errors even where the route taken does not use them.
-    _check_option_types(metric=metric, higher_is_better=higher_is_better, alpha=alpha,
+    check_option_types(metric=metric, higher_is_better=higher_is_better, alpha=alpha,
                         aggregate=aggregate, rope=rope, rho=rho, bayesian=bayesian,
                         y_true=y_true, loss=loss, cluster=cluster, hierarchical=hierarchical,
                         encoding=encoding, progress=progress)
@@ -187,7 +188,7 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
             f"predictions (one task), and a {task_column!r} column, read as data sets: if "
             f"{y_true!r} names a model, rename that column; for predictions, drop the "
             f"{task_column!r} column.")
-    given = _given_options(metric=metric, higher_is_better=higher_is_better, control=control,
+    given = given_options(compare, metric=metric, higher_is_better=higher_is_better, control=control,
                            posthoc=posthoc, aggregate=aggregate, rope=rope, rho=rho,
                            threshold=threshold, prior_strength=prior_strength,
                            random_state=random_state, y_true=y_true, loss=loss, cluster=cluster,
@@ -202,13 +203,13 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
                                      cluster=cluster, rope=rope, alpha=alpha, threshold=threshold)
         report = _with_leaderboard(report, frame, y_true=y_true, loss=loss, cluster=cluster,
                                    alpha=alpha, random_state=random_state)
-        return _with_ignored_options(report, "Q1", given)
+        return with_ignored_options(report, "Q1", given)
     if question == "auto" and is_item_table(columns):
         raise InvalidInputError(_per_item_scores(columns))
     if "n01" in columns and "n10" in columns:
         from ._hierarchical import compare_counts
 
-        return _with_ignored_options(compare_counts(data, alpha=alpha, threshold=threshold,
+        return with_ignored_options(compare_counts(data, alpha=alpha, threshold=threshold,
                                                     encoding=encoding), "counts", given)
     if isinstance(data, ScoreMatrix):
         scores = data
@@ -229,7 +230,7 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
             table.require_complete(metric)
             report = compare_one_task(table, metric=metric, alpha=alpha, rope=rope, rho=rho,
                                       threshold=threshold, control=control)
-            return _with_ignored_options(_with_assumed_direction(report, table), "Q2", given)
+            return with_ignored_options(with_assumed_direction(report, table), "Q2", given)
         scores = table.score_matrix(metric, aggregate=aggregate)
     if (bayesian or hierarchical) and scores.missing_cells:
         cells = scores.missing_cells
@@ -254,8 +255,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
                                         random_state=random_state, progress=progress)
     q3 = "Q3" + (" bayesian" if bayesian else "") + (" hierarchical" if hierarchical else "")
     if not isinstance(data, ScoreMatrix):
-        report = _with_assumed_direction(report, table)
-    return _with_ignored_options(report, q3, given)
+        report = with_assumed_direction(report, table)
+    return with_ignored_options(report, q3, given)
 
 
 def _with_leaderboard(report: ComparisonReport, frame: pd.DataFrame, *, y_true, loss, cluster,
@@ -325,22 +326,6 @@ def _task_column(columns: tuple, key: str = TASK) -> str | None:
     return find_column(columns, key)
 
 
-def _check_option_types(**options) -> None:
-    """Raise InvalidInputError for an option of the wrong type (``alpha="0.05"``,
-    ``higher_is_better="no"``), before any work: Python would read "no" as true."""
-    check_alpha(options.pop("alpha"))
-    for name in ("higher_is_better",):
-        check_flag(options.pop(name), name, optional=True)
-    for name in ("bayesian", "hierarchical", "progress"):
-        check_flag(options.pop(name), name)
-    for name in ("rope", "rho"):
-        check_number(options.pop(name), name, optional=True)
-    for name in ("aggregate", "y_true", "loss"):
-        check_text(options.pop(name), name)
-    for name, value in options.items():
-        check_text(value, name, optional=True)
-
-
 def _true_labels(data, columns: tuple, encoding) -> str | None:
     """The true-label column of a table of per-example predictions whose labels are not
     called ``y_true`` (``label``, ``target``, ``y``, ...; see
@@ -389,66 +374,3 @@ def _per_item_scores(columns: tuple) -> str:
             "'score', no run/fold: one row per model and item, as evaluation logs give), not "
             "one result per (task, model) or per fold. Compare the models paired by item with compare_evals "
             "(outperform compare-evals FILE), or write the report with outperform report FILE.")
-
-
-def _with_assumed_direction(report: ComparisonReport, table: ResultsTable) -> ComparisonReport:
-    """Warn first, as the ranking depends on it, when the metric's direction was assumed."""
-    if table.warnings:
-        report = replace(report, warnings=tuple(w for w in table.warnings
-                                                if w not in report.warnings) + report.warnings)
-    if not table.direction_assumed:
-        return report
-    what = (f"metric(s) {list(table.direction_assumed)} (not a name of the known metrics, "
-            "such as accuracy or error_rate)")
-    if table.direction_assumed == ("score",):  # "score" is known, unless a wide table's
-        what = "the values of this wide table (they have no metric name)"
-    message = (f"DIRECTION: the direction of {what} is unknown and was assumed "
-               "higher-is-better; if these are errors or losses the ranking is reversed: pass "
-               "higher_is_better=False (--lower-is-better), or higher_is_better=True "
-               "(--higher-is-better) to confirm.")
-    return replace(report, warnings=(message,) + report.warnings)
-
-
-# Options of compare() that only some questions use, with the routes that use them ("Q3
-# bayesian" / "Q3 hierarchical": Q3 with those flags). alpha and threshold apply everywhere
-# (threshold in Q3 only with the Bayesian or hierarchical tests).
-_USED_BY = {
-    "metric": ("Q2", "Q3"), "higher_is_better": ("Q2", "Q3"), "control": ("Q1", "Q2", "Q3"),
-    "posthoc": ("Q3",), "aggregate": ("Q3",), "rope": ("Q1", "Q2", "bayesian", "hierarchical"),
-    "threshold": ("Q1", "Q2", "counts", "bayesian", "hierarchical"), "rho": ("Q2",),
-    "prior_strength": ("bayesian",), "random_state": ("Q1", "Q3", "bayesian", "hierarchical"),
-    "y_true": ("Q1",), "loss": ("Q1",), "cluster": ("Q1",), "hierarchical": ("Q3", "counts"),
-    "omnibus": ("Q3",),
-}
-_ROUTES = {"Q1": "Q1 (predictors on one test set, per-example predictions)",
-           "counts": "per-task discordance counts (the hierarchical McNemar test)",
-           "Q2": "Q2 (algorithms on one task, resampling folds)",
-           "Q3": "Q3 (algorithms over many data sets)"}
-_HINTS = {"bayesian": "it is used by the Bayesian tests over data sets, which bayesian=True "
-                      "(--bayesian) adds",
-          "hierarchical": "it is used by the hierarchical t-test, which hierarchical=True "
-                          "(--hierarchical) adds"}
-
-
-def _given_options(**options) -> dict:
-    """The options of compare() set to something other than their default."""
-    defaults = {name: p.default for name, p in inspect.signature(compare).parameters.items()}
-    return {k: v for k, v in options.items()
-            if not (v is defaults[k] or (type(v) is type(defaults[k]) and v == defaults[k]))}
-
-
-def _with_ignored_options(report: ComparisonReport, route: str, given: dict
-                          ) -> ComparisonReport:
-    """Warn about each option given that the analysis run (``route``) did not use."""
-    kind, *flags = route.split()
-    messages = []
-    for name, value in given.items():
-        users = _USED_BY[name]
-        if kind in users or any(f in users for f in flags):
-            continue
-        hint = next((_HINTS[u] for u in users if kind == "Q3" and u in _HINTS), None)
-        messages.append(f"option {name}={value!r} does not apply to {_ROUTES[kind]} and was "
-                        "ignored" + (f": {hint}." if hint else "."))
-    if not messages:
-        return report
-    return replace(report, warnings=report.warnings + tuple(messages))
