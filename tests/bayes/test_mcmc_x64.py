@@ -30,21 +30,26 @@ print(json.dumps({"x64": bool(jax.config.jax_enable_x64), "p_best": pl.p_best.to
 """
 
 
-def _run(x64: bool) -> dict:
+def _start(x64: bool) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""),
                OUTPERFORM_JAX_CACHE="0")
     env.pop("JAX_ENABLE_X64", None)
     if x64:
         env["JAX_ENABLE_X64"] = "1"
-    done = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
-                          text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return subprocess.Popen([sys.executable, "-c", SCRIPT], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _result(process: subprocess.Popen) -> dict:
+    out, err = process.communicate(timeout=600)
+    assert process.returncode == 0, err[-2000:]
+    return json.loads(out.strip().splitlines()[-1])
 
 
 @pytest.mark.slow
 def test_x64_runs_and_gives_the_float32_draws():
-    wide, narrow = _run(True), _run(False)
+    started = _start(True), _start(False)      # the two processes side by side
+    wide, narrow = (_result(p) for p in started)
     assert wide["x64"] and not narrow["x64"]
     assert sum(wide["p_best"]) == pytest.approx(1.0, abs=1e-6)
     assert sum(wide["regions"]) == pytest.approx(1.0, abs=1e-9)
