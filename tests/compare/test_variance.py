@@ -50,7 +50,7 @@ def test_equals_lme4(tmp_path, case):
     d <- read.csv("{tmp_path / 'd.csv'}")
     for (v in c("task", "model", "run")) d[[v]] <- factor(d[[v]])
     f <- lmer(score ~ model + (1 | task) + (1 | task:model) + (1 | task:run), data = d,
-              REML = VARIANCE_TRUE, control = lmerControl(optimizer = "bobyqa",
+              REML = TRUE, control = lmerControl(optimizer = "bobyqa",
                                                  optCtrl = list(rhoend = 1e-12)))
     vc <- as.data.frame(VarCorr(f))
     cat(paste(vc$grp, collapse = ","), paste(sprintf("%.15g", vc$vcov), collapse = ","),
