@@ -85,7 +85,7 @@ def test_shared_options_have_one_name_and_one_default(name, command):
 
 RESULT_COMMANDS = ["compare", "compare-predictions", "compare-evals", "leaderboard",
                    "aggregate", "simulate", "plan mcnemar", "plan paired-t", "plan sign",
-                   "plan corrected-t", "plan auc", "plan bayes-mcnemar"]
+                   "plan corrected-t", "plan auc", "plan bayes-mcnemar", "demo", "benchmark"]
 
 
 @pytest.mark.parametrize("name", RESULT_COMMANDS)
@@ -169,6 +169,9 @@ def _argv(name, d):
         "plan auc": ["plan", "auc", "--auc-a", ".85", "--auc-b", ".8"],
         "plan bayes-mcnemar": ["plan", "bayes-mcnemar", "--n", "200", "--accuracy-a", ".8",
                                "--accuracy-b", ".75", "--discordance", ".15"],
+        "demo": ["demo", "--out", d / "demo"],
+        "benchmark": ["benchmark", "--models", "nb,tree", "--datasets", "iris", "--cv", "2x3",
+                      "--out", d / "bench.csv"],
     }[name]
     return [str(a) for a in argv]
 
@@ -216,7 +219,7 @@ def test_markdown_is_written(files, name):
 
 
 @pytest.mark.parametrize("fmt, mark", [("html", "<table"), ("latex", "\\toprule")])
-@pytest.mark.parametrize("name", ["compare", "leaderboard", "aggregate", "plan mcnemar"])
+@pytest.mark.parametrize("name", ["compare", "leaderboard", "aggregate", "plan mcnemar", "demo"])
 def test_html_and_latex(files, name, fmt, mark):
     res = runner.invoke(app, _argv(name, files) + ["--format", fmt])
     assert res.exit_code == 0, res.output

@@ -5,13 +5,12 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 
 from .._validation import OutperformError
 from . import _options as opt
 from ._errors import err
 from ._options import Format
-from ._output import SCHEDULER_HELP, _backend, _emit, _exit_on_bad_input, writing
+from ._output import SCHEDULER_HELP, _backend, _exit_on_bad_input, emit_reports, writing
 
 
 def benchmark(
@@ -33,6 +32,8 @@ def benchmark(
     seed: int = opt.seed("random_state of the splits (recorded in the output)."),
     rope: Optional[float] = opt.rope(),
     alpha: float = opt.alpha(),
+    fmt: Format = opt.format_("Format of the analysis printed after the fits (text, markdown, "
+                              "json, html, latex): every Q2 report, then the Q3 one."),
     predictions: bool = typer.Option(False, "--predictions", help="Also write every test "
                                      "example's prediction to <out>.predictions.<suffix> "
                                      "(columns task, model, run, fold, example, y_true, "
@@ -93,16 +94,17 @@ def benchmark(
 
         table = table[0]
         err.print(f"per-example predictions written to {predictions_path(out)}.")
+    reports, notes = {}, []
     for task in table["task"].unique():
-        Console().rule(f"Q2 on {task}")
         try:
-            _emit(compare(table[table["task"] == task], metric=metric, rope=rope, alpha=alpha),
-                  Format.text)
+            reports[f"Q2 on {task}"] = compare(table[table["task"] == task], metric=metric,
+                                               rope=rope, alpha=alpha)
         except OutperformError as exc:
-            err.print(f"[yellow]Q2 on {task} not run:[/yellow] {exc}")
+            notes.append(f"Q2 on {task} not run: {exc}")
     if table["task"].nunique() > 1:
-        Console().rule("Q3 across data sets")
         try:
-            _emit(compare(table, metric=metric, alpha=alpha), Format.text)
+            reports["Q3 across data sets"] = compare(table, metric=metric, alpha=alpha)
         except OutperformError as exc:
-            err.print(f"[yellow]Q3 not run:[/yellow] {exc}")
+            notes.append(f"Q3 not run: {exc}")
+    emit_reports(f"outperform benchmark ({out})", reports, notes, fmt)
+

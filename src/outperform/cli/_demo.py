@@ -5,11 +5,10 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 
 from . import _options as opt
 from ._options import Format
-from ._output import _emit, _plot
+from ._output import _plot, emit_reports
 
 #: The level of Demšar's worked example (§3.2.4): the demo reproduces the paper, so its
 #: ``--alpha`` is the paper's, the one shared option whose default differs on purpose.
@@ -19,7 +18,9 @@ DEMSAR_ALPHA = 0.10
 def demo(out: Optional[Path] = opt.out("Folder for the diagrams (default outperform-demo)."),
          alpha: float = typer.Option(DEMSAR_ALPHA, "--alpha", help="Significance level "
                                      "(Demšar uses 0.05 and 0.10; the demo reproduces his "
-                                     "example at 0.10).")
+                                     "example at 0.10)."),
+         fmt: Format = opt.format_("Format of the two reports printed (text, markdown, json, "
+                                   "html, latex); the diagrams are written either way.")
          ) -> None:
     """Demšar (2006) Table 6: four C4.5 variants on 14 data sets, end to end.
 
@@ -31,11 +32,11 @@ def demo(out: Optional[Path] = opt.out("Folder for the diagrams (default outperf
 
     out = Path("outperform-demo") if out is None else out
     table = load_demsar_table6(version="paper")
-    Console().rule("Demšar (2006) Table 6 — AUC of C4.5 variants")
     report = compare(table, alpha=alpha)
-    _emit(report, Format.text)
-    _plot(report, out / "cd_nemenyi.png")
     control = compare(table, alpha=0.05, control="C4.5", posthoc="holm")
-    Console().rule("Against the control C4.5 (Holm, Bonferroni–Dunn), α = 0.05")
-    _emit(control, Format.text)
+    emit_reports("Demšar (2006) Table 6 — AUC of C4.5 variants",
+                 {"Demšar (2006) Table 6 — AUC of C4.5 variants": report,
+                  "Against the control C4.5 (Holm, Bonferroni–Dunn), α = 0.05": control},
+                 [], fmt)
+    _plot(report, out / "cd_nemenyi.png")
     _plot(control, out / "cd_bonferroni_dunn.png")

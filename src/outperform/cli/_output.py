@@ -213,3 +213,20 @@ def _plot(report, path: Path) -> None:
         save_figure_file(figures[0], path)
     posthoc = figures[0].key.removeprefix("cd-")
     err.print(f"critical-difference diagram ({escape(posthoc)}) written to {escape(str(path))}")
+
+
+def emit_reports(title: str, reports: dict, notes: list, fmt: Format) -> None:
+    """Several reports: on the terminal one after the other (a rule naming each), else one
+    output of kind "reports" (:func:`outperform.report.reports_output`)."""
+    if Format(fmt) is not Format.text:
+        from ..report import reports_output
+
+        emit_output(reports_output(title, reports, notes=notes), fmt)
+        return
+    from rich.console import Console
+
+    for name, report in reports.items():
+        Console().rule(name)
+        _emit(report, Format.text)
+    for note in notes:
+        err.print(f"[yellow]{escape(note)}[/yellow]")

@@ -234,3 +234,21 @@ def simulation_output(frame, name: str) -> Output:
                                   [frame_table(frame, "simulation", name)]),
                   frame.to_string(index=False))
 
+
+
+def reports_output(title: str, reports: dict, *, notes=()) -> Output:
+    """Several comparison reports as one output (``outperform benchmark``, ``demo``): each
+    report's sections under a section of its own name; JSON ``{"reports": {name:
+    report.to_dict()}}``, each report following schema.json."""
+    from ._document import Document, Paragraph, Section, build_document
+
+    parts = []
+    for i, (name, report) in enumerate(reports.items()):
+        doc = build_document(report, figures=False)
+        parts.append(Section(f"report-{i + 1}", name, (Paragraph(doc.headline),),
+                             tuple(doc.sections)))
+    document = Document(title, f"{len(reports)} comparison report(s)", tuple(parts),
+                        numbered=False)
+    payload = {"title": title, "reports": {name: r.to_dict() for name, r in reports.items()},
+               "notes": list(notes)}
+    return Output("reports", payload, document, "")

@@ -23,7 +23,7 @@ from ._sections import Table
 
 #: What ``kind`` an output's JSON names; ``output.schema.json`` has one definition of each.
 KINDS = ("leaderboard", "battles", "evals", "runs", "power", "assurance", "power-table",
-         "simulation")
+         "simulation", "reports")
 FORMATS = ("text", "markdown", "json", "html", "latex")
 
 
@@ -208,6 +208,9 @@ def validate_output(data) -> dict:
                           "pip install jsonschema") from err
     validator = jsonschema.Draft202012Validator(load_output_schema())
     error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is None and data.get("kind") == "reports":
+        for rep in data["reports"].values():     # each follows the report schema
+            validate_report(rep)
     if error is None and data.get("kind") == "evals":
         # every report inside follows the report schema
         for rep in [*(r for reps in data["per_task"].values() for r in reps),
