@@ -76,7 +76,9 @@ def _procedures_differ(post: dict, names) -> str | None:
     if not both.any():
         return None
     pairs = [f"{names[i]} vs {names[j]}" for i, j in zip(rows[both], cols[both])]
+    all_pairs = next((key for key, r in post.items() if r.control is None), None)
+    letters = ("" if all_pairs is None else   # letters come from an all-pairs procedure only
+               f", and the letters are those of {_label(all_pairs)}")
     return (f"the post-hoc procedures ({', '.join(_label(key) for key in post)}) decide "
             f"differently on {', '.join(pairs)}: each tests its own family of pairs; every "
-            "conclusion names the procedure that decides it, and the letters are those of "
-            f"{_label(next((key for key, r in post.items() if r.control is None), ''))}.")
+            f"conclusion names the procedure that decides it{letters}.")

@@ -242,11 +242,11 @@ def reports_output(title: str, reports: dict, *, notes=()) -> Output:
     report.to_dict()}}``, each report following schema.json."""
     from ._document import Document, Paragraph, Section, build_document
 
-    parts = []
-    for i, (name, report) in enumerate(reports.items()):
-        doc = build_document(report, figures=False)
-        parts.append(Section(f"report-{i + 1}", name, (Paragraph(doc.headline),),
-                             tuple(doc.sections)))
+    parts = []      # each report: a section with its name and headline, then its own
+    for i, (name, report) in enumerate(reports.items()):   # sections at the same depth as
+        doc = build_document(report, figures=False)        # in a single report
+        parts.append(Section(f"report-{i + 1}", name, (Paragraph(doc.headline),)))
+        parts += doc.sections       # keys kept: "see Warnings" finds its section by key
     document = Document(title, f"{len(reports)} comparison report(s)", tuple(parts),
                         numbered=False)
     payload = {"title": title, "reports": {name: r.to_dict() for name, r in reports.items()},
