@@ -36,7 +36,6 @@ def demo(out: Optional[Path] = opt.out("Folder for the diagrams (default outperf
     control = compare(table, alpha=0.05, control="C4.5", posthoc="holm")
     emit_reports("Demšar (2006) Table 6 — AUC of C4.5 variants",
                  {"Demšar (2006) Table 6 — AUC of C4.5 variants": report,
-                  "Against the control C4.5 (Holm, Bonferroni–Dunn), α = 0.05": control},
-                 [], fmt)
+                  "Against the control C4.5 (Holm, Bonferroni–Dunn), α = 0.05": control}, fmt)
     _plot(report, out / "cd_nemenyi.png")
     _plot(control, out / "cd_bonferroni_dunn.png")

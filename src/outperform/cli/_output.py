@@ -215,9 +215,13 @@ def _plot(report, path: Path) -> None:
     err.print(f"critical-difference diagram ({escape(posthoc)}) written to {escape(str(path))}")
 
 
-def emit_reports(title: str, reports: dict, notes: list, fmt: Format) -> None:
-    """Several reports: on the terminal one after the other (a rule naming each), else one
-    output of kind "reports" (:func:`outperform.report.reports_output`)."""
+def emit_reports(title: str, parts: dict, fmt: Format) -> None:
+    """Several reports, ``parts`` {name: report, or the message of why it was not run}: on the
+    terminal one after the other (a rule naming each, the reason in yellow for one not run),
+    else one output of kind "reports" (:func:`outperform.report.reports_output`) whose notes
+    say which were not run."""
+    reports = {name: r for name, r in parts.items() if not isinstance(r, str)}
+    notes = [f"{name} not run: {r}" for name, r in parts.items() if isinstance(r, str)]
     if Format(fmt) is not Format.text:
         from ..report import reports_output
 
@@ -225,8 +229,9 @@ def emit_reports(title: str, reports: dict, notes: list, fmt: Format) -> None:
         return
     from rich.console import Console
 
-    for name, report in reports.items():
+    for name, part in parts.items():
         Console().rule(name)
-        _emit(report, Format.text)
-    for note in notes:
-        err.print(f"[yellow]{escape(note)}[/yellow]")
+        if isinstance(part, str):
+            err.print(f"[yellow]{escape(name)} not run:[/yellow] {escape(part)}")
+        else:
+            _emit(part, Format.text)
