@@ -40,6 +40,7 @@ def _no_seed_effect():
     return pd.DataFrame(rows)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("Rscript") is None, reason="needs Rscript with lme4")
 @pytest.mark.parametrize("case", ["interior", "boundary"])
 def test_equals_lme4(tmp_path, case):

@@ -18,8 +18,9 @@ from outperform.report import render_html
 
 CHROMIUM = next((shutil.which(b) for b in ("chromium", "chromium-browser") if shutil.which(b)),
                 None)
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="chromium is not on PATH (apt-get install -y chromium)")
+pytestmark = [pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium is not on PATH (apt-get install -y chromium)"),
+    pytest.mark.slow]    # a browser started: seconds, outside the fast loop
 
 WIDTH, HEIGHT = 1200, 4000
 

@@ -71,6 +71,7 @@ cat(sprintf("%.12f", sqrt(diag(vcov(fit)))), "\\n")
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _has_bradleyterry2(), reason="Rscript with BradleyTerry2 is absent")
 def test_random_battles_match_bradleyterry2_live(tmp_path):
     df = _random_battles()

@@ -41,6 +41,7 @@ def _has_multcompview():
                           capture_output=True).returncode == 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _has_multcompview(), reason="Rscript with multcompView is absent")
 @pytest.mark.parametrize("seed, k", [(s, k) for s, k in zip(range(12), [3, 4, 5, 6, 7, 8, 9,
                                                                           10, 12, 15, 20, 30])])
