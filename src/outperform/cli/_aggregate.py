@@ -59,12 +59,7 @@ def aggregate_cmd(
     from ..data import read_table
     from ..report import runs_output
 
-    if json_out:
-        opt.deprecated("--json", "--format json")
-        if Format(fmt) not in (Format.text, Format.json):
-            raise InvalidInputError(f"--json and --format {Format(fmt).value} disagree; give "
-                                    "--format only.")
-        fmt = Format.json
+    fmt = opt.json_format(json_out, fmt)
     if confidence_level is not None:
         opt.deprecated("--confidence-level", "--alpha (1 - level)")
         if alpha != 0.05 and abs((1 - alpha) - confidence_level) > 1e-12:

@@ -91,12 +91,7 @@ def compare_evals_cmd(
     from ._output import check_out
 
     output_format, log = _formats(fmt, log_format)
-    if json_out:
-        opt.deprecated("--json", "--format json")
-        if Format(output_format) not in (Format.text, Format.json):
-            raise InvalidInputError(f"--json and --format {Format(output_format).value} disagree; give "
-                                    "--format only.")
-        output_format = Format.json
+    output_format = opt.json_format(json_out, output_format)
     cluster = opt.merge("--cluster", cluster, "--cluster-by", cluster_by)
     direction = opt.direction(lower_is_better, higher_is_better)
     if top is not None and top < 0:

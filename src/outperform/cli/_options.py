@@ -132,6 +132,23 @@ def merge(new_name: str, new_value, old_name: str, old_value, *, unset=None):
     return old_value
 
 
+def json_format(json_out: bool, fmt):
+    """The output format given the old ``--json`` flag (deprecated: ``--format json``).
+
+    Raises
+    ------
+    InvalidInputError
+        ``--json`` with a ``--format`` other than text or json.
+    """
+    if not json_out:
+        return fmt
+    deprecated("--json", "--format json")
+    if Format(fmt) not in (Format.text, Format.json):
+        raise InvalidInputError(f"--json and --format {Format(fmt).value} disagree; give "
+                                "--format only.")
+    return Format.json
+
+
 def direction(lower: bool, higher: bool) -> bool | None:
     """``higher_is_better`` from the two direction flags; None leaves it to the metric's name.
 

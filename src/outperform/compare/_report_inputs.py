@@ -26,6 +26,7 @@ def with_runs(report, data, *, encoding: str | None = None, control: str | None 
         As for :func:`outperform.compare.compare_runs` and :func:`read_results`.
     """
     from ..data import read_results
+    from ..data._columns import MODEL, RUN, TASK
     from ._runs import compare_runs
 
     if report.question != "Q3":
@@ -33,8 +34,8 @@ def with_runs(report, data, *, encoding: str | None = None, control: str | None 
     table = read_results(data, metric=report.metric, higher_is_better=report.higher_is_better,
                          encoding=encoding, paired=False)
     frame = table.frame
-    if "run" not in frame.columns or frame.groupby(["task", "model"], observed=True)[
-            "run"].nunique().max() < 2:
+    if RUN not in frame.columns or frame.groupby([TASK, MODEL], observed=True)[
+            RUN].nunique().max() < 2:
         return report
     runs = compare_runs(frame, metric=report.metric, higher_is_better=report.higher_is_better,
                         normalize="min-max", control=control,
