@@ -29,6 +29,7 @@ _WHERE = {
     "bradley_terry": "._ratings",
     "plackett_luce": "._ratings",
     "sample_efficiency": "._curves",
+    "task_table": "._table_marks",
     "Procedure": "._registry",
     "procedure": "._registry",
     "procedures": "._registry",
@@ -43,7 +44,7 @@ __all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_co
            "infer_question", "leaderboard",
            "min_data_sets", "variance_components",
            "compare_evals",
-    "bradley_terry", "plackett_luce", "sample_efficiency",
+    "bradley_terry", "plackett_luce", "sample_efficiency", "task_table",
     "Procedure", "procedure", "procedures", "posthoc_help",
 ]
 

@@ -21,6 +21,7 @@ from ._output_kinds import (battle_lines, battles_output, battles_table, leaderb
                             power_table_output, reports_output, runs_output, simulation_output)
 from ._outputs import (KINDS, Output, load_output_schema, output_dict, render_output,
                        validate_output)
+from ._results_table import results_table, results_table_output
 from ._sections import Table
 from ._text import render_text
 
@@ -38,5 +39,5 @@ __all__ = ["FORMATS", "KINDS", "Output", "battle_lines", "battles_output", "batt
            "validate_output", "Bullets", "Document", "Figure", "Paragraph", "ReportFigure", "Section",
            "Table", "build_document", "latex_escape", "load_schema", "render_html",
            "render_html_fragment", "render_json", "render_latex", "render_markdown",
-           "render_text", "report_figures", "save_figure_file", "validate_report",
+           "render_text", "report_figures", "results_table", "results_table_output", "save_figure_file", "validate_report",
            "write_report"]

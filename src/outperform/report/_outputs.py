@@ -23,7 +23,7 @@ from ._sections import Table
 
 #: What ``kind`` an output's JSON names; ``output.schema.json`` has one definition of each.
 KINDS = ("leaderboard", "battles", "evals", "runs", "power", "assurance", "power-table",
-         "simulation", "reports")
+         "simulation", "reports", "results_table")
 FORMATS = ("text", "markdown", "json", "html", "latex")
 
 
@@ -42,8 +42,8 @@ class Output:
         Its sentences and tables, for Markdown, HTML and LaTeX.
     text : str
         Its terminal text.
-    markdown : str or None
-        A Markdown rendering of its own (else the document's).
+    markdown, html, latex : str or None
+        A rendering of its own in that format (else the document's).
     """
 
     kind: str
@@ -51,6 +51,8 @@ class Output:
     document: Document
     text: str
     markdown: str | None = None
+    html: str | None = None
+    latex: str | None = None
 
 
 def _safe(value):
@@ -88,9 +90,9 @@ def render_output(output: Output, fmt: str = "text") -> str:
         return output.markdown if output.markdown is not None else document_markdown(
             output.document)
     if fmt == "html":
-        return document_html(output.document)
+        return output.html if output.html is not None else document_html(output.document)
     if fmt == "latex":
-        return document_latex(output.document)
+        return output.latex if output.latex is not None else document_latex(output.document)
     raise InvalidInputError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}.")
 
 

@@ -24,6 +24,7 @@ _WHERE = {
     "SCHEMA_VERSION": "._report",
     "ComparisonReport": "._report",
     "SampleEfficiency": "._curves",
+    "TaskTable": "._task_table",
     "BradleyTerryResult": "._ratings",
     "PlackettLuceResult": "._ratings",
 }
@@ -36,5 +37,5 @@ __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonRep
            "Leaderboard", "PairwiseResult", "RankSetCoverage", "RankSets", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
            "VarianceComponents", "EvalComparison",
-    "BradleyTerryResult", "PlackettLuceResult", "SampleEfficiency",
+    "BradleyTerryResult", "PlackettLuceResult", "SampleEfficiency", "TaskTable",
 ]
