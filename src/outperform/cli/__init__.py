@@ -23,6 +23,7 @@ from ._leaderboard import leaderboard_cmd
 from ._plan import plan_app
 from ._report import report
 from ._simulate import simulate
+from ._table import table_cmd
 
 app.command("compare")(compare_cmd)
 app.command("compare-predictions")(compare_predictions_cmd)
@@ -33,6 +34,7 @@ app.command("demo")(demo)
 app.command("aggregate")(aggregate_cmd)
 app.command("compare-evals")(compare_evals_cmd)
 app.command("leaderboard")(leaderboard_cmd)
+app.command("table")(table_cmd)
 app.add_typer(plan_app, name="plan")
 
 __all__ = ["app"]
