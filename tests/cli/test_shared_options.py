@@ -65,7 +65,7 @@ def test_the_walk_sees_every_command():
     names = {name for name, _ in COMMANDS}
     assert {"compare", "compare-predictions", "compare-evals", "leaderboard", "aggregate",
             "report", "benchmark", "simulate", "demo", "plan mcnemar", "plan paired-t",
-            "plan sign", "plan corrected-t", "plan auc", "plan bayes-mcnemar"} <= names
+            "plan sign", "plan corrected-t", "plan auc", "plan bayes-mcnemar", "table"} <= names
 
 
 @pytest.mark.parametrize("name, command", COMMANDS, ids=[n for n, _ in COMMANDS])
@@ -85,7 +85,7 @@ def test_shared_options_have_one_name_and_one_default(name, command):
 
 RESULT_COMMANDS = ["compare", "compare-predictions", "compare-evals", "leaderboard",
                    "aggregate", "simulate", "plan mcnemar", "plan paired-t", "plan sign",
-                   "plan corrected-t", "plan auc", "plan bayes-mcnemar", "demo", "benchmark"]
+                   "plan corrected-t", "plan auc", "plan bayes-mcnemar", "demo", "benchmark", "table"]
 
 
 @pytest.mark.parametrize("name", RESULT_COMMANDS)
@@ -172,13 +172,14 @@ def _argv(name, d):
         "demo": ["demo", "--out", d / "demo"],
         "benchmark": ["benchmark", "--models", "nb,tree", "--datasets", "iris", "--cv", "2x3",
                       "--out", d / "bench.csv"],
+        "table": ["table", d / "t6.csv", "--control", "C4.5"],
     }[name]
     return [str(a) for a in argv]
 
 
 OUTPUTS = ["compare", "compare-q1", "compare-predictions", "compare-evals", "leaderboard",
            "battles", "aggregate", "simulate", "plan mcnemar", "plan paired-t", "plan sign",
-           "plan corrected-t", "plan auc", "plan bayes-mcnemar"]
+           "plan corrected-t", "plan auc", "plan bayes-mcnemar", "table"]
 
 
 @pytest.mark.parametrize("name", OUTPUTS)
@@ -219,7 +220,8 @@ def test_markdown_is_written(files, name):
 
 
 @pytest.mark.parametrize("fmt, mark", [("html", "<table"), ("latex", "\\toprule")])
-@pytest.mark.parametrize("name", ["compare", "leaderboard", "aggregate", "plan mcnemar", "demo"])
+@pytest.mark.parametrize("name", ["compare", "leaderboard", "aggregate", "plan mcnemar", "demo",
+                                  "table"])
 def test_html_and_latex(files, name, fmt, mark):
     res = runner.invoke(app, _argv(name, files) + ["--format", fmt])
     assert res.exit_code == 0, res.output
