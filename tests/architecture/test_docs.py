@@ -88,6 +88,48 @@ def test_figures_go_below_their_block_and_its_output():
                      "![b](figures/p-2-1.png)\n\n![c](figures/p-2-2.png)\n\nend\n")
 
 
+def _run_tables_page(with_autorank: bool) -> list:
+    """Run docs/tables.md's python blocks in order, in one namespace and a scratch folder
+    (the autorank block only ``with_autorank``: autorank is an optional peer)."""
+    import contextlib
+    import io
+    import tempfile
+
+    code_blocks = hook.blocks((DOCS / "tables.md").read_text(encoding="utf-8"))
+    namespace: dict = {"__name__": "__tables__"}
+    ran = []
+    with tempfile.TemporaryDirectory() as scratch, hook._working_folder(scratch):
+        for n, block in enumerate(code_blocks, start=1):
+            if "autorank" in block.code and not with_autorank:
+                continue
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                exec(compile(block.code, f"tables.md, block {n}", "exec"), namespace)
+            block.printed = printed.getvalue()
+            ran.append((n, block))
+    return ran
+
+
+def test_tables_page_code_prints_what_the_page_says():
+    """docs/tables.md (issue 28): outperform's tables, run as written, print what it shows."""
+    ran = _run_tables_page(with_autorank=False)
+    assert len(ran) >= 2
+    for n, block in ran:
+        assert block.expected is not None, f"tables.md, block {n} shows no output"
+        assert _lines(block.printed) == _lines(block.expected), f"tables.md, block {n}"
+
+
+@pytest.mark.slow
+def test_tables_page_autorank_side_by_side():
+    """The autorank part of docs/tables.md, when autorank is installed (an optional peer)."""
+    pytest.importorskip("autorank")
+    ran = _run_tables_page(with_autorank=True)
+    side = [(n, b) for n, b in ran if "autorank" in b.code]
+    assert side, "tables.md has no autorank block"
+    for n, block in side:
+        assert _lines(block.printed) == _lines(block.expected), f"tables.md, block {n}"
+
+
 def test_which_test_page_mirrors_compare():
     """The page names every option compare() accepts and the thresholds it uses."""
     from outperform.compare import _q1 as q1

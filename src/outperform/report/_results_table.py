@@ -156,8 +156,8 @@ def caption_text(t, caption: str | None, *, ranks: bool) -> str:
     direction = "higher is better" if t.higher_is_better else "lower is better"
     what = ("one value per data set" if t.aggregation == "one value per cell" else
             f"mean ± standard deviation over the {t.aggregation.replace(' per cell', '')}")
-    parts = [caption.strip() if caption else f"{t.metric} of each method on each data set "
-             f"({what}; {direction})."]
+    parts = [caption.strip() if caption else f"Results ({t.metric}, {direction}) of each "
+             f"method on each data set: {what}."]
     parts.append("Bold: the best of each row (ties: all of them).")
     if t.test == "corrected_t_holm":
         parts.append(f"{DAGGER}: significantly worse than the best of its row by the corrected "
@@ -171,8 +171,8 @@ def caption_text(t, caption: str | None, *, ranks: bool) -> str:
     if ranks:
         parts.append("In parentheses: the rank within the row (1 = best, ties averaged).")
     if t.control is not None:
-        parts.append(f"W/T/L: data sets on which the method's mean beats, ties or loses to "
-                     f"{t.control}'s.")
+        parts.append(f"W/T/L: the data sets on which the method's mean is better than, equal "
+                     f"to or worse than the mean of {t.control}.")
     return " ".join(parts)
 
 
