@@ -64,6 +64,9 @@ CASES = {
                       "only 3 paired fold scores per model"),
     "zero variance pair": (_constant_pair(), ["--format", "markdown"], 0,
                            "B against A is not tested (all 10 fold differences equal"),
+    "runs without folds or sizes": (_folds().rename(columns={"fold": "run"}), [], 1,
+                                    "pass rho= (--rho), e.g. 0.1 for 10-fold CV. Or leave the "
+                                    "marks out: test='none' (--test none)."),
     "siunitx with ranks": (_folds(), ["--siunitx", "--ranks"], 1, "give one of the two"),
     "unknown column": (_folds(), ["--columns", "A,Q"], 1, "columns ['Q'] are not methods"),
     "column twice": (_folds(), ["--columns", "A,B,A"], 1, "columns names ['A'] more than once"),

@@ -204,7 +204,11 @@ def _row_tests(table, task, metric, hib, means, rho, p_row, adj_row):
     sign = 1.0 if hib else -1.0
     b = present[int(np.argmax(sign * means[present]))]
     others = [j for j in present if j != b]
-    r, _ = _rho(table, task, rho)
+    try:
+        r, _ = _rho(table, task, rho)
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"{exc} Or leave the marks out: test='none' (--test none)."
+                                ) from None
     best = np.tile(sign * scores[models[b]], (len(others), 1))
     rest = sign * np.stack([scores[models[j]] for j in others])
     results = _corrected_t(best, rest, r)
