@@ -135,9 +135,14 @@ def _compile(tmp_path, tex: str, packages: str) -> subprocess.CompletedProcess:
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
 @pytest.mark.parametrize("options", [{}, {"transpose": True, "ranks": True, "control": "M1"},
-                                     {"siunitx": True, "control": "M1"}],
-                         ids=["booktabs", "transposed-ranks", "siunitx"])
+                                     {"siunitx": True, "control": "M1"},
+                                     {"names": True, "control": "k_nn & 50% #1"}],
+                         ids=["booktabs", "transposed-ranks", "siunitx", "special-names"])
 def test_the_latex_compiles(frame, tmp_path, options):
+    options = dict(options)
+    if options.pop("names", False):     # LaTeX's special characters in names are escaped
+        frame = frame.replace({"model": {"M1": "k_nn & 50% #1", "M2": "a^b {x} ~y $z"},
+                               "task": {"set01": "data_set \\ 1"}})
     packages = "\\usepackage{booktabs}"
     if options.get("siunitx"):
         found = subprocess.run(["kpsewhich", "siunitx.sty"], capture_output=True, text=True)
@@ -194,3 +199,15 @@ def test_columns_transpose_caption_label_decimals():
     assert row.split(" & ")[1] == "\\textbf{0.80}"          # 0.798 to 2 decimals, the best
     assert "Wilcoxon signed-rank" in tex                    # two methods: Wilcoxon's test
     assert NAMES[0] in tex
+
+
+def test_sd_digits_round_each_cell_at_its_sd(frame):
+    md = results_table(frame, sd_digits=1, format="markdown", columns=["M1", "M2"])
+    cube = frame.sort_values(["task", "model", "fold"]).set_index(["task", "model"])["accuracy"]
+    for task in ("set01", "set02", "set03"):
+        x = cube.loc[(task, "M1")].to_numpy()
+        sd = x.std(ddof=1)
+        d = -int(np.floor(np.log10(sd)))          # one significant digit of the sd
+        line = next(row for row in md.splitlines() if row.startswith(f"| {task} |"))
+        cell = line.split(" | ")[1].strip("*†")
+        assert cell == f"{round(x.mean(), d):.{d}f} ± {round(sd, d):.{d}f}", (line, sd)

@@ -254,7 +254,10 @@ def grid_text(g: Grid, caption: str, notes) -> str:
         for label, cells in g.footer:
             table.add_row(escape(label), *(escape(_plain(c)) for c in cells))
     shown = [table, *([span_text(g.span)] if g.span else []), *(f"note: {n}" for n in notes)]
-    return rich_text(*shown, width=max(100, 14 * (len(g.header) + 1)))
+    widths = [max(len(x) for x in column) for column in zip(
+        (g.corner, *g.header), *((label, *map(_plain, cells)) for label, cells in (*g.rows,
+                                                                                    *g.footer)))]
+    return rich_text(*shown, width=max(80, sum(widths) + 3 * len(widths) + 1))
 
 
 # -- the public function ------------------------------------------------------------------------
