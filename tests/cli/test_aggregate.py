@@ -2,6 +2,7 @@
 import json
 
 import numpy as np
+import pytest
 import pandas as pd
 from typer.testing import CliRunner
 
@@ -105,3 +106,24 @@ def test_report_without_runs_has_no_runs_section(tmp_path):
                               "--formats", "md", "--no-bayesian"])
     assert res.exit_code == 0, res.output
     assert "Runs over tasks" not in (tmp_path / "rep" / "report.md").read_text()
+
+
+@pytest.mark.slow
+def test_aggregate_of_many_models_prints_a_ranking_under_100_lines(tmp_path):
+    """50 models: the neighbours in the ranking, not 1,225 pairs (issue 31, item 2)."""
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame([{"task": f"t{t}", "model": f"m{i}", "run": r,
+                           "accuracy": 0.5 + 0.002 * i + rng.normal(0, 0.03)}
+                          for t in range(4) for i in range(50) for r in range(3)])
+    path = tmp_path / "many.csv"
+    frame.to_csv(path, index=False)
+    res = runner.invoke(app, ["aggregate", str(path), "--n-resamples", "100"])
+    assert res.exit_code == 0, res.output
+    assert len(res.stdout.splitlines()) < 100
+    assert "49 of 1,225 pairs are shown" in res.stdout
+    every = runner.invoke(app, ["aggregate", str(path), "--n-resamples", "100", "--pairs", "all",
+                                "--format", "json"])
+    assert every.exit_code == 0, every.output
+    assert len(json.loads(every.stdout)["improvements"]) == 1225
+    bad = runner.invoke(app, ["aggregate", str(path), "--pairs", "control"])
+    assert bad.exit_code == 1 and "needs a control model" in bad.output

@@ -32,6 +32,7 @@ def aggregate_cmd(
                                       "of tasks, not only new seeds on these tasks."),
     control: Optional[str] = opt.control("Give P(model > control) for every other model "
                                          "instead of every pair."),
+    pairs: Optional[str] = opt.pairs(),
     metric: Optional[str] = opt.metric(),
     lower_is_better: bool = opt.lower_is_better(),
     higher_is_better: bool = opt.higher_is_better(),
@@ -87,7 +88,7 @@ def aggregate_cmd(
     options = dict(metric=metric, higher_is_better=direction, normalize=rule,
                    n_resamples=n_resamples, alpha=alpha,
                    task_bootstrap=tasks_random, random_state=seed, progress=True)
-    result = compare_runs(frame, control=control, **options)
+    result = compare_runs(frame, control=control, pairs=pairs, **options)
     efficiency = sample_efficiency(frame, **options) if has_steps else None
     components = (variance_components(frame, metric=metric, higher_is_better=direction)
                   if variance else None)

@@ -63,6 +63,15 @@ def control(help: str = "Compare every model with this one (e.g. your baseline) 
     return typer.Option(None, "--control", help=help)
 
 
+def pairs(help: str = "Which pairs to compute and print in full: all, neighbours (in the "
+                      "ranking) or control (each model against --control). Default: control "
+                      "with --control, all up to 6 models, else neighbours; the rest are "
+                      "counted."):
+    from ..compare._pair_choice import PAIRS
+
+    return typer.Option(None, "--pairs", metavar="|".join(PAIRS), help=help)
+
+
 def alpha(help: str = "Significance level (intervals at 1 - alpha)."):
     return typer.Option(0.05, "--alpha", help=help)
 

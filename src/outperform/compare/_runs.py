@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from itertools import combinations
-
 import numpy as np
 import pandas as pd
 
@@ -26,7 +24,8 @@ from ..data._columns import FOLD, MODEL, RUN, STEP, TASK, canonical_columns
 from ..results import RunsComparison
 from ..results._runs import IntervalEstimate, _percentile_interval
 from ..stats import aggregate_runs, performance_profile, probability_of_improvement
-from ..stats._runs import STATISTICS, _check_options, runs_cost
+from ..stats._runs import STATISTICS, _check_options, performance_profiles, runs_cost
+from ._pair_choice import ALL_PAIRS_UP_TO, choose_pairs
 
 
 def _last_step(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
@@ -173,7 +172,8 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
                  normalize=None, control: str | None = None, statistics=STATISTICS,
                  gamma: float = 1.0, n_resamples: int = 2000, alpha: float = 0.05,
                  task_bootstrap: bool = False, paired: bool | None = None, taus=None,
-                 random_state=0, progress: bool = False) -> RunsComparison:
+                 random_state=0, progress: bool = False, pairs: str | None = None
+                 ) -> RunsComparison:
     """Mean, median, IQM and optimality gap with bootstrap CIs, P(X > Y) and profiles.
 
     Agarwal et al. (2021), NeurIPS; the same estimators as rliable.
@@ -192,8 +192,14 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
         table with columns ``task, zero, one`` (e.g. random and human scores), mapped to 0 and
         1; a lower-is-better metric gets zero = the worse reference, so higher is better after.
     control : str, optional
-        Compare every other model with it (P(model > control)); by default every pair, X
-        before Y in the table's order.
+        Compare every other model with it (P(model > control) and the differences).
+    pairs : {"all", "neighbours", "control"}, optional
+        Which pairs get P(X > Y) and the differences in full (the rule of
+        :func:`outperform.compare._pair_choice.choose_pairs`): by default each model against
+        ``control`` when one is named, every pair up to 6 models, else the neighbours in the
+        ranking by IQM (X the better). Whatever is shown, ``pair_summary`` counts, over all
+        k(k − 1)/2 pairs, those whose difference interval excludes 0. P(X > Y) costs about
+        n_resamples × tasks × runs² per pair: 1,225 pairs of 50 models take a minute.
     statistics, gamma, n_resamples, alpha, task_bootstrap, random_state, progress
         As in :func:`outperform.stats.aggregate_runs`; one random stream serves all models.
     paired : bool, optional
@@ -254,9 +260,10 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
     arrays = _arrays(frame, tasks, models)
     paired, design = _design(frame, paired)
     notes.append(design)
-    pairs = ([(m, control) for m in models if m != control] if control is not None
-             else list(combinations(models, 2)))
-    _cost(arrays, pairs, statistics, n_resamples, taus)
+    k = len(models)
+    n_pairs = (k * (k - 1) // 2 if pairs == "all" or (pairs is None and control is None
+                                                      and k <= ALL_PAIRS_UP_TO) else k - 1)
+    _cost(arrays, n_pairs, statistics, n_resamples, taus)
     rng = check_random_state(random_state)
     options = dict(n_resamples=n_resamples, alpha=alpha,
                    task_bootstrap=task_bootstrap, random_state=rng, progress=progress)
@@ -268,17 +275,56 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
             warnings.filterwarnings("ignore", message="one run per task", category=UserWarning)
         aggregates = aggregate_runs(arrays, statistics=statistics, gamma=gamma, paired=paired,
                                     **options)
+        chosen, pair_rule = choose_pairs(_ranking(aggregates, models), control=control, pairs=pairs,
+                                    order=models)
         improvements = {(x, y): probability_of_improvement(arrays[x], arrays[y], paired=paired,
                                                            **options)
-                        for x, y in pairs}
+                        for x, y in chosen}
         differences = {(x, y): {s: _difference(aggregates[x][s], aggregates[y][s])
-                                for s in statistics} for x, y in pairs}
+                                for s in statistics} for x, y in chosen}
+        summary = _pair_summary(aggregates, models, pair_rule, len(chosen))
         everything = np.concatenate([a.ravel() for a in arrays.values()])
         taus = np.linspace(everything.min(), everything.max(), 101) if taus is None else taus
-        profiles = {m: performance_profile(a, taus, **options) for m, a in arrays.items()}
+        if len({a.shape for a in arrays.values()}) == 1:     # one pass, shared draws of runs
+            profiles = dict(zip(arrays, performance_profiles(np.stack(list(arrays.values())),
+                                                             taus, **options)))
+        else:
+            profiles = {m: performance_profile(a, taus, **options) for m, a in arrays.items()}
     return RunsComparison(tuple(models), tuple(tasks), {m: a.shape[0] for m, a in arrays.items()},
                           metric, rule, aggregates, improvements, profiles, tuple(notes),
-                          differences, paired)
+                          differences, paired, summary)
+
+
+def _ranking(aggregates, models) -> list[str]:
+    """Models best first by IQM (the first statistic when there is no IQM; a gap is a loss)."""
+    statistic = "iqm" if "iqm" in next(iter(aggregates.values())) else next(iter(
+        next(iter(aggregates.values()))))
+    sign = 1.0 if statistic == "optimality_gap" else -1.0
+    key = np.array([sign * aggregates[m][statistic].estimate for m in models])
+    return [models[i] for i in np.argsort(key, kind="stable")]
+
+
+#: most resampled pair differences held at once by _pair_summary
+_SUMMARY_CELLS = 5_000_000
+
+
+def _pair_summary(aggregates, models, rule: str, shown: int) -> dict:
+    """Over all pairs: how many differences' intervals exclude 0, per statistic (vectorised)."""
+    models = list(models)
+    i, j = np.triu_indices(len(models), 1)
+    first = aggregates[models[0]]
+    differing = {}
+    for statistic, estimate in first.items():
+        draws = np.stack([aggregates[m][statistic].distribution for m in models])
+        usable = np.array([np.isfinite(aggregates[m][statistic].low) for m in models])
+        step = max(1, _SUMMARY_CELLS // max(draws.shape[1], 1))
+        count = 0
+        for start in range(0, i.size, step):
+            a, b = i[start:start + step], j[start:start + step]
+            low, high = _percentile_interval((draws[a] - draws[b]).T, estimate.confidence_level)
+            count += int((((low > 0) | (high < 0)) & usable[a] & usable[b]).sum())
+        differing[statistic] = count
+    return {"rule": rule, "shown": int(shown), "total": int(i.size), "differing": differing}
 
 
 def _one_run(models) -> str:
@@ -288,18 +334,18 @@ def _one_run(models) -> str:
             "runs (seeds), or resample tasks (task_bootstrap=True, --tasks-random).")
 
 
-def _cost(arrays, pairs, statistics, n_resamples, taus) -> None:
+def _cost(arrays, n_pairs: int, statistics, n_resamples, taus) -> None:
     """Every resampled quantity is kept: the aggregates, P(X > Y), the differences and the
     profiles; refuse before the first resample what will not fit (check_cost)."""
     _check_options(n_resamples, 0.5)
     n_taus = 101 if taus is None else np.size(taus)
     per = (len(arrays) * (24 * len(statistics) + 16 * n_taus)
-           + len(pairs) * (16 + 8 * len(statistics)))
+           + n_pairs * (16 + 8 * len(statistics)))
     cells = sum(a.size for a in arrays.values())
-    seconds = 5e-9 * cells + 1e-9 * cells * n_taus + 2e-9 * len(pairs) * max(
+    seconds = 5e-9 * cells + 1e-9 * cells * n_taus + 2e-9 * n_pairs * max(
         a.size * a.shape[0] for a in arrays.values())
     runs_cost(n_resamples, per, seconds,
-              f"{len(arrays)} models, {len(pairs)} pairs and {n_taus} profile thresholds")
+              f"{len(arrays)} models, {n_pairs} pairs and {n_taus} profile thresholds")
 
 
 def _difference(x: IntervalEstimate, y: IntervalEstimate) -> IntervalEstimate:

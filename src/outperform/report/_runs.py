@@ -6,6 +6,7 @@ into the blocks of a subsection of the inferences, so every format shows it.
 """
 from __future__ import annotations
 
+from ..results._runs import pairs_sentence
 from ._sections import Table
 
 _NAMES = {"mean": "mean", "median": "median", "iqm": "IQM", "optimality_gap": "optimality gap"}
@@ -46,5 +47,7 @@ def runs_blocks(runs: dict) -> tuple[list[str], list[Table]]:
             "2021; the estimators of rliable).",
             f"Normalisation: {runs['normalization']}.",
             f"Intervals: {runs['bootstrap']}, {first['n_resamples']} resamples.",
+            *([pairs_sentence(runs["pair_summary"], first["confidence_level"])]
+              if runs.get("pair_summary") else []),
             *(f"{n[0].upper()}{n[1:]}." for n in runs.get("notes", []))]
     return text, tables

@@ -124,6 +124,23 @@ class PerformanceProfile(Result):
                 "bootstrap": self.bootstrap, "n_resamples": int(self.n_resamples)}
 
 
+#: the rule of outperform.compare._pair_choice that shows neighbours in the ranking
+NEIGHBOURS = "neighbours in the ranking"
+
+
+def pairs_sentence(summary: dict, level: float) -> str:
+    """The sentence of a ``pair_summary`` (see :class:`RunsComparison`)."""
+    if not summary:
+        return ""
+    names = {"iqm": "IQM", "optimality_gap": "optimality gap"}
+    counts = ", ".join(f"{names.get(s, s)} {n:,}" for s, n in summary["differing"].items())
+    shown = (f"all {summary['total']:,} pairs are shown" if summary["shown"] == summary["total"]
+             else f"{summary['shown']:,} of {summary['total']:,} pairs are shown "
+                  f"({summary['rule']}; all pairs with pairs='all', --pairs all)")
+    return (f"Pairs: {shown}. Of all {summary['total']:,} pairs, the {100 * level:g}% interval "
+            f"of the difference excludes 0 (unadjusted) for: {counts}.")
+
+
 @dataclass(frozen=True, eq=False, repr=False)
 class RunsComparison(Result):
     """Interval estimates of several models over runs x tasks (``compare.compare_runs``).
@@ -149,6 +166,11 @@ class RunsComparison(Result):
     paired : bool
         True: run i of every model shared a seed/split and the runs were resampled together
         (paired bootstrap); False: each model's runs were resampled on their own.
+    pair_summary : dict
+        ``rule`` (which pairs ``improvements`` and ``differences`` hold, in words), ``shown``
+        (their number), ``total`` (all k(k − 1)/2 pairs) and ``differing`` (statistic -> how
+        many of all pairs have a difference interval that excludes 0; unadjusted for
+        multiplicity).
     """
 
     models: tuple[str, ...]
@@ -162,6 +184,7 @@ class RunsComparison(Result):
     notes: tuple[str, ...] = ()
     differences: dict = field(default_factory=dict)
     paired: bool = False
+    pair_summary: dict = field(default_factory=dict)
 
     _repr_fields = ("models", "tasks", "metric", "normalization", "paired")
 
@@ -175,6 +198,30 @@ class RunsComparison(Result):
     @property
     def confidence_level(self) -> float:
         return next(iter(next(iter(self.aggregates.values())).values())).confidence_level
+
+    def _ranking_lines(self, width: int, stats: list[str]) -> list[str]:
+        """The models in ranking order, each with its comparison to the next one (the
+        neighbours' P(X > Y) and the difference of the ranking statistic): one table."""
+        pairs = list(self.improvements)
+        order = [x for x, _ in pairs] + [pairs[-1][1]]
+        key = "iqm" if "iqm" in stats else stats[0]
+        lines = ["models from best to worst by " + ("IQM" if key == "iqm" else key)
+                 + "; the last two columns compare each with the next", "",
+                 "model".ljust(width) + "".join(f"{s:>26}" for s in stats)
+                 + f"{'difference to next':>26}{'P(> next)':>24}"]
+        for m in order:
+            row = m.ljust(width) + "".join(f"{_cell(e):>26}" for e in self.aggregates[m].values())
+            nxt = next(((x, y) for x, y in pairs if x == m), None)
+            if nxt is not None:
+                row += (f"{_cell(self.differences[nxt][key], '+'):>26}"
+                        f"{_cell(self.improvements[nxt]):>24}")
+            lines.append(row)
+        return lines + ["", self.pairs_sentence]
+
+    @property
+    def pairs_sentence(self) -> str:
+        """Which pairs are shown in full, and how many of all pairs differ (one sentence)."""
+        return pairs_sentence(self.pair_summary, self.confidence_level)
 
     @property
     def bootstrap(self) -> str:
@@ -204,6 +251,7 @@ class RunsComparison(Result):
                 "paired": bool(self.paired), "design": self.design,
                 "differences": [{"x": x, "y": y, **e.to_dict()}
                                 for (x, y), st in self.differences.items() for e in st.values()],
+                "pair_summary": dict(self.pair_summary),
                 "notes": list(self.notes)}
 
     def __str__(self) -> str:
@@ -217,10 +265,16 @@ class RunsComparison(Result):
                  f"{level} intervals: {self.bootstrap}, "
                  f"{next(iter(next(iter(self.aggregates.values())).values())).n_resamples} "
                  "resamples", ""]
+        if self.pair_summary.get("rule") == NEIGHBOURS and self.improvements:
+            lines += self._ranking_lines(width, stats)
+            lines += [f"note: {n}" for n in self.notes]
+            return "\n".join(lines)
         lines.append("model".ljust(width) + "".join(f"{s:>26}" for s in stats))
         for m, st in self.aggregates.items():
             lines.append(m.ljust(width) + "".join(
                 f"{_cell(e):>26}" for e in st.values()))
+        if self.pair_summary:
+            lines += ["", self.pairs_sentence]
         if self.improvements:
             lines += ["", "probability of improvement P(X > Y) (0.5: no difference)"]
             for (x, y), e in self.improvements.items():
