@@ -26,6 +26,10 @@ _WHERE = {
     "SampleEfficiency": "._curves",
     "BradleyTerryResult": "._ratings",
     "PlackettLuceResult": "._ratings",
+    "ConfidenceSequence": "._sequential",
+    "Race": "._sequential",
+    "SEQUENTIAL_DECISIONS": "._sequential",
+    "SequentialComparison": "._sequential",
 }
 
 
@@ -37,4 +41,5 @@ __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonRep
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
            "VarianceComponents", "EvalComparison",
     "BradleyTerryResult", "PlackettLuceResult", "SampleEfficiency",
+    "ConfidenceSequence", "Race", "SEQUENTIAL_DECISIONS", "SequentialComparison",
 ]
