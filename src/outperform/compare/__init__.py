@@ -34,6 +34,9 @@ _WHERE = {
     "procedure": "._registry",
     "procedures": "._registry",
     "posthoc_help": "._registry",
+    "SequentialGate": "._sequential",
+    "race": "._sequential",
+    "sequential_compare": "._sequential",
 }
 
 
@@ -46,6 +49,7 @@ __all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_co
            "compare_evals",
     "bradley_terry", "plackett_luce", "sample_efficiency", "task_table",
     "Procedure", "procedure", "procedures", "posthoc_help",
+    "SequentialGate", "race", "sequential_compare",
 ]
 
 

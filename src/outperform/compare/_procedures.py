@@ -300,4 +300,19 @@ PROCEDURES = (
       "all pairs (Mogstad, Romano, Shaikh & Wilhelm 2024).",
       "pairwise", "outperform.stats._rank_sets:rank_sets",
       "Mogstad, Romano, Shaikh & Wilhelm 2024", clusters=True, reported_in=("leaderboard",)),
+    # Sequential evaluation: decisions valid at every look (issue 26).
+    P("betting_confidence_sequence", "Betting confidence sequence",
+      "an anytime-valid betting confidence sequence (Waudby-Smith & Ramdas 2024)",
+      "scores within known bounds; items in a random order (independent draws, or a random "
+      "order of the N items of a benchmark, sampling without replacement); valid at every "
+      "look, however often the evaluation is checked (Waudby-Smith & Ramdas 2024 §4).",
+      "non-inferiority", "outperform.compare._sequential:sequential_compare",
+      "Waudby-Smith & Ramdas 2024 §4; Howard et al. 2021", reported_in=()),
+    P("race", "Race (betting confidence sequences)",
+      "a race of betting confidence sequences, Bonferroni over the pairs",
+      "the same items for every model in a random order, scores within known bounds; a "
+      "model is dropped once another's sequence of paired differences over it lies above 0; "
+      "family-wise level over all pairs and all looks (Bonferroni).",
+      "pairwise", "outperform.compare._sequential:race",
+      "Waudby-Smith & Ramdas 2024; Maron & Moore 1997 (racing)", reported_in=()),
 )

@@ -27,6 +27,10 @@ _WHERE = {
     "TaskTable": "._task_table",
     "BradleyTerryResult": "._ratings",
     "PlackettLuceResult": "._ratings",
+    "ConfidenceSequence": "._sequential",
+    "Race": "._sequential",
+    "SEQUENTIAL_DECISIONS": "._sequential",
+    "SequentialComparison": "._sequential",
 }
 
 
@@ -38,4 +42,5 @@ __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonRep
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
            "VarianceComponents", "EvalComparison",
     "BradleyTerryResult", "PlackettLuceResult", "SampleEfficiency", "TaskTable",
+    "ConfidenceSequence", "Race", "SEQUENTIAL_DECISIONS", "SequentialComparison",
 ]

@@ -81,6 +81,9 @@ _WHERE = {
     "PairwiseCounts": "._leaderboard",
     "DiscordanceCounts": "._mcnemar",
     "bradley_terry": "._bradley_terry",
+    "BettingConfidenceSequence": "._confseq",
+    "betting_confidence_sequence": "._confseq",
+    "betting_crossing_times": "._confseq",
 }
 
 
@@ -124,4 +127,5 @@ __all__ = [
     "proportion_confint", "paired_difference",
     "rank_sets", "pairwise_ttest",
     "bradley_terry",
+    "BettingConfidenceSequence", "betting_confidence_sequence", "betting_crossing_times",
 ]
