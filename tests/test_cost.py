@@ -90,3 +90,23 @@ def test_ordinary_sizes_still_run():
     assert res.aggregates["A"]["mean"].n_resamples == 200
     assert mcnemar_assurance(n=200, accuracy_a=0.85, accuracy_b=0.8,
                              discordance=0.1).n == 200
+
+
+def test_long_work_is_announced_with_its_estimate_before_it_starts():
+    """Work estimated at >= 10 s: a PerformanceWarning names the work, the time, the memory
+    and the option (issue 31, item 3); shorter work is silent."""
+    import warnings
+
+    from outperform import PerformanceWarning
+    from outperform._cost import NOTICE_SECONDS
+
+    with pytest.warns(PerformanceWarning) as record:
+        seconds = check_cost("n_resamples (--n-resamples)", 2000, work="5,000 items x 3 models",
+                             bytes_per_unit=8 * 5000, seconds_per_unit=0.01, memory=16e9)
+    assert seconds == 20.0 >= NOTICE_SECONDS
+    message = str(record[0].message)
+    assert "5,000 items x 3 models: estimated to take at least ~20 s and ~80 MB" in message
+    assert "n_resamples (--n-resamples) = 2,000" in message
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_cost("n", 100, work="w", bytes_per_unit=8, seconds_per_unit=0.01, memory=16e9)

@@ -7,11 +7,15 @@ largest value that fits.
 from __future__ import annotations
 
 import math
+import warnings
 
-from ._validation import InvalidInputError
+from ._validation import InvalidInputError, PerformanceWarning
 
-#: Longest work (seconds, estimated) started without a word: beyond it the work is refused.
+#: Longest work (seconds, estimated) accepted: beyond it the work is refused.
 MAX_SECONDS = 3600.0
+#: Work estimated to take at least this long (seconds) is announced with its estimate
+#: (a PerformanceWarning, one ``warning:`` line on the command line) before it starts.
+NOTICE_SECONDS = 10.0
 #: Share of the available memory one piece of work may take (the rest is left to the system,
 #: to other processes and to the temporaries the estimate leaves out).
 MEMORY_SHARE = 0.5
@@ -86,6 +90,12 @@ def check_cost(option: str, value: float, *, work: str, bytes_per_unit: float,
     InvalidInputError
         The estimate exceeds the memory available or ``max_seconds``; the message gives the
         estimate, the bound, and the largest value of ``option`` that fits.
+
+    Warns
+    -----
+    PerformanceWarning
+        The estimate is at least :data:`NOTICE_SECONDS`: the work, its time and memory, and
+        the option that sets them, before the work starts.
     """
     value = float(value)
     need = fixed_bytes + value * bytes_per_unit
@@ -106,4 +116,8 @@ def check_cost(option: str, value: float, *, work: str, bytes_per_unit: float,
         raise InvalidInputError(
             f"{option} = {value:,.0f} with {work} would run for at least ~{_duration(seconds)} "
             f"(bound {_duration(max_seconds)}); use {option} <= {largest:,}.")
+    if seconds >= NOTICE_SECONDS:
+        warnings.warn(f"{work}: estimated to take at least ~{_duration(seconds)} and "
+                      f"~{_bytes(need)} of memory ({option} = {value:,.0f}; lower it for "
+                      "quicker, less precise results).", PerformanceWarning, stacklevel=3)
     return seconds

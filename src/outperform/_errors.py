@@ -89,7 +89,9 @@ class ConvergenceWarning(OutperformWarning, RuntimeWarning):
 
 
 class PerformanceWarning(OutperformWarning, RuntimeWarning):
-    """A slower route gives the same result (e.g. a compiled kernel could not be loaded)."""
+    """About the time a computation takes: a slower route gives the same result (e.g. a
+    compiled kernel could not be loaded), or long work is about to start (its estimated time
+    and memory, from :func:`outperform._cost.check_cost`, before the first step)."""
 
 
 class OutperformDeprecationWarning(OutperformWarning, DeprecationWarning):
