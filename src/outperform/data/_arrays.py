@@ -1,0 +1,100 @@
+"""A numpy array where a table is expected: rows = folds or tasks, columns = models.
+
+One contract with the other readers of :mod:`outperform.data`: :func:`array_table` returns
+the tidy long table, with its provenance in ``frame.attrs["provenance"]``.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from .._errors import InvalidInputError, OutperformWarning
+from ._columns import FOLD, MODEL, TASK
+
+#: How an array is read, said in every message about one.
+ORIENTATION = ("rows = folds (one task, question='Q2') or tasks (question='Q3', the default), "
+               "columns = models")
+
+
+def is_array(data) -> bool:
+    """A numpy array (or anything with ``__array__`` that is not a pandas object)."""
+    return isinstance(data, np.ndarray)
+
+
+def array_table(data, *, question: str = "auto", names=None,
+                metric: str | None = None) -> pd.DataFrame:
+    """A 2-D array of scores as the tidy long table.
+
+    Parameters
+    ----------
+    data : ndarray of shape (n_rows, n_models)
+        Rows are the folds of one task (``question="Q2"``) or the tasks (``"Q3"``, and
+        ``"auto"``); columns are the models.
+    names : sequence of str, optional
+        The models' names, one per column (default ``model_0``, ``model_1``, ...).
+    metric : str, optional
+        The name of the values (default ``score``).
+
+    Returns
+    -------
+    DataFrame
+        ``task``, ``model``, ``fold`` (Q2) and the metric, with
+        ``attrs["provenance"] = {"source": "numpy array", "orientation": ...}``.
+
+    Raises
+    ------
+    InvalidInputError
+        Not 2-D, fewer than 2 columns (models), names that do not match the columns, or
+        ``question="Q1"`` (per-example predictions need the true labels: a DataFrame).
+
+    Warns
+    -----
+    OutperformWarning
+        When the array looks transposed: more columns than rows, and at least 5 columns (a
+        few models on many folds or tasks is the usual shape).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = array_table(np.array([[0.9, 0.8], [0.7, 0.75], [0.6, 0.5]]), names=["A", "B"])
+    >>> t.columns.tolist(), t["task"].tolist()[:2]
+    (['task', 'model', 'score'], ['task_0', 'task_0'])
+    """
+    x = np.asarray(data)
+    if x.ndim != 2:
+        raise InvalidInputError(f"an array of scores must be 2-D ({ORIENTATION}); got shape "
+                                f"{x.shape}.")
+    if question == "Q1":
+        raise InvalidInputError("per-example predictions need their true labels: pass a "
+                                "DataFrame with a y_true column and one column per model.")
+    try:
+        x = x.astype(float)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"the array holds non-numeric values ({x.dtype}); "
+                                f"{ORIENTATION}.") from None
+    rows, k = x.shape
+    if names is None:
+        names = [f"model_{j}" for j in range(k)]
+    names = [str(n) for n in names]
+    if len(names) != k:
+        raise InvalidInputError(f"{len(names)} names for an array of {k} columns ({ORIENTATION}): "
+                                "give one name per column.")
+    if k < 2:
+        raise InvalidInputError(f"the array has {k} column: {ORIENTATION}, so it holds one "
+                                "model; transpose it if its rows are the models.")
+    if k > rows and k >= 5:
+        warnings.warn(f"the array has {rows} rows and {k} columns, read as {ORIENTATION}: "
+                      f"{k} models on {rows} rows. If the rows are the models, pass its "
+                      "transpose (array.T).", OutperformWarning, stacklevel=3)
+    folds = question == "Q2"
+    frame = pd.DataFrame({TASK: "task" if folds else np.repeat([f"task_{i}" for i in
+                                                                 range(rows)], k),
+                          MODEL: np.tile(names, rows)})
+    if folds:
+        frame[FOLD] = np.repeat(np.arange(rows), k)
+    frame[metric or "score"] = x.ravel()
+    frame.attrs["provenance"] = {"source": "numpy array", "orientation": ORIENTATION,
+                                 "shape": [rows, k]}
+    return frame
