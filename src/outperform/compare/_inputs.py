@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import InvalidInputError, check_number
-from ..data._arrays import ORIENTATION, array_table, is_array
+from ..data._arrays import ORIENTATION, read_array, is_array
 from ..data._columns import N_TEST, N_TRAIN
 from ..data._sklearn import is_sklearn_result, read_sklearn
 
@@ -63,7 +63,7 @@ def convert_input(data, *, question: str, metric, higher_is_better, top, n_train
             raise InvalidInputError(
                 f"an array read as {ORIENTATION} does not say how its folds were made: pass "
                 "n_train= and n_test= (sizes of a training and a test set) or rho=.")
-        frame = array_table(data, question=question, metric=metric)
+        frame = read_array(data, question=question, metric=metric)
         data = frame
         provenance = frame.attrs.get("provenance")
         unnamed = metric is None and higher_is_better is None

@@ -1,6 +1,6 @@
 """A numpy array where a table is expected: rows = folds or tasks, columns = models.
 
-One contract with the other readers of :mod:`outperform.data`: :func:`array_table` returns
+One contract with the other readers of :mod:`outperform.data`: :func:`read_array` returns
 the tidy long table, with its provenance in ``frame.attrs["provenance"]``.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ def is_array(data) -> bool:
     return isinstance(data, np.ndarray)
 
 
-def array_table(data, *, question: str = "auto", names=None,
+def read_array(data, *, question: str = "auto", names=None,
                 metric: str | None = None) -> pd.DataFrame:
     """A 2-D array of scores as the tidy long table.
 
@@ -58,7 +58,7 @@ def array_table(data, *, question: str = "auto", names=None,
     Examples
     --------
     >>> import numpy as np
-    >>> t = array_table(np.array([[0.9, 0.8], [0.7, 0.75], [0.6, 0.5]]), names=["A", "B"])
+    >>> t = read_array(np.array([[0.9, 0.8], [0.7, 0.75], [0.6, 0.5]]), names=["A", "B"])
     >>> t.columns.tolist(), t["task"].tolist()[:2]
     (['task', 'model', 'score'], ['task_0', 'task_0'])
     """

@@ -36,8 +36,9 @@ MANY_CANDIDATES = 10
 
 
 def is_search(data) -> bool:
-    """A fitted ``*SearchCV`` (it has ``cv_results_`` and ``best_params_``-style attributes)."""
-    return hasattr(data, "cv_results_") and hasattr(data, "estimator")
+    """A ``*SearchCV`` (fitted or not: an unfitted one is refused by name)."""
+    return (hasattr(data, "estimator") and hasattr(data, "cv")
+            and (hasattr(data, "param_grid") or hasattr(data, "param_distributions")))
 
 
 def _is_cv_results(data) -> bool:
