@@ -103,3 +103,44 @@ def test_cli_sizes(tmp_path, args, code, message):
         assert json.loads(result.stdout)["details"]["rho"] == pytest.approx(0.1)
     else:
         assert message in result.output
+
+
+# Hugging Face details (data/_evals/_hf_details.py) on the command line.
+def _details(root, model, rows, task="lighteval|arc:challenge|25"):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    date = "2024-05-01T10-00-00.000000"
+    folder = root / "details" / "org" / model / date
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"details_{task}_{date}.parquet"
+    if rows is None:
+        path.write_text("version https://git-lfs.github.com/spec/v1\noid sha256:0\nsize 1\n")
+    else:
+        pq.write_table(pa.Table.from_pylist(rows), path)
+    return path
+
+
+def _flat(scores):
+    return [{"example": f"q{i}", "gold": ["A"], "metrics": {"acc": float(s)}}
+            for i, s in enumerate(scores)]
+
+
+@pytest.mark.parametrize("make, code, message", [
+    (lambda r: (_details(r, "a", _flat([1] * 30 + [0] * 10)),
+                _details(r, "b", _flat([1] * 20 + [0] * 20))), 0, "org/a"),
+    (lambda r: _details(r, "a", None), 1, "not a readable Parquet file"),
+    (lambda r: _details(r, "a", [{"example": "q", "predictions": ["x"]}]), 1,
+     "missing ['metrics']"),
+    (lambda r: (_details(r, "a", _flat([1, 0])), _details(r, "b", _flat([1, 1]))), 1,
+     "no metric 'f1'"),
+])
+def test_cli_hf_details(tmp_path, make, code, message):
+    make(tmp_path)
+    args = ["compare-evals", str(tmp_path / "details")]
+    if message == "no metric 'f1'":
+        args += ["--metric", "f1"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    assert message in result.output
