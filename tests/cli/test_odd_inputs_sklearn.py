@@ -44,6 +44,8 @@ REFUSED = [
      lambda: compare(_search(scoring=["accuracy", "f1"], refit=False)),
      "several scorers, ['accuracy', 'f1']: choose one with metric="),
     ("unknown scorer", lambda: compare(_search(), metric="f1"), "is not a scorer"),
+    ("lower-is-better for sklearn scores", lambda: compare(_search(), higher_is_better=False),
+     "scikit-learn's scores are all higher-is-better"),
     ("unfitted search",
      lambda: compare(GridSearchCV(TREE, {"max_depth": [1, 3]})), "is not fitted"),
     ("1-D array", lambda: compare(np.ones(5)), "must be 2-D (rows = folds"),

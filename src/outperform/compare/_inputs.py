@@ -33,7 +33,8 @@ def convert_input(data, *, question: str, metric, higher_is_better, top, n_train
     Raises
     ------
     InvalidInputError
-        ``top`` with data that is not a scikit-learn search; ``rho`` with ``n_train``/
+        ``higher_is_better=False`` with scikit-learn results (its scores are all
+        higher-is-better); ``top`` with data that is not a scikit-learn search; ``rho`` with ``n_train``/
         ``n_test`` (two answers to one question); one of ``n_train``/``n_test``; an array
         of folds (``question="Q2"``) without ``rho`` or ``n_train``/``n_test``.
     """
@@ -49,6 +50,11 @@ def convert_input(data, *, question: str, metric, higher_is_better, top, n_train
                                 "corrected t-test (rho = n_test / (n_train + n_test)): give "
                                 "one of them.")
     if is_sklearn_result(data):
+        if higher_is_better is False:
+            raise InvalidInputError(
+                "scikit-learn's scores are all higher-is-better (its losses are negated, "
+                "neg_*): higher_is_better=False would rank the candidates backwards; leave it "
+                "unset.")
         frame = read_sklearn(data, metric=metric, top=top, n_train=n_train, n_test=n_test,
                              rho=rho)
         provenance = frame.attrs.get("provenance")
