@@ -145,3 +145,13 @@ def test_not_parquet_refused(tmp_path):
     path.write_text("version https://git-lfs.github.com/spec/v1\n")   # an LFS pointer
     with pytest.raises(InvalidInputError, match="not a readable Parquet file"):
         read_eval_logs(path)
+
+
+def test_folder_of_models_by_tasks(tmp_path):
+    for model in ("big", "small"):
+        for task in (TASK, "lighteval|hellaswag|10"):
+            _write(tmp_path, model, _flat_rows(model, range(N)), task=task)
+    logs = read_eval_logs(tmp_path)
+    assert set(logs.models) == {"org/big", "org/small"}
+    assert set(logs.tasks) == {TASK, "lighteval|hellaswag|10"}
+    assert len(logs.runs) == 4 and len(logs.scores) == 4 * N * 2   # acc and acc_norm

@@ -19,9 +19,10 @@ writers' code (huggingface/lighteval, ``src/lighteval/logging/info_loggers.py``,
 
 Item ids (pairing across models): the nested schema's ``doc.id`` (lighteval sets it to the
 document's index in the evaluation set); the flat schema has no id (the writer drops it), so
-the id is a hash of what was asked and the answer expected (``example`` and ``gold``): the
-same for every model, whatever the row order, which lighteval does not keep fixed (requests
-are sorted by length for batching). Identical items (the same query and answer twice in a
+the id is a hash of what was asked and the answer expected (``example`` and ``gold``; 64
+bits, ``pandas.util.hash_pandas_object``, written as 16 hex digits): the same for every
+model, whatever the row order, which lighteval does not keep fixed (requests are sorted by
+length for batching). Identical items (the same query and answer twice in a
 data set) are told apart by their order of appearance (``<hash>#2``): they are the same
 item by content, so pairing them either way gives the same comparison. ``content`` holds the
 hash in both schemas, so pairing checks that the models saw the same items. Every numeric
@@ -30,7 +31,6 @@ per-sample metric is a metric (``metric=`` chooses, e.g. ``acc_norm``).
 from __future__ import annotations
 
 import ast
-import hashlib
 import re
 from pathlib import Path
 
@@ -68,29 +68,31 @@ def read_hf_details(path: Path, *, cluster_by: str | None = None):
         of every sample's ``specifics``/``doc.specific``.
     """
     import pyarrow as pa
+    import pyarrow.parquet as pq
 
     try:
-        frame = pd.read_parquet(path)
+        table = pq.read_table(path)
     except (OSError, ValueError, pa.ArrowException) as exc:
         raise InvalidInputError(f"{path}: not a readable Parquet file ({str(exc)[:160]}).") \
             from None
-    if frame.empty:
+    if table.num_rows == 0:
         raise InvalidInputError(f"{path}: the details file has no rows (samples).")
-    cols = set(frame.columns)
-    if set(NESTED) <= cols:
+    cols = set(table.column_names)
+    if set(NESTED) <= cols and pa.types.is_struct(table.schema.field("doc").type):
         schema = "nested"
-        docs = [_mapping(d, "doc", path) for d in frame["doc"]]
-        metrics = [_mapping(m, "metric", path) for m in frame["metric"]]
-        asked = [(d.get("query"), d.get("choices"), d.get("gold_index")) for d in docs]
-        ids = [str(d.get("id", "")) for d in docs]
-        specifics = [d.get("specific") for d in docs]
+        doc = table["doc"].combine_chunks()
+        fields = {f.name for f in doc.type}
+        metrics = _metric_columns(table["metric"], "metric", path)
+        asked = [_text(doc.field(f)) for f in ("query", "choices", "gold_index") if f in fields]
+        ids = (np.asarray(doc.field("id").to_pylist(), dtype=object) if "id" in fields
+               else None)
+        specific = doc.field("specific") if "specific" in fields else None
     elif set(FLAT) <= cols:
         schema = "flat"
-        metrics = [_mapping(m, "metrics", path) for m in frame["metrics"]]
-        gold = frame["gold"] if "gold" in cols else frame.get("gold_index", [None] * len(frame))
-        asked = list(zip(frame["example"], gold))
-        ids = [""] * len(frame)
-        specifics = list(frame["specifics"]) if "specifics" in cols else [None] * len(frame)
+        metrics = _metric_columns(table["metrics"], "metrics", path)
+        asked = [_text(table[c]) for c in ("example", "gold", "gold_index") if c in cols][:2]
+        ids = None
+        specific = table["specifics"].combine_chunks() if "specifics" in cols else None
     else:
         missing = [c for c in FLAT if c not in cols] if "doc" not in cols else ["metric"]
         raise InvalidInputError(
@@ -98,44 +100,85 @@ def read_hf_details(path: Path, *, cluster_by: str | None = None):
             f"'example' and 'metrics' (lighteval up to 0.10, the Open LLM Leaderboard) or "
             f"'doc' and 'metric' (lighteval 0.11 and later); missing {missing}, found "
             f"{sorted(cols)[:12]}.")
-    content = [_hash(a) for a in asked]
-    if not all(ids) or len(set(ids)) < len(ids):
-        ids = _unique(content)
-    example, metric_names, scores, repeat = [], [], [], []
-    for i, m in enumerate(metrics):
-        for name, value in m.items():
-            example.append(ids[i])
-            metric_names.append(str(name))
-            scores.append(_number(value))
-            repeat.append(i)
-    if not metric_names:
+    if not metrics:
         raise InvalidInputError(f"{path}: no sample has a per-sample metric (the 'metrics'/"
                                 "'metric' field is empty).")
-    rows_of = np.asarray(repeat)
+    n = table.num_rows
+    content = np.char.mod("%016x", pd.util.hash_pandas_object(
+        pd.DataFrame({i: a for i, a in enumerate(asked)}), index=False).to_numpy())
+    if ids is None or any(v in (None, "") for v in ids) or len(set(ids)) < n:
+        repeat = pd.Series(content).groupby(content).cumcount().to_numpy() + 1
+        ids = np.where(repeat == 1, content, np.char.add(np.char.add(content, "#"),
+                                                          repeat.astype(str)))
+    names = list(metrics)
+    k = len(names)
+    numeric = all(np.asarray(metrics[m]).dtype.kind == "f" for m in names)
+    values = np.empty(n * k, dtype=float if numeric else object)
+    for j, name in enumerate(names):    # a few metrics, each a whole column
+        values[j::k] = metrics[name]
     clusters = (None if cluster_by is None else
-                np.asarray([_cluster(s, cluster_by, path, ids[i])
-                            for i, s in enumerate(specifics)], dtype=object)[rows_of])
+                np.repeat(_clusters(specific, cluster_by, path, ids), k))
     match = NAME.match(path.name)
     task = match["task"] if match else path.stem
     model = _model(path)
-    n = len(metric_names)
-    cols_out = {"example": example, "epoch": [0] * n, "metric": metric_names, "score": scores,
-                "cluster": clusters if clusters is not None else [None] * n,
-                "content": list(np.asarray(content, dtype=object)[rows_of]),
-                "task": [task] * n, "model": [model] * n, "prompt": [None] * n}
-    rows, unusable = tidy(cols_out, str(path))
+    out = {"example": np.repeat(np.asarray(ids, dtype=object), k), "epoch": np.zeros(n * k, int),
+           "metric": np.tile(np.asarray(names, dtype=object), n), "score": values,
+           "cluster": clusters, "content": np.repeat(content, k), "task": task,
+           "model": model, "prompt": None}
+    rows, unusable = tidy(out, str(path))
     shots = task.rsplit("|", 1)[-1] if "|" in task else None
     run = EvalRun(harness="lighteval", harness_version=f"details, {schema} schema",
                   file=str(path), model=model, task=task, unusable=unusable,
                   prompt={"num_fewshot": shots} if shots is not None else {})
-    first = next((m for m in dict.fromkeys(metric_names) if m not in unusable),
-                 metric_names[0])
+    first = next((m for m in names if m not in unusable), names[0])
     return rows, run, first
 
 
+def _metric_columns(column, field: str, path: Path) -> dict:
+    """Per-sample metrics of a column: metric name -> one value per sample (floats for a
+    numeric metric, else the values as logged, which ``tidy`` leaves out).
+
+    A Parquet struct is split into its fields; text (the files of late 2024, written with
+    ``str(dict)``) is parsed back with ``ast.literal_eval``, one sample at a time.
+    """
+    import pyarrow as pa
+
+    column = column.combine_chunks()
+    if pa.types.is_struct(column.type):
+        out = {}
+        for i, f in enumerate(column.type):
+            part = column.field(i)
+            numeric = (pa.types.is_integer(f.type) or pa.types.is_floating(f.type)
+                       or pa.types.is_boolean(f.type))
+            out[f.name] = (np.asarray(part.cast(pa.float64()).to_numpy(zero_copy_only=False))
+                           if numeric else np.asarray(part.to_pylist() + [None],
+                                                      dtype=object)[:-1])
+        return out
+    parsed = [_mapping(v, field, path) for v in column.to_pylist()]
+    out = {}
+    for c, values in pd.DataFrame(parsed).items():
+        values = [_number(v) for v in values]
+        out[str(c)] = (np.asarray(values, dtype=float)
+                       if all(isinstance(v, float) for v in values)
+                       else np.asarray(values + [None], dtype=object)[:-1])
+    return out
+
+
+def _text(column) -> np.ndarray:
+    """A column as text for hashing: lists joined, numbers written, nulls empty."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    column = column.combine_chunks() if hasattr(column, "combine_chunks") else column
+    if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
+        column = pc.binary_join(pc.cast(column, pa.list_(pa.string())), "\x1f")
+    elif not pa.types.is_string(column.type):
+        column = pc.cast(column, pa.string())
+    return np.asarray(pc.fill_null(column, "").to_pylist(), dtype=object)
+
+
 def _mapping(value, field: str, path: Path) -> dict:
-    """A per-sample struct: a dict (Parquet struct), or its Python repr (the text-cast files
-    of late 2024)."""
+    """A per-sample struct: a dict, or its Python repr (the text-cast files of late 2024)."""
     if isinstance(value, dict):
         return value
     if isinstance(value, str):
@@ -152,36 +195,9 @@ def _mapping(value, field: str, path: Path) -> dict:
 def _number(value):
     """A per-sample metric as a float, or as given when it is not a number (a list, a pair
     of corpus-level inputs): ``tidy`` leaves such a metric out."""
-    if isinstance(value, (bool, np.bool_)):
+    if isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)):
         return float(value)
-    if isinstance(value, (int, float, np.integer, np.floating)):
-        return float(value)
-    return value if not isinstance(value, np.ndarray) else value.tolist()
-
-
-def _plain(value):
-    if isinstance(value, np.ndarray):
-        return [_plain(v) for v in value.tolist()]
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
     return value
-
-
-def _hash(asked) -> str:
-    """sha256 of what was asked and the answer expected (``repr`` of plain values)."""
-    return hashlib.sha256(repr(_plain(list(asked))).encode("utf-8")).hexdigest()
-
-
-def _unique(content: list[str]) -> list[str]:
-    """Short content ids, the k-th repeat of an identical item suffixed ``#k``."""
-    seen: dict[str, int] = {}
-    out = []
-    for h in content:
-        seen[h] = seen.get(h, 0) + 1
-        out.append(h[:16] if seen[h] == 1 else f"{h[:16]}#{seen[h]}")
-    return out
 
 
 def _model(path: Path) -> str:
@@ -203,14 +219,29 @@ def _model(path: Path) -> str:
     return name
 
 
-def _cluster(specific, field: str, path: Path, item: str):
-    if isinstance(specific, str):
-        try:
-            specific = ast.literal_eval(specific)
-        except (ValueError, SyntaxError):
-            specific = None
-    if not isinstance(specific, dict) or field not in specific:
-        known = sorted(specific) if isinstance(specific, dict) else []
-        raise InvalidInputError(f"{path}: sample {item!r} has no field {field!r} in its "
-                                f"specifics to cluster by; its fields are {known}.")
-    return str(specific[field])
+def _clusters(specific, field: str, path: Path, ids) -> np.ndarray:
+    """The ``field`` of every sample's specifics (a struct, or its text), as text."""
+    import pyarrow as pa
+
+    if specific is not None and pa.types.is_struct(specific.type):
+        names = [f.name for f in specific.type]
+        if field in names:
+            values = specific.field(names.index(field))
+            if values.null_count == 0 and specific.null_count == 0:
+                return np.asarray(values.cast(pa.string()).to_pylist(), dtype=object)
+        rows = specific.to_pylist()
+    else:
+        rows = [] if specific is None else specific.to_pylist()
+    out = []
+    for i, row in enumerate(rows or [None] * len(ids)):
+        if isinstance(row, str):
+            try:
+                row = ast.literal_eval(row)
+            except (ValueError, SyntaxError):
+                row = None
+        if not isinstance(row, dict) or row.get(field) is None:
+            known = sorted(row) if isinstance(row, dict) else []
+            raise InvalidInputError(f"{path}: sample {ids[i]!r} has no field {field!r} in its "
+                                    f"specifics to cluster by; its fields are {known}.")
+        out.append(str(row[field]))
+    return np.asarray(out, dtype=object)
