@@ -52,3 +52,21 @@ def test_names_given():
     assert t["model"].unique().tolist() == ["A", "B"]
     with pytest.raises(InvalidInputError, match="one name per column"):
         read_array(np.ones((3, 2)), names=["A"])
+
+
+def test_prediction_array_gives_the_table_report():
+    from outperform.compare import compare_predictions
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 60)
+    x = np.column_stack([np.where(rng.random(60) < 0.9, y, 1 - y),
+                         np.where(rng.random(60) < 0.7, y, 1 - y)])
+    from_array = compare_predictions(x, y_true=y, models=["A", "B"])
+    from_table = compare_predictions(pd.DataFrame({"y_true": y, "A": x[:, 0], "B": x[:, 1]}))
+    assert from_array.tests["mcnemar"].pvalue == from_table.tests["mcnemar"].pvalue
+    assert from_array.models == ("A", "B")
+    with pytest.raises(InvalidInputError, match="rows = test examples, columns = models"):
+        compare_predictions(x, y_true=y[:10])
+    with pytest.warns(OutperformWarning, match=r"array\.T"):
+        from outperform.data._arrays import read_prediction_array
+        read_prediction_array(np.ones((3, 6)), [1, 0, 1])

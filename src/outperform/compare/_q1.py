@@ -26,6 +26,7 @@ from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, 
 from .._deprecation import renamed
 from ..bayes._mcnemar import bayesian_mcnemar
 from ..bayes._ttest import bayesian_ttest
+from ..data._arrays import read_prediction_array
 from ..data._sklearn import estimator_predictions, is_estimators
 from ..data._columns import (CLUSTER_HINTS, TASK, Y_TRUE, column_role,
                              refuse_stripped_twins)
@@ -156,7 +157,10 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
         One row per test example: a ``y_true`` column and one prediction column per model
         (labels, or probabilities of the positive class for a binary task). A dict
         ``{name: fitted estimator}`` is run on the test set ``X`` (``predict``, or
-        ``predict_proba`` for ``loss="log"``), with ``y_true`` its labels (an array). With
+        ``predict_proba`` for ``loss="log"``), with ``y_true`` its labels (an array). A
+        2-D numpy array is read with rows = test examples, columns = models (named
+        ``model_0``, ... or by ``models``), with ``y_true`` its labels (an array); a warning
+        says when it looks transposed. With
         ``loss="given"`` the model columns are already per-example losses (lower is better)
         and ``y_true`` may be None.
     y_true : str or None
@@ -212,6 +216,9 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     check_choice(loss, "loss", LOSSES)
     check_probability(alpha, "alpha")
     check_threshold(threshold)
+    if isinstance(data, np.ndarray):
+        data, y_true = read_prediction_array(data, y_true, names=models), "y_true"
+        models = None
     if is_estimators(data) or X is not None:
         if not is_estimators(data) or X is None:
             raise InvalidInputError("X= is the test set of a dict of fitted estimators "

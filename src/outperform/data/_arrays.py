@@ -98,3 +98,65 @@ def read_array(data, *, question: str = "auto", names=None,
     frame.attrs["provenance"] = {"source": "numpy array", "orientation": ORIENTATION,
                                  "shape": [rows, k]}
     return frame
+
+
+#: How an array of predictions is read.
+PREDICTIONS_ORIENTATION = "rows = test examples, columns = models"
+
+
+def read_prediction_array(data, y_true, *, names=None) -> pd.DataFrame:
+    """A 2-D array of per-example predictions and its true labels, as the Q1 table.
+
+    Parameters
+    ----------
+    data : ndarray of shape (n_examples, n_models)
+        Rows are the test examples, columns the models (labels, or probabilities of the
+        positive class).
+    y_true : array-like of shape (n_examples,)
+    names : sequence of str, optional
+        The models' names (default ``model_0``, ``model_1``, ...).
+
+    Returns
+    -------
+    DataFrame
+        ``y_true`` and one column per model, with ``attrs["provenance"]``.
+
+    Raises
+    ------
+    InvalidInputError
+        Not 2-D, ``y_true`` missing or of another length, names not one per column.
+
+    Warns
+    -----
+    OutperformWarning
+        More columns than rows, and at least 5 columns: probably transposed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> read_prediction_array(np.array([[1, 0], [0, 0], [1, 1]]), [1, 0, 1]).columns.tolist()
+    ['y_true', 'model_0', 'model_1']
+    """
+    x = np.asarray(data)
+    if x.ndim != 2:
+        raise InvalidInputError(f"an array of predictions must be 2-D ({PREDICTIONS_ORIENTATION}); "
+                                f"got shape {x.shape}.")
+    if y_true is None or isinstance(y_true, str):
+        raise InvalidInputError(f"with an array of predictions ({PREDICTIONS_ORIENTATION}), pass "
+                                "y_true= the true labels as an array.")
+    y = np.asarray(y_true)
+    rows, k = x.shape
+    if y.ndim != 1 or len(y) != rows:
+        raise InvalidInputError(f"y_true has shape {y.shape}; the array has {rows} rows "
+                                f"({PREDICTIONS_ORIENTATION}): one label per row.")
+    names = [f"model_{j}" for j in range(k)] if names is None else [str(n) for n in names]
+    if len(names) != k:
+        raise InvalidInputError(f"{len(names)} names for {k} columns ({PREDICTIONS_ORIENTATION}).")
+    if k > rows and k >= 5:
+        warnings.warn(f"the array has {rows} rows and {k} columns, read as "
+                      f"{PREDICTIONS_ORIENTATION}. If the rows are the models, pass its "
+                      "transpose (array.T).", OutperformWarning, stacklevel=3)
+    frame = pd.DataFrame(dict(zip(names, x.T)))
+    frame.insert(0, "y_true", y)
+    frame.attrs["provenance"] = {"source": "numpy array", "orientation": PREDICTIONS_ORIENTATION}
+    return frame
