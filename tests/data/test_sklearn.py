@@ -22,7 +22,8 @@ from sklearn.tree import DecisionTreeClassifier
 import outperform
 from outperform import InvalidInputError, OutperformWarning, TooFewError
 from outperform.data import read_sklearn
-from outperform.data._sklearn import candidate_names, split_design
+from outperform.data._sklearn import candidate_names
+from outperform.data._sklearn_splits import split_design
 
 X, Y = make_classification(n_samples=60, n_features=5, random_state=0)
 TREE = DecisionTreeClassifier(random_state=0)

@@ -27,7 +27,7 @@ from .._deprecation import renamed
 from ..bayes._mcnemar import bayesian_mcnemar
 from ..bayes._ttest import bayesian_ttest
 from ..data._arrays import read_prediction_array
-from ..data._sklearn import estimator_predictions, is_estimators
+from ..data._sklearn_estimators import estimator_predictions, is_estimators
 from ..data._columns import (CLUSTER_HINTS, TASK, Y_TRUE, column_role,
                              refuse_stripped_twins)
 from ..data._io import read_table

@@ -29,6 +29,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError, OutperformWarning, TooFewError
 from ._columns import FOLD, MODEL, N_TEST, N_TRAIN, RUN, TASK
+from ._sklearn_splits import split_design
 
 _SPLIT = re.compile(r"^split(\d+)_test_(.+)$")
 #: Candidates beyond which a comparison of every candidate is hard to read: warn, name top=.
@@ -311,94 +312,6 @@ def candidate_names(params: list, order=()) -> list[str]:
     return names
 
 
-def split_design(cv, n_splits: int, *, n_train=None, n_test=None, n_samples=None,
-                 rho=None) -> dict:
-    """The design of ``n_splits`` splits: ``run`` and ``fold`` per split, sizes if known.
-
-    Returns a dict with ``run``, ``fold`` (int arrays of length n_splits), ``n_train``,
-    ``n_test`` (arrays, or None when the fold structure gives rho = 1/k) and ``design`` (a
-    sentence). Raises InvalidInputError, naming ``n_train=``/``n_test=``, when neither the
-    splitter nor the sizes tell the design.
-    """
-    split = np.arange(n_splits)
-    if (n_train is None) != (n_test is None):
-        raise InvalidInputError("give both n_train= and n_test= (the sizes of a training "
-                                "and of a test set), or neither.")
-    if n_train is not None:
-        sizes = [np.broadcast_to(np.asarray(v, dtype=float), (n_splits,)) for v in
-                 (n_train, n_test)]
-        return {"run": split, "fold": np.zeros(n_splits, int), "n_train": sizes[0],
-                "n_test": sizes[1], "design": f"{n_splits} splits, n_train = "
-                f"{_num(sizes[0])}, n_test = {_num(sizes[1])} (given)"}
-    kind = type(cv).__name__
-    if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
-        k = int(cv)
-        return _kfold(split, 1, k, f"{k}-fold cross-validation (rho = 1/{k})")
-    if hasattr(cv, "n_repeats") and hasattr(cv, "cvargs"):       # Repeated(Stratified)KFold
-        k = int(cv.cvargs.get("n_splits", 5))
-        return _kfold(split, int(cv.n_repeats), k, f"{cv.n_repeats} × {k}-fold "
-                      f"cross-validation ({kind}, rho = 1/{k})")
-    if kind.endswith("ShuffleSplit"):
-        return _holdouts(cv, split, n_samples, kind)
-    if kind in ("KFold", "StratifiedKFold", "GroupKFold", "StratifiedGroupKFold"):
-        k = int(cv.n_splits)
-        return _kfold(split, 1, k, f"{k}-fold cross-validation ({kind}, rho = 1/{k})")
-    if cv is not None and not hasattr(cv, "split") and not isinstance(cv, (str, bytes)):
-        pairs = list(cv)        # an iterable of (train, test) index arrays
-        if len(pairs) == n_splits:
-            train = np.array([len(t) for t, _ in pairs], dtype=float)
-            test = np.array([len(t) for _, t in pairs], dtype=float)
-            return {"run": split, "fold": np.zeros(n_splits, int), "n_train": train,
-                    "n_test": test, "design": f"{n_splits} given splits, n_train = "
-                    f"{_num(train)}, n_test = {_num(test)}"}
-    if rho is not None:
-        return {"run": split, "fold": np.zeros(n_splits, int), "n_train": None,
-                "n_test": None, "design": f"{n_splits} splits, rho = {rho:g} (given)"}
-    what = ("no splitter is known (a cv_results_ or cross_validate dict does not record it)"
-            if cv is None else f"the design of a {kind} is not read")
-    raise InvalidInputError(
-        f"{what}, so the correlation of the corrected t-test between the {n_splits} splits is "
-        "unknown: pass n_train= and n_test= (the sizes of a training and a test set, "
-        "--n-train/--n-test), or the splitter with cv= to outperform.data.read_sklearn "
-        "(e.g. cv=RepeatedStratifiedKFold(n_splits=10, n_repeats=10)).")
-
-
-def _kfold(split, repeats: int, k: int, design: str) -> dict:
-    if repeats * k != split.size:
-        raise InvalidInputError(f"the splitter makes {repeats} × {k} = {repeats * k} splits "
-                                f"but the results hold {split.size}: pass the cv the scores "
-                                "came from, or n_train= and n_test=.")
-    return {"run": split // k, "fold": split % k, "n_train": None, "n_test": None,
-            "design": design}
-
-
-def _holdouts(cv, split, n_samples, kind) -> dict:
-    test, train = cv.test_size, cv.train_size
-    if test is None and train is None:
-        test = getattr(cv, "_default_test_size", 0.1)
-    fractions = any(isinstance(v, float) for v in (test, train))
-    if fractions and n_samples is None:
-        raise InvalidInputError(
-            f"a {kind} with test_size={test!r}, train_size={train!r} gives sizes only with "
-            "the number of examples: pass X= or n_samples= to outperform.data.read_sklearn, "
-            "or n_train= and n_test= (--n-train/--n-test).")
-    n = n_samples
-    # scikit-learn's rule (model_selection._split._validate_shuffle_split)
-    n_te = (int(np.ceil(test * n)) if isinstance(test, float) else test)
-    n_tr = (int(np.floor(train * n)) if isinstance(train, float) else train)
-    n_te = n - n_tr if n_te is None else n_te
-    n_tr = n - n_te if n_tr is None else n_tr
-    sizes = np.full(split.size, float(n_tr)), np.full(split.size, float(n_te))
-    return {"run": split, "fold": np.zeros(split.size, int), "n_train": sizes[0],
-            "n_test": sizes[1], "design": f"{split.size} random holdouts ({kind}), n_train = "
-            f"{n_tr}, n_test = {n_te}"}
-
-
-def _num(x) -> str:
-    x = np.asarray(x, dtype=float)
-    return f"{x[0]:g}" if np.all(x == x[0]) else f"{x.min():g}–{x.max():g}"
-
-
 def _long(scores: np.ndarray, names: list, design: dict, *, task, metric,
           provenance) -> pd.DataFrame:
     m, s = scores.shape
@@ -410,76 +323,4 @@ def _long(scores: np.ndarray, names: list, design: dict, *, task, metric,
         frame[N_TEST] = np.tile(design["n_test"], m)
     frame.attrs["higher_is_better"] = True
     frame.attrs["provenance"] = {**provenance, "design": design["design"]}
-    return frame
-
-
-def is_estimators(data) -> bool:
-    """A dict of estimators (values with ``predict``): models to run on a test set."""
-    return (isinstance(data, Mapping) and len(data) > 0
-            and all(hasattr(v, "predict") for v in data.values()))
-
-
-def estimator_predictions(estimators: Mapping, X, y_true, *, loss: str = "zero-one"
-                          ) -> pd.DataFrame:
-    """Per-example predictions of fitted estimators on one test set, as the Q1 table.
-
-    Parameters
-    ----------
-    estimators : dict of str to fitted estimator
-    X : array-like of shape (n_examples, n_features)
-        The test set, shared by every estimator.
-    y_true : array-like of shape (n_examples,)
-        Its true labels (or values, for the squared and absolute losses).
-    loss : {"zero-one", "log", "squared", "absolute"}
-        ``"log"``: ``predict_proba``'s probability of the second class of ``classes_``
-        (binary tasks), the labels recoded 1 for that class and 0 for the other; otherwise
-        ``predict``.
-
-    Returns
-    -------
-    DataFrame
-        ``y_true`` and one column per estimator, with ``attrs["provenance"]``.
-
-    Raises
-    ------
-    InvalidInputError
-        An estimator not fitted, ``y_true`` not an array of ``len(X)`` labels,
-        ``loss="given"``, or the log loss of a task that is not binary.
-    """
-    from sklearn.exceptions import NotFittedError
-    from sklearn.utils.validation import check_is_fitted
-
-    if y_true is None or isinstance(y_true, str):
-        raise InvalidInputError("with estimators, pass y_true= the true labels of the test "
-                                "set X (an array), e.g. compare_predictions({'a': est_a, "
-                                "'b': est_b}, X=X_test, y_true=y_test).")
-    if loss == "given":
-        raise InvalidInputError("loss='given' reads losses from a table; estimators give "
-                                "predictions: choose zero-one, log, squared or absolute.")
-    y = np.asarray(y_true)
-    if y.ndim != 1 or len(y) != len(X):
-        raise InvalidInputError(f"y_true must hold one label per row of X ({len(X)}); got "
-                                f"shape {y.shape}.")
-    columns = {}
-    for name, est in estimators.items():
-        try:
-            check_is_fitted(est)
-        except NotFittedError:
-            raise InvalidInputError(f"the estimator {name!r} ({type(est).__name__}) is not "
-                                    "fitted: fit it on the training set first.") from None
-        if loss == "log":
-            classes = getattr(est, "classes_", None)
-            if classes is None or len(classes) != 2:
-                raise InvalidInputError(
-                    f"loss='log' compares probabilities of a binary task; {name!r} has "
-                    f"classes {None if classes is None else list(classes)}.")
-            columns[str(name)] = est.predict_proba(X)[:, 1]
-        else:
-            columns[str(name)] = est.predict(X)
-    if loss == "log":
-        positive = next(iter(estimators.values())).classes_[1]
-        y = (y == positive).astype(int)
-    frame = pd.DataFrame({"y_true": y, **columns})
-    frame.attrs["provenance"] = {"source": "fitted estimators", "n_examples": len(y),
-                                 "models": list(columns)}
     return frame

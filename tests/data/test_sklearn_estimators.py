@@ -1,4 +1,4 @@
-"""data/_sklearn.py's estimator_predictions: compare_predictions on fitted estimators and a
+"""data/_sklearn_estimators.py: compare_predictions on fitted estimators and a
 test set (Q1). Peer: statsmodels' exact McNemar test on the same predictions."""
 import numpy as np
 import pytest
