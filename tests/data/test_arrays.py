@@ -70,3 +70,14 @@ def test_prediction_array_gives_the_table_report():
     with pytest.warns(OutperformWarning, match=r"array\.T"):
         from outperform.data._arrays import read_prediction_array
         read_prediction_array(np.ones((3, 6)), [1, 0, 1])
+
+
+def test_item_array_ranks_as_the_long_table():
+    from outperform.compare import leaderboard
+
+    rng = np.random.default_rng(0)
+    x = (rng.random((300, 3)) < [0.9, 0.85, 0.6]).astype(int)
+    long = pd.DataFrame({"model": np.tile(["model_0", "model_1", "model_2"], 300),
+                         "example": np.repeat(np.arange(300), 3), "score": x.ravel()})
+    a, b = leaderboard(x, n_resamples=200), leaderboard(long, n_resamples=200)
+    assert a.to_frame().equals(b.to_frame())

@@ -160,3 +160,60 @@ def read_prediction_array(data, y_true, *, names=None) -> pd.DataFrame:
     frame.insert(0, "y_true", y)
     frame.attrs["provenance"] = {"source": "numpy array", "orientation": PREDICTIONS_ORIENTATION}
     return frame
+
+
+#: How an array of per-item scores is read.
+ITEMS_ORIENTATION = "rows = items (test examples), columns = models"
+
+
+def read_item_array(data, *, names=None, metric: str | None = None) -> pd.DataFrame:
+    """A 2-D array of per-item scores as the long table ``model, example, <metric>``.
+
+    Parameters
+    ----------
+    data : ndarray of shape (n_items, n_models)
+        Rows are the items, columns the models (e.g. 0/1 correct).
+    names : sequence of str, optional
+        The models' names (default ``model_0``, ``model_1``, ...).
+    metric : str, optional
+        The name of the values (default ``score``).
+
+    Raises
+    ------
+    InvalidInputError
+        Not 2-D, non-numeric, names not one per column, fewer than 2 columns.
+
+    Warns
+    -----
+    OutperformWarning
+        More columns than rows, and at least 5 columns: probably transposed.
+
+    Examples
+    --------
+    >>> read_item_array(np.array([[1, 0], [1, 1]])).to_dict("list")
+    {'model': ['model_0', 'model_1', 'model_0', 'model_1'], 'example': [0, 0, 1, 1], 'score': [1.0, 0.0, 1.0, 1.0]}
+    """
+    x = np.asarray(data)
+    if x.ndim != 2:
+        raise InvalidInputError(f"an array of per-item scores must be 2-D ({ITEMS_ORIENTATION}); "
+                                f"got shape {x.shape}.")
+    try:
+        x = x.astype(float)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"the array holds non-numeric values ({x.dtype}); "
+                                f"{ITEMS_ORIENTATION}.") from None
+    rows, k = x.shape
+    names = [f"model_{j}" for j in range(k)] if names is None else [str(n) for n in names]
+    if len(names) != k:
+        raise InvalidInputError(f"{len(names)} names for {k} columns ({ITEMS_ORIENTATION}).")
+    if k < 2:
+        raise InvalidInputError(f"the array has {k} column: {ITEMS_ORIENTATION}, so it holds one "
+                                "model; transpose it if its rows are the models.")
+    if k > rows and k >= 5:
+        warnings.warn(f"the array has {rows} rows and {k} columns, read as "
+                      f"{ITEMS_ORIENTATION}. If the rows are the models, pass its "
+                      "transpose (array.T).", OutperformWarning, stacklevel=3)
+    frame = pd.DataFrame({MODEL: np.tile(names, rows), "example": np.repeat(np.arange(rows), k),
+                          metric or "score": x.ravel()})
+    frame.attrs["provenance"] = {"source": "numpy array", "orientation": ITEMS_ORIENTATION}
+    return frame
