@@ -31,6 +31,11 @@ def compare_cmd(
     rope: Optional[float] = opt.rope(),
     rho: Optional[float] = typer.Option(None, help="One task with folds: correlation of fold "
                                         "differences (default n_test/n_total, or 1/k)."),
+    n_train: Optional[float] = typer.Option(None, "--n-train", help="One task with folds: "
+                                            "size of a training set (with --n-test; rho = "
+                                            "n_test / (n_train + n_test), Nadeau & Bengio)."),
+    n_test: Optional[float] = typer.Option(None, "--n-test", help="One task with folds: size "
+                                           "of a test set (with --n-train)."),
     threshold: float = opt.threshold("Posterior probability needed for a Bayesian "
                                     "decision, above 0.5 (Williams 2026 §5.2)."),
     bayesian: bool = typer.Option(False, "--bayesian", help="Several data sets: add the Bayesian "
@@ -72,7 +77,7 @@ def compare_cmd(
                      rope=rope, rho=rho, threshold=threshold,
                      bayesian=bayesian, prior_strength=prior, hierarchical=hierarchical,
                      encoding=encoding, progress=True, y_true=y_true, loss=loss, cluster=cluster,
-                     random_state=seed, omnibus=omnibus)
+                     random_state=seed, omnibus=omnibus, n_train=n_train, n_test=n_test)
     _emit(report, fmt, out)
     if plot is not None:
         _plot(report, plot)

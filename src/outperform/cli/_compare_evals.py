@@ -18,8 +18,8 @@ from .._validation import InvalidInputError
 from ._errors import err
 from ._options import Format
 
-LOG_FORMATS = ("auto", "lm-eval", "inspect", "helm", "csv")
-LOG_FORMAT_HELP = ("Format of the logs: auto, lm-eval, inspect, helm or csv (auto: each file "
+LOG_FORMATS = ("auto", "lm-eval", "inspect", "helm", "hf-details", "csv")
+LOG_FORMAT_HELP = ("Format of the logs: auto, lm-eval, inspect, helm, hf-details or csv (auto: each file "
                    "by its name and content).")
 
 

@@ -18,6 +18,7 @@ from ..data._io import read_results, read_table
 from ..data._results_table import ResultsTable, ScoreMatrix
 from ..data._table_checks import _flat
 from ..results import ComparisonReport
+from ._inputs import convert_input, with_provenance
 from ._api_options import (check_option_types, given_options, with_assumed_direction,
                            with_ignored_options)
 from ._q3 import compare_many_tasks
@@ -55,13 +56,22 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
             prior_strength: float | None = None, random_state=0, y_true: str = "y_true",
             loss: str = "zero-one", cluster: str | None = None,
             hierarchical: bool = False, encoding: str | None = None,
-            progress: bool = False, omnibus: str = "friedman") -> ComparisonReport:
+            progress: bool = False, omnibus: str = "friedman", top: int | None = None,
+            n_train: float | None = None, n_test: float | None = None) -> ComparisonReport:
     """Compare models or algorithms and report decisions, effect sizes and warnings.
 
     Parameters
     ----------
-    data : str, Path, DataFrame, ResultsTable or ScoreMatrix
+    data : str, Path, DataFrame, ResultsTable, ScoreMatrix, ndarray or scikit-learn results
         Results in the tidy schema (see :func:`outperform.data.read_results`) or a file of them.
+        A fitted ``GridSearchCV``/``RandomizedSearchCV``/``HalvingGridSearchCV`` (or its
+        ``cv_results_``), or a dict ``{name: cross_validate(...)}``, is read by
+        :func:`outperform.data.read_sklearn`: one model per candidate, named by the
+        parameters that vary, the design (repeats × folds) read from the splitter; its
+        provenance is in ``report.details["source"]``. A 2-D numpy array is read with
+        rows = folds (``question="Q2"``; then ``rho`` or ``n_train``/``n_test`` is needed)
+        or rows = tasks (``"Q3"``, the default), columns = models named ``model_0``,
+        ``model_1``, ... (a DataFrame names them); a warning says when it looks transposed.
         Over several data sets (Q3), (task, model) cells may be missing (absent rows, or NaN
         in every run/fold of the cell): they are listed in a warning and in
         ``details["missing_cells"]``, and the Skillings–Mack (or Durbin) test and Wilcoxon
@@ -126,6 +136,13 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         and sphericity, which the report warns about, with the Greenhouse–Geisser p-value)
         and paired t-tests with Holm's correction (``posthoc`` "auto"/"holm"/"none"), in
         ``tests["repeated_measures_anova"]`` and ``posthoc["paired_t_holm"]``.
+    top : int >= 2, optional
+        A scikit-learn search: compare only its best ``top`` candidates by mean test score.
+        With a multi-metric search, ``metric`` names the scorer (default: its ``refit``).
+    n_train, n_test : float, optional
+        Q2: sizes of a training and of a test set, for the correlation of the corrected
+        t-test, rho = n_test / (n_train + n_test) (Nadeau & Bengio 2003); added to a table
+        that lacks them, or the design of scikit-learn results whose splitter is unknown.
 
     Returns
     -------
@@ -174,6 +191,26 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         raise InvalidInputError(f"omnibus must be one of {OMNIBUS}, got {omnibus!r}.")
     if prior_strength is not None:
         check_prior_strength(prior_strength)
+    converted = convert_input(data, question=question, metric=metric,
+                              higher_is_better=higher_is_better, top=top, n_train=n_train,
+                              n_test=n_test, rho=rho, encoding=encoding)
+    data, higher_is_better, metric = (converted.data, converted.higher_is_better,
+                                      converted.metric)
+    report = _compare(data, question=question, metric=metric,
+                      higher_is_better=higher_is_better, alpha=alpha, control=control,
+                      posthoc=posthoc, aggregate=aggregate, rope=rope, rho=rho,
+                      threshold=threshold, bayesian=bayesian, prior_strength=prior_strength,
+                      random_state=random_state, y_true=y_true, loss=loss, cluster=cluster,
+                      hierarchical=hierarchical, encoding=encoding, progress=progress,
+                      omnibus=omnibus, n_train=n_train, n_test=n_test)
+    return with_provenance(report, converted)
+
+
+def _compare(data, *, question, metric, higher_is_better, alpha, control, posthoc, aggregate,
+             rope, rho, threshold, bayesian, prior_strength, random_state, y_true, loss,
+             cluster, hierarchical, encoding, progress, omnibus, n_train,
+             n_test) -> ComparisonReport:
+    """compare() on a table, a file or a ScoreMatrix (the options checked)."""
     if isinstance(data, pd.DataFrame):
         data = _flat(data)
     columns = _columns(data, encoding)
@@ -192,7 +229,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
                            posthoc=posthoc, aggregate=aggregate, rope=rope, rho=rho,
                            threshold=threshold, prior_strength=prior_strength,
                            random_state=random_state, y_true=y_true, loss=loss, cluster=cluster,
-                           hierarchical=hierarchical, omnibus=omnibus)
+                           hierarchical=hierarchical, omnibus=omnibus, n_train=n_train,
+                           n_test=n_test)
     # Each question imports its own module: a Q3 table does not load the Q1/Q2 and
     # hierarchical kernels (scipy.optimize among them).
     if question == "Q1" or (question == "auto" and y_true in columns):

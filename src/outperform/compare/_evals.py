@@ -63,7 +63,7 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
     intersect : bool
         Compare on the items (and tasks) all models share instead of refusing when some are
         missing.
-    format : {"auto", "lm-eval", "inspect", "helm", "csv"}
+    format : {"auto", "lm-eval", "inspect", "helm", "hf-details", "csv"}
     models : sequence of str, optional
         Models to compare (default all). With more than two, all pairs, or each against
         ``control``, and a leaderboard per task (``EvalComparison.leaderboards``).

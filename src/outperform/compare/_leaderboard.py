@@ -54,8 +54,9 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
 
     Parameters
     ----------
-    data : str, Path, DataFrame or ResultsTable
-        One of: (a) per-item scores, long: columns ``model``, ``example`` (or ``item``,
+    data : str, Path, DataFrame, ResultsTable or ndarray
+        A 2-D numpy array holds per-item scores, rows = items, columns = models (named
+        ``model_0``, ...; a warning says when it looks transposed). Or one of: (a) per-item scores, long: columns ``model``, ``example`` (or ``item``,
         ``id``, ``doc_id``, ``sample_id``, as evaluation logs name it) and a score column
         (``score``, ``correct``, ``accuracy``, ... or ``metric=``), optional ``cluster`` (and
         a single ``task``); (b) per-example predictions: ``y_true`` and one prediction column
@@ -122,6 +123,10 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
     """
     check_probability(alpha, "alpha")
     notes: list[str] = []
+    if isinstance(data, np.ndarray):
+        from ..data._arrays import read_item_array
+
+        data = read_item_array(data, metric=metric)
     df = data if isinstance(data, (pd.DataFrame, ResultsTable)) else _read(data, encoding)
     if task is not None:
         df = _one_task(df, task, notes)

@@ -26,6 +26,8 @@ from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, 
 from .._deprecation import renamed
 from ..bayes._mcnemar import bayesian_mcnemar
 from ..bayes._ttest import bayesian_ttest
+from ..data._arrays import read_prediction_array
+from ..data._sklearn_estimators import estimator_predictions, is_estimators
 from ..data._columns import (CLUSTER_HINTS, TASK, Y_TRUE, column_role,
                              refuse_stripped_twins)
 from ..data._io import read_table
@@ -145,14 +147,20 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
                         cluster: str | None = None, rope: float | None = None,
                         alpha: float = 0.05, threshold: float = 0.95,
                         encoding: str | None = None,
-                        noninferiority_margin: float | None = None) -> ComparisonReport:
+                        noninferiority_margin: float | None = None,
+                        X=None) -> ComparisonReport:
     """Compare predictors on one test set from their per-example predictions (Williams Q1).
 
     Parameters
     ----------
-    data : str, Path or DataFrame
+    data : str, Path, DataFrame or dict of fitted estimators
         One row per test example: a ``y_true`` column and one prediction column per model
-        (labels, or probabilities of the positive class for a binary task). With
+        (labels, or probabilities of the positive class for a binary task). A dict
+        ``{name: fitted estimator}`` is run on the test set ``X`` (``predict``, or
+        ``predict_proba`` for ``loss="log"``), with ``y_true`` its labels (an array). A
+        2-D numpy array is read with rows = test examples, columns = models (named
+        ``model_0``, ... or by ``models``), with ``y_true`` its labels (an array); a warning
+        says when it looks transposed. With
         ``loss="given"`` the model columns are already per-example losses (lower is better)
         and ``y_true`` may be None.
     y_true : str or None
@@ -172,6 +180,8 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
         Significance level; Bayesian decision threshold, in (0.5, 1).
     encoding : str, optional
         Encoding of a text file that is not UTF-8 (e.g. ``"cp1252"``).
+    X : array-like, optional
+        The test set of a dict of estimators (rows = examples).
     noninferiority_margin : float, optional
         0/1 loss, two models: also test that the new model loses at most this much accuracy
         (accuracy units, 0.01 = one point) against the reference, by Tango's score test
@@ -206,6 +216,14 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     check_choice(loss, "loss", LOSSES)
     check_probability(alpha, "alpha")
     check_threshold(threshold)
+    if isinstance(data, np.ndarray):
+        data, y_true = read_prediction_array(data, y_true, names=models), "y_true"
+        models = None
+    if is_estimators(data) or X is not None:
+        if not is_estimators(data) or X is None:
+            raise InvalidInputError("X= is the test set of a dict of fitted estimators "
+                                    "{name: estimator}: give both, or a table of predictions.")
+        data, y_true = estimator_predictions(data, X, y_true, loss=loss), "y_true"
     if loss != "given" and y_true is None:
         raise InvalidInputError(f"loss={loss!r} needs the true labels (y_true).")
     data = data if isinstance(data, pd.DataFrame) else read_table(data, encoding=encoding)

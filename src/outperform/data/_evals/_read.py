@@ -8,6 +8,7 @@ import pandas as pd
 
 from ..._validation import InvalidInputError, check_choice
 from ._helm import is_helm, read_helm, unfinished_helm
+from ._hf_details import is_hf_details, read_hf_details
 from ._inspect import is_inspect, read_inspect
 from ._lm_eval import (RESULTS, SAMPLES, is_lm_eval, is_old_samples, read_lm_eval,
                        samples_of_results)
@@ -15,8 +16,9 @@ from ._long import TABLE_SUFFIXES, read_long
 from ..._deprecation import renamed
 from ._schema import EvalLogs, EvalRun, concat
 
-FORMATS = ("auto", "lm-eval", "inspect", "helm", "csv")
-READERS = {"lm-eval": read_lm_eval, "inspect": read_inspect, "helm": read_helm}
+FORMATS = ("auto", "lm-eval", "inspect", "helm", "hf-details", "csv")
+READERS = {"lm-eval": read_lm_eval, "inspect": read_inspect, "helm": read_helm,
+           "hf-details": read_hf_details}
 
 
 @renamed(cluster_by="cluster")
@@ -33,10 +35,12 @@ def read_eval_logs(paths, *, format: str = "auto", cluster: str | None = None) -
         ``.eval``/``.json`` logs, HELM run folders (``per_instance_stats.json`` and
         ``run_spec.json``, with ``scenario_state.json`` if kept; a run named
         ``<scenario>:...,model=<m>`` is task ``<scenario>:...`` of model ``m``; a folder
-        with ``run_spec.json`` and no per-instance stats is skipped with a warning), or a
-        long table (CSV/Parquet/DataFrame with ``model, [task,] item, score[, cluster][,
+        with ``run_spec.json`` and no per-instance stats is skipped with a warning),
+        Hugging Face evaluation details (lighteval's and the Open LLM Leaderboard's
+        ``details_<task>_<date>.parquet``, model from the folders; see
+        :mod:`outperform.data._evals._hf_details`), or a long table (CSV/Parquet/DataFrame with ``model, [task,] item, score[, cluster][,
         epoch]``).
-    format : {"auto", "lm-eval", "inspect", "helm", "csv"}
+    format : {"auto", "lm-eval", "inspect", "helm", "hf-details", "csv"}
         ``"auto"`` recognises each file by its name and content.
     cluster : str, optional
         Field that groups items (a passage, a conversation): a field of lm-eval's ``doc``,
@@ -90,7 +94,8 @@ def read_eval_logs(paths, *, format: str = "auto", cluster: str | None = None) -
         shown = [str(p) if not isinstance(p, pd.DataFrame) else "<DataFrame>" for p in items]
         raise InvalidInputError(f"no evaluation log found in {shown}: give "
                                 "lm-eval samples_*.jsonl, Inspect .eval/.json logs, HELM run "
-                                "folders or a CSV/Parquet table of per-item scores."
+                                "folders, Hugging Face details_*.parquet or a CSV/Parquet "
+                                "table of per-item scores."
                                 + "".join(" " + s for s in skipped))
     _check_models(runs)
     scores = concat(frames)
@@ -108,7 +113,7 @@ def is_eval_log(path) -> bool:
 
 def _is_log_file(path: Path) -> bool:
     return (is_lm_eval(path) or path.suffix == ".eval" or is_helm(path)
-            or (path.suffix == ".json" and is_inspect(path)))
+            or is_hf_details(path) or (path.suffix == ".json" and is_inspect(path)))
 
 
 def _sources(items, format, skipped: list):
@@ -154,6 +159,12 @@ def _classify(path: Path, format: str, *, quiet: bool):
                                             "beside it; run lm-eval with --log_samples.")
                 yield from (("lm-eval", p) for p in found)
             return
+    if format in ("auto", "hf-details") and is_hf_details(path):
+        yield "hf-details", path
+        return
+    if format == "hf-details" and path.suffix == ".parquet" and not quiet:
+        yield "hf-details", path
+        return
     if format in ("auto", "inspect") and path.suffix in (".eval", ".json") and is_inspect(path):
         yield "inspect", path
         return
@@ -162,7 +173,7 @@ def _classify(path: Path, format: str, *, quiet: bool):
         return
     if not quiet:
         raise InvalidInputError(f"{path}: not an evaluation log of format {format!r}; give "
-                                "--format lm-eval, inspect, helm or csv.")
+                                "--format lm-eval, inspect, helm, hf-details or csv.")
 
 
 def _check_duplicates(rows: pd.DataFrame, source) -> None:
