@@ -57,7 +57,7 @@ CASES = [
     ("evals-old-log-format", "compare-evals {d}/items.csv --format csv", 0,
      "warning: --format csv (the format of the logs) is deprecated; use --log-format csv"),
     ("evals-unknown-log-format", "compare-evals {d}/items.csv --log-format xml", 1,
-     "--log-format 'xml': choose one of auto, lm-eval, inspect, helm, csv"),
+     "--log-format 'xml': choose one of auto, lm-eval, inspect, helm, hf-details, csv"),
     ("evals-two-log-formats", "compare-evals {d}/items.csv --format csv --log-format helm", 1,
      "--format csv and --log-format helm disagree"),
     ("evals-format-upper-case", "compare-evals {d}/items.csv --format JSON", 0, '"kind": "evals"'),
