@@ -76,8 +76,11 @@ class ComparisonWithBest(Result):
 
     @property
     def is_best(self) -> np.ndarray:
-        """Boolean (k,): the model is significantly better than every other one."""
-        return self.lower > 0 if self.higher_is_better else self.upper < 0
+        """Boolean (k,): the model is the best, at least as good as every other one (its
+        constrained interval has the bound 0 on the side of "worse", Hsu 1996 §4.1.1)."""
+        if self.higher_is_better:
+            return (self.lower == 0) & (self.upper > 0)
+        return (self.upper == 0) & (self.lower < 0)
 
     @property
     def half_width(self) -> float:

@@ -64,9 +64,11 @@ def blocked_means(scores, *, procedure: str, min_models: int = 1) -> BlockedMean
     >>> fit.means.tolist(), round(fit.mse, 4), fit.df
     ([2.0, 3.0], 0.5, 2.0)
     """
-    arr = np.asarray(scores, dtype=float) if not isinstance(scores, np.ndarray) else scores
-    if isinstance(arr, np.ndarray) and arr.ndim == 2 and arr.dtype.kind == "f" \
-            and np.isnan(arr).any():
+    try:
+        arr = np.asarray(scores, dtype=float)
+    except (TypeError, ValueError):
+        arr = None     # as_float_array says what is wrong
+    if arr is not None and arr.ndim == 2 and np.isnan(arr).any():
         i, j = np.argwhere(np.isnan(arr))[0]
         raise InvalidInputError(
             f"{procedure} needs a score for every (block, model) cell, but "
