@@ -81,6 +81,9 @@ _WHERE = {
     "PairwiseCounts": "._leaderboard",
     "DiscordanceCounts": "._mcnemar",
     "bradley_terry": "._bradley_terry",
+    "mcb": "._mcb",
+    "mcb_intervals": "._mcb",
+    "dunnett_paired": "._dunnett",
 }
 
 
@@ -124,4 +127,5 @@ __all__ = [
     "proportion_confint", "paired_difference",
     "rank_sets", "pairwise_ttest",
     "bradley_terry",
+    "mcb", "mcb_intervals", "dunnett_paired",
 ]

@@ -59,7 +59,7 @@ def dunnett_paired(scores, *, control, alternative: str = "two-sided", alpha: fl
         (single-step, multivariate t), ``reject``; ``details``: ``mean_difference`` (row −
         column), ``ci_low``/``ci_high`` (simultaneous 1 − alpha bounds of row − column, ±inf
         on the open side of a one-sided alternative), ``critical_value``, ``df``, ``mse``,
-        ``means``, ``alternative``, ``design``.
+        ``means``, ``alternative``, ``design``, ``higher_is_better``.
 
     Raises
     ------
@@ -137,7 +137,8 @@ def dunnett_paired(scores, *, control, alternative: str = "two-sided", alpha: fl
         control=names[c],
         details={"mean_difference": md, "ci_low": lo, "ci_high": hi,
                  "critical_value": float(crit), "df": float(df), "mse": float(mse),
-                 "means": means, "alternative": alternative, "design": design})
+                 "means": means, "alternative": alternative, "design": design,
+                 "higher_is_better": bool(higher_is_better)})
 
 
 def _independent(samples):
