@@ -169,16 +169,13 @@ class Leaderboard(Result):
                  f"of the {rs.unit}s, pairing kept; score ± {level} interval"
                  + (" (cluster-robust)" if rs.n_clusters is not None else ""),
                  "model".ljust(width) + f"{'rank':>5}{'simultaneous':>14}{'marginal':>11}"
-                 f"{'tier':>6}{'letters':>9}" + (f"{'best?':>7}" if self.best else "")
-                 + "  " + "score".rjust(score_width)]
-        could = self.could_be_best() or {}
+                 f"{'tier':>6}{'letters':>9}  " + "score".rjust(score_width)]
         for j, score in zip(order, scores):
             s, m = rs.simultaneous[j], rs.marginal[j]
-            mark = (f"{'yes' if could[rs.names[j]] else 'no':>7}" if could else "")
             lines.append(
                 rs.names[j].ljust(width) + f"{rs.rank[j]:>5}{f'[{s[0]}, {s[1]}]':>14}"
-                f"{f'[{m[0]}, {m[1]}]':>11}{tiers[j]:>6}{self.letters[rs.names[j]]:>9}"
-                + mark + "  " + score.rjust(score_width))
+                f"{f'[{m[0]}, {m[1]}]':>11}{tiers[j]:>6}{self.letters[rs.names[j]]:>9}  "
+                + score.rjust(score_width))
         if top is not None and top < len(rs.names):
             lines.append(f"... {len(rs.names) - top} more models (all of them: --top 0)")
         top_k = min(max(int(top_k), 1), len(rs.names))
@@ -187,9 +184,13 @@ class Leaderboard(Result):
         what = "the best" if top_k == 1 else f"among the best {top_k}"
         lines.append(f"may be {what} (simultaneous {level}"
                      + ("; tier 1" if top_k == 1 else "") + f"): {shown}")
-        criteria = self.criteria()
         if self.best is not None:
-            lines.append(f"best?: {criteria['best']}")
+            could = self.best.candidates()
+            shown = ", ".join(could[:20]) + (f" and {len(could) - 20} more"
+                                             if len(could) > 20 else "")
+            lines.append(f"could be the best (Hsu's MCB, simultaneous "
+                         f"{100 * (1 - self.best.alpha):g}%, on the means): {shown}")
+        criteria = self.criteria()
         lines.append(f"tiers: {tiers.max()}, from the {criteria['tier']}")
         lines.append(f"letters: {criteria['letters']}")
         disagree = self.disagreement_note()
