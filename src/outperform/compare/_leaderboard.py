@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._cost import check_cost
-from .._validation import InvalidInputError, check_probability
+from .._validation import DegenerateDataError, InvalidInputError, check_probability
 from ..data._files import read_table
 from ..data._columns import (CLUSTER, EXAMPLE, FOLD, MODEL, NON_METRIC, RUN, TASK,
                              canonical_columns, item_column, metric_direction,
@@ -27,6 +27,7 @@ from ..data._results_table import ResultsTable
 from ..results._leaderboard import Leaderboard
 from ..stats._leaderboard import pairwise_mcnemar
 from ..stats._letters import compact_letters
+from ..stats._mcb import mcb
 from ..stats._pairwise_ttest import pairwise_ttest
 from ..stats._rank_sets import rank_sets
 from ._few_units import few_units_note
@@ -91,6 +92,9 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
     Returns
     -------
     Leaderboard
+        With ``best``: Hsu's multiple comparisons with the best (:func:`outperform.stats.mcb`,
+        items or tasks as blocks, at level 1 − ``alpha``), the "could be the best" column;
+        None with clusters.
 
     Raises
     ------
@@ -171,8 +175,26 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
     few = few_units_note(rs)
     if few is not None:
         notes.append(few)
+    best = _best(scores, clusters, names, hib, alpha, unit, notes)
     return Leaderboard(rank_sets=rs, pairwise=pairwise, letters=letters, metric=metric,
-                       source=source, notes=tuple(notes))
+                       source=source, notes=tuple(notes), best=best)
+
+
+def _best(scores, clusters, names, hib, alpha, unit, notes):
+    """Hsu's comparisons with the best of the same score matrix, items (tasks) as blocks:
+    the leaderboard's "could be the best" column. Not with clusters, whose items are not
+    independent blocks; not when the residual variance is 0 (a note says why)."""
+    if clusters is not None:
+        notes.append("Hsu's comparisons with the best (the 'could be the best' column) are "
+                     "not computed with clusters: its two-way ANOVA error assumes independent "
+                     "items; the tiers (cluster bootstrap) answer the same question.")
+        return None
+    try:
+        return mcb(scores, higher_is_better=hib, alpha=alpha, names=names, unit=unit)
+    except DegenerateDataError:
+        notes.append("Hsu's comparisons with the best are not computed: the scores are "
+                     "exactly additive in item and model (zero residual variance).")
+        return None
 
 
 def _cost(n_resamples, scores, clusters, unit) -> None:

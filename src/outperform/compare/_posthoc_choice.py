@@ -40,8 +40,10 @@ def _check_control(procedures: list[str], control) -> None:
                                     "control= (--control).")
         if uses == "no" and control is not None and len(procedures) == 1:
             others = [q for q in POSTHOC[1:-1] if procedure(q).control != "no"]
+            what = ("each model with the best of the others"
+                    if procedure(p).decides == "with the best" else "all pairs")
             raise InvalidInputError(
-                f"posthoc={p!r} compares all pairs: drop control= (--control), or choose "
+                f"posthoc={p!r} compares {what}: drop control= (--control), or choose "
                 f"one that compares with a control: {', '.join(others)}.")
 
 
@@ -54,6 +56,10 @@ def _posthoc_phrase(posthoc: str, control, k: int) -> str:
                   else "posthoc='shaffer'")
         return ("the Nemenyi test on all pairs; " + better + " would reject more pairs at the "
                 "same family-wise level (García & Herrera 2008)")
+    if posthoc == "mcb":
+        return procedure(posthoc).phrase + ", each model against the best of the others"
+    if posthoc == "dunnett":
+        return procedure(posthoc).phrase + " against the control"
     return procedure(posthoc).phrase + (" against the control" if control else " on all pairs")
 
 

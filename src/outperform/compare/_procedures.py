@@ -144,6 +144,24 @@ PROCEDURES = (
       "pairwise", "outperform.stats._quade:quade_posthoc", "Quade 1979; Conover 1999 §5.8",
       posthoc=True, help="all pairs, t on Quade's weighted rank sums, Holm",
       reported_in=("posthoc",)),
+    # Means-based post-hoc procedures on the blocked (data sets x models) table.
+    P("dunnett", "Dunnett", "Dunnett's many-to-one t tests on the means (Dunnett 1955)",
+      "the same {units} for every model; block ({units}) and model effects add up; errors "
+      "independent across {units}, normally distributed, with one variance (the residual "
+      "mean square of the two-way ANOVA); each model against the control, single-step with "
+      "the exact multivariate-t critical value (Dunnett 1955; Hsu 1996 §7.1).",
+      "against control", "outperform.stats._dunnett:dunnett_paired",
+      "Dunnett 1955; Hsu 1996 ch. 3, §7.1", control="required", posthoc=True,
+      help="with --control, t tests on the means, exact multivariate t",
+      reported_in=("posthoc",)),
+    P("mcb", "Hsu's MCB", "Hsu's multiple comparisons with the best on the means (Hsu 1984)",
+      "the same {units} for every model; block ({units}) and model effects add up; errors "
+      "independent across {units}, normally distributed, with one variance (the residual "
+      "mean square of the two-way ANOVA); constrained simultaneous intervals for each "
+      "model's mean minus the best of the others (Hsu 1984; Hsu 1996 §4.1).",
+      "with the best", "outperform.stats._mcb:mcb", "Hsu 1984; Hsu 1996 ch. 4",
+      posthoc=True, help="comparisons with the best on the means: which could be the best",
+      reported_in=("best",)),
     # "durbin" is both the omnibus Durbin test of an incomplete table (in ``tests``) and
     # its all-pairs post-hoc test (in ``posthoc``), as Conover (1999 §5.9) gives them.
     P("durbin", "Durbin–Conover (Holm)",

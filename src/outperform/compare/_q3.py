@@ -18,6 +18,7 @@ from .._validation import InvalidInputError, TooFewError, check_probability
 from ..data._results_table import ScoreMatrix
 from ..results import ComparisonReport, PairwiseResult
 from ..stats._cliques import nonsignificant_groups
+from ..stats._dunnett import dunnett_paired
 from ..stats._friedman import friedman, iman_davenport
 from ..stats._incomplete import durbin_posthoc, pairwise_wilcoxon_available
 from ..stats._letters import compact_letters
@@ -57,7 +58,7 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         Significance level of every test and of the critical differences.
     control : str, optional
         A model compared with all others (many-to-one post-hoc tests, more powerful).
-    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "rom", "bonferroni-dunn", "wilcoxon-holm", "conover", "quade", "durbin", "none"}
+    posthoc : {"auto", "nemenyi", "holm", "hochberg", "hommel", "shaffer", "bergmann", "li", "rom", "bonferroni-dunn", "wilcoxon-holm", "conover", "quade", "dunnett", "mcb", "durbin", "none"}
         ``"auto"``: Holm with a control, Nemenyi without. ``"shaffer"``, ``"bergmann"``: all
         pairs, rank z tests with Shaffer's static or Bergmann–Hommel's adjustment (García &
         Herrera 2008; Bergmann–Hommel up to 10 models, Shaffer's beyond with a warning).
@@ -68,6 +69,12 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         Quade's weighted rank sums (Conover 1999 pp. 374–375), Holm-adjusted. ``"wilcoxon-holm"``: all pairs by the
         Wilcoxon signed-rank test with Holm's correction (Benavoli et al. 2016). ``"durbin"``:
         the Durbin–Conover all-pairs t test on rank sums, Holm-adjusted (Conover 1999 §5.9).
+        ``"dunnett"``: each model against the control by t tests on the means with the
+        two-way ANOVA error and the exact multivariate-t critical value
+        (:func:`outperform.stats.dunnett_paired`; Dunnett 1955). ``"mcb"``: Hsu's
+        comparisons with the best on the means (:func:`outperform.stats.mcb`; Hsu 1984),
+        in ``report.best``: which models could be the best, with constrained simultaneous
+        intervals for each mean minus the best of the others (k >= 2). Both need every cell.
         ``"none"``: the omnibus test and the average ranks only. With missing cells (NaN in
         ``scores.values``) the analysis is that of
         :func:`outperform.compare._q3_incomplete.compare_incomplete` (Skillings–Mack or
@@ -151,9 +158,15 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
                              warnings=unit_mismatch(dict(zip(names, values.T))))
     warnings = _warnings(scores, ranked)
     if k == 2:
-        return _two_models(scores, ranks, summary, alpha, warnings)
-    return _many_models(scores, ranked, summary, alpha, control, procedures, warnings,
-                        random_state)
+        report = _two_models(scores, ranks, summary, alpha, warnings)
+    else:
+        report = _many_models(scores, ranked, summary, alpha, control, procedures, warnings,
+                              random_state)
+    if "mcb" in procedures:
+        from ._q3_best import with_best
+
+        report = with_best(report, scores, alpha=alpha)
+    return report
 
 
 def _check_posthoc_memory(k: int) -> None:
@@ -289,8 +302,11 @@ def _run_posthoc(post: dict, posthoc: str, values, ranked, alpha, control, names
     the Bonferroni–Dunn test, whose single critical difference the diagram draws.
     """
     hib = ranked.higher_is_better
-    if posthoc == "none":
+    if posthoc in ("none", "mcb"):   # MCB: report.best, added by compare_many_tasks
         pass
+    elif posthoc == "dunnett":
+        post["dunnett"] = dunnett_paired(values, control=control, alpha=alpha, names=names,
+                                         higher_is_better=hib)
     elif posthoc == "nemenyi":
         post["nemenyi"] = nemenyi(ranked, alpha=alpha, higher_is_better=hib, names=names)
     elif posthoc == "wilcoxon-holm" and control is None:

@@ -46,6 +46,12 @@ def conclusions(omnibus, post, groups, ranks, names, alpha, perfect=False) -> li
         if "rank_biserial" in res.details:
             out += [pair_conclusion(f"{label}{cd}", res, i, j, ranks, names)
                     for i, j in zip(rows.tolist(), cols.tolist())]
+        elif "mean_difference" in res.details:   # Dunnett: the better model by the means
+            out += rejected_pairs(
+                label, names, rows, cols, np.asarray(res.details["means"], dtype=float),
+                quantity="mean scores", higher_is_better=res.details["higher_is_better"],
+                spec=".4g", evidence=[f"adjusted p = {p:.3g}"
+                                      for p in res.pvalue_adjusted[rows, cols].tolist()])
         else:   # rank tests: the better model by the average ranks, as _pair_conclusion
             out += rejected_pairs(
                 f"{label}{cd}", names, rows, cols, ranks, quantity="average ranks",

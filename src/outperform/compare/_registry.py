@@ -14,12 +14,13 @@ from functools import cache
 from importlib import import_module
 
 #: What a procedure decides.
-DECIDES = ("omnibus", "pairwise", "against control", "equivalence", "non-inferiority")
+DECIDES = ("omnibus", "pairwise", "against control", "equivalence", "non-inferiority",
+           "with the best")
 #: How a procedure uses a control model: never, optionally, or only with one.
 CONTROL = ("no", "optional", "required")
-#: Where a result is reported: ComparisonReport.tests / .posthoc, a Leaderboard, or nowhere
-#: yet (a kernel a user calls).
-SLOTS = ("tests", "posthoc", "leaderboard")
+#: Where a result is reported: ComparisonReport.tests / .posthoc / .best, a Leaderboard, or
+#: nowhere yet (a kernel a user calls).
+SLOTS = ("tests", "posthoc", "leaderboard", "best")
 
 
 @dataclass(frozen=True)
@@ -168,8 +169,8 @@ def posthoc_help() -> str:
 
 
 def keys_text(slot: str) -> str:
-    """The registered keys reported in ``slot`` (``"tests"`` or ``"posthoc"`` of a
-    ComparisonReport, ``"leaderboard"``), comma-separated: the JSON schema's descriptions."""
+    """The registered keys reported in ``slot`` (``"tests"``, ``"posthoc"`` or ``"best"`` of
+    a ComparisonReport, ``"leaderboard"``), comma-separated: the JSON schema's descriptions."""
     if slot not in SLOTS:
         raise ValueError(f"slot must be one of {SLOTS}, got {slot!r}.")
     return ", ".join(p.key for p in procedures() if slot in p.reported_in)

@@ -281,3 +281,70 @@ def equivalence_words(res, a: str, b: str, *, alpha: float, metric: str,
             f"{metric} (the ROPE as margin{rule}; mean {metric} {a} − {b} = "
             f"{s * res.estimate:.4g}, {1 - 2 * alpha:.0%} confidence interval [{lo:.4g}, "
             f"{hi:.4g}]; p = {res.pvalue:.3g}).")
+
+
+def best_words(test: str, best, *, metric: str = "score", spec: str = ".4g") -> list[str]:
+    """The verdict of Hsu's comparisons with the best: which models could be the best, which
+    is the best, and by how much each of the others may trail the best.
+
+    Parameters
+    ----------
+    test : str
+        The procedure's label, e.g. "Hsu's MCB".
+    best : ComparisonWithBest
+        Constrained intervals for μ_i − best_{j≠i} μ_j (:func:`outperform.stats.mcb`).
+    metric : str
+        What the means are of.
+    spec : str
+        Format of the bounds.
+
+    Returns
+    -------
+    list of str
+        One sentence for the models that could be the best (or the one that is the best),
+        one for those worse than the best.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from outperform.results._best import ComparisonWithBest
+    >>> res = ComparisonWithBest(names=("A", "B", "C"), means=np.array([0.9, 0.88, 0.7]),
+    ...     difference=np.array([0.02, -0.02, -0.2]), lower=np.array([-0.01, -0.05, -0.23]),
+    ...     upper=np.array([0.05, 0.01, 0.0]), pvalue=np.array([0.9, 0.3, 0.001]),
+    ...     critical_value=2.2, standard_error=0.014, df=20.0, mse=0.001, n_blocks=11,
+    ...     higher_is_better=True, alpha=0.05)
+    >>> for s in best_words("Hsu's MCB", res, metric="accuracy"):
+    ...     print(s)
+    Hsu's MCB: A, B could be the best at the simultaneous 95% level (mean accuracy minus the best of the others: A [-0.01, +0.05], B [-0.05, +0.01]).
+    Hsu's MCB: C is worse than the best (its mean accuracy trails the best of the others by at most 0.23; p = 0.001).
+    """
+    level = f"{100 * (1 - best.alpha):g}%"
+    order = np.argsort(-best.means if best.higher_is_better else best.means, kind="stable")
+    could = [int(i) for i in order if best.could_be_best[i]]
+    worse = [int(i) for i in order if not best.could_be_best[i]]
+    what = f"mean {metric} minus the best of the others"
+    out = []
+    sure = [i for i in could if best.is_best[i]]
+    if sure:
+        i = sure[0]
+        out.append(f"{test}: {best.names[i]} is the best at the simultaneous {level} level "
+                   f"({what}: [{best.lower[i]:+{spec}}, {best.upper[i]:+{spec}}]).")
+    elif could:
+        ranges = ", ".join(f"{best.names[i]} [{best.lower[i]:+{spec}}, "
+                           f"{best.upper[i]:+{spec}}]" for i in could)
+        names = ", ".join(best.names[i] for i in could)
+        out.append(f"{test}: {names} could be the best at the simultaneous {level} level "
+                   f"({what}: {ranges}).")
+    if worse:
+        side = best.lower if best.higher_is_better else best.upper
+        if len(worse) == 1:
+            i = worse[0]
+            out.append(f"{test}: {best.names[i]} is worse than the best (its mean {metric} "
+                       f"trails the best of the others by at most {abs(side[i]):{spec}}; "
+                       f"p = {best.pvalue[i]:.3g}).")
+        else:
+            trail = ", ".join(f"{best.names[i]} by at most {abs(side[i]):{spec}} "
+                              f"(p = {best.pvalue[i]:.3g})" for i in worse)
+            out.append(f"{test}: {', '.join(best.names[i] for i in worse)} are worse than "
+                       f"the best (mean {metric} trailing the best of the others: {trail}).")
+    return out

@@ -20,6 +20,7 @@ from ..results import (BayesianResult, ComparisonReport, FrequentistResult, Lead
                        PairwiseResult)
 from ._figures import (ReportFigure, bayesian_figures, leaderboard_figures, posthoc_figures,
                        report_figures)
+from ._best import best_intro, best_table
 from ._leaderboard import leaderboard_bullets, leaderboard_intro, leaderboard_table
 from ._pairs import pair_tables, pairwise_tables
 from ._runs import runs_blocks
@@ -178,6 +179,10 @@ def build_document(report: ComparisonReport, *, figures: bool = True) -> Documen
     views = tuple(Section(key, title, tuple(blocks)) for key, title, blocks in
                   (("frequentist", "Frequentist view", freq), ("bayesian", "Bayesian view", bayes))
                   if blocks)
+    if report.best is not None:
+        views += (Section("best", "Comparison with the best (Hsu's MCB)",
+                          (Paragraph(best_intro(report.best)),
+                           best_table(report.best, report.metric))),)
     if report.leaderboard is not None:
         views += (_leaderboard_section(report.leaderboard,
                                        [f for f in figs if f.kind == "ranks"]),)

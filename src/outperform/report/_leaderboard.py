@@ -5,6 +5,7 @@ them in the report's inferences as a subsection, with the rank-set plot as its f
 """
 from __future__ import annotations
 
+from ..compare._words import best_words
 from ._sections import Table
 
 #: The k of the top-k sets listed, when there are more than k models.
@@ -46,7 +47,8 @@ def leaderboard_intro(board) -> str:
             "coverage guarantee and is shown for comparison. Rank 1 is the best; a model's "
             "rank counts the models with a strictly better mean. Tier: "
             f"{criteria['tier']}. Letters: compact letter display (Piepho 2004) of "
-            f"{criteria['letters']}.")
+            f"{criteria['letters']}."
+            + (f" Could be the best: {criteria['best']}." if "best" in criteria else ""))
 
 
 def leaderboard_bullets(board) -> list[str]:
@@ -54,5 +56,7 @@ def leaderboard_bullets(board) -> list[str]:
     k, level = len(board.names), _level(board)
     out = [f"Top-{t} set (simultaneous {level}; the models whose rank set reaches {t}): "
            + ", ".join(board.top_k(t)) + "." for t in TOP_K if t < k]
+    if board.best is not None:
+        out += best_words("Hsu's MCB", board.best, metric=board.metric)
     disagree = board.disagreement_note()
     return out + list(board.notes) + ([disagree] if disagree else [])

@@ -142,6 +142,8 @@ def test_notes(report) -> list[tuple[str, str, str]]:
     for key, res in report.posthoc.items():
         role = "Bayesian, all pairs" if is_bayesian(res) else "post-hoc"
         out.append((res.method, role, _assumes(key, units)))
+    if getattr(report, "best", None) is not None:
+        out.append((report.best.method, "with the best", _assumes("mcb", units)))
     return out
 
 

@@ -8,6 +8,7 @@ _WHERE = {
     "DECISIONS": "._bayesian",
     "BayesianResult": "._bayesian",
     "ClusteredMean": "._clustered",
+    "ComparisonWithBest": "._best",
     "EvalComparison": "._evals",
     "FrequentistResult": "._frequentist",
     "BinomialInterval": "._intervals",
@@ -36,7 +37,7 @@ _WHERE = {
 
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())
 
-__all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonReport", "DECISIONS", "FrequentistResult",
+__all__ = ["BayesianResult", "ClusteredMean", "ComparisonWithBest", "BinomialInterval", "ComparisonReport", "DECISIONS", "FrequentistResult",
            "LocationInterval", "PointInterval",
            "Leaderboard", "PairwiseResult", "RankSetCoverage", "RankSets", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._base import Result
+from ._best import ComparisonWithBest
 from ._pairwise import PairwiseResult
 from ._rank_sets import RankSets
 
@@ -36,6 +37,10 @@ class Leaderboard(Result):
     notes : tuple of str
         How the input was read and what to keep in mind (clusters, design effects, too
         few items, clusters or tasks for the rank sets' coverage).
+    best : ComparisonWithBest, optional
+        Hsu's comparisons with the best of the same scores, items (or tasks) as blocks: the
+        "could be the best" column; None with clusters (the two-way ANOVA's error assumes
+        independent items) or when the residual variance is 0.
     """
 
     rank_sets: RankSets
@@ -44,6 +49,7 @@ class Leaderboard(Result):
     metric: str
     source: str
     notes: tuple = field(default=())
+    best: ComparisonWithBest | None = None
 
     def _summary(self) -> dict:
         return {"metric": self.metric, "names": self.names,
@@ -61,7 +67,8 @@ class Leaderboard(Result):
         """What decides each column of the table, in the words the outputs print.
 
         ``"tier"``: the simultaneous rank confidence sets (also ``top_k``); ``"letters"``:
-        the pairwise tests of ``pairwise``. The two are different tests of the same pairs
+        the pairwise tests of ``pairwise``; ``"best"`` (with MCB): Hsu's comparisons with the
+        best. The two are different tests of the same pairs
         (see :meth:`disagreements`).
         """
         rs, pw = self.rank_sets, self.pairwise
@@ -71,7 +78,15 @@ class Leaderboard(Result):
                         "that may be the best), each later tier models significantly worse "
                         "than one of the tier above",
                 "letters": f"{pw.method}, {pw.adjustment}-adjusted at α = {pw.alpha:g}: "
-                           "models sharing a letter do not differ significantly by these tests"}
+                           "models sharing a letter do not differ significantly by these tests",
+                **({} if self.best is None else {"best": (
+                    f"Hsu's multiple comparisons with the best (Hsu 1984) at the simultaneous "
+                    f"{100 * (1 - self.best.alpha):g}% level, the {self.best.unit}s as blocks "
+                    "of a two-way ANOVA: \"yes\" when the model's mean could be the largest"
+                    if self.best.higher_is_better else
+                    f"Hsu's multiple comparisons with the best (Hsu 1984) at the simultaneous "
+                    f"{100 * (1 - self.best.alpha):g}% level, the {self.best.unit}s as blocks "
+                    "of a two-way ANOVA: \"yes\" when the model's mean could be the smallest")})}
 
     def disagreements(self) -> tuple[tuple[str, str], ...]:
         """Pairs (best estimate first) of models with letters on which the two criteria
@@ -105,16 +120,32 @@ class Leaderboard(Result):
         return ("tiers and letters are different tests: " + "; ".join(parts)
                 + ". Read each column by its own criterion.")
 
+    def could_be_best(self) -> dict[str, bool] | None:
+        """Model -> whether Hsu's MCB says it could be the best (None without MCB)."""
+        if self.best is None:
+            return None
+        return dict(zip(self.best.names, self.best.could_be_best.tolist()))
+
     def to_frame(self):
-        """One row per model, best first: :meth:`RankSets.to_frame` plus ``letters``."""
+        """One row per model, best first: :meth:`RankSets.to_frame` plus ``letters`` and,
+        with MCB, ``could_be_best``."""
         frame = self.rank_sets.to_frame()
         frame["letters"] = [self.letters[m] for m in frame["model"]]
+        if self.best is not None:
+            frame["could_be_best"] = [self.could_be_best()[m] for m in frame["model"]]
         return frame
 
     def to_dict(self) -> dict:
         out = self.rank_sets.to_dict()
+        could = self.could_be_best()
+        index = {m: j for j, m in enumerate(self.best.names)} if self.best is not None else {}
         for row in out["models"]:
             row["letters"] = self.letters[row["model"]]
+            j = index.get(row["model"])
+            row["could_be_best"] = None if could is None else could[row["model"]]
+            row["mcb_low"] = None if j is None else float(self.best.lower[j])
+            row["mcb_high"] = None if j is None else float(self.best.upper[j])
+        out["mcb"] = None if self.best is None else self.best.to_dict()
         out.update(metric=self.metric, source=self.source, notes=list(self.notes),
                    pairwise_method=self.pairwise.method,
                    pairwise_adjustment=self.pairwise.adjustment)
@@ -153,6 +184,12 @@ class Leaderboard(Result):
         what = "the best" if top_k == 1 else f"among the best {top_k}"
         lines.append(f"may be {what} (simultaneous {level}"
                      + ("; tier 1" if top_k == 1 else "") + f"): {shown}")
+        if self.best is not None:
+            could = self.best.candidates()
+            shown = ", ".join(could[:20]) + (f" and {len(could) - 20} more"
+                                             if len(could) > 20 else "")
+            lines.append(f"could be the best (Hsu's MCB, simultaneous "
+                         f"{100 * (1 - self.best.alpha):g}%, on the means): {shown}")
         criteria = self.criteria()
         lines.append(f"tiers: {tiers.max()}, from the {criteria['tier']}")
         lines.append(f"letters: {criteria['letters']}")

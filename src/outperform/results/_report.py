@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ._bayesian import BayesianResult
+from ._best import ComparisonWithBest
 from ._frequentist import FrequentistResult
 from ._leaderboard import Leaderboard
 from ._base import Result, detail
@@ -54,6 +55,10 @@ class ComparisonReport(Result):
         :func:`outperform.compare.compare_runs`) of a Q3 table with several runs per model
         and task, when attached; None otherwise. ``to_dict()`` gives it as
         ``details["runs"]`` (without the performance profiles, which are for figures).
+    best : ComparisonWithBest, optional
+        Hsu's comparisons with the best (``posthoc="mcb"``): which models could be the best,
+        with constrained simultaneous intervals; None otherwise. ``to_dict()`` gives it as
+        ``details["best"]``.
 
     ``repr(report)`` is one line (question, models, metric, the recommended test and the
     decision); ``str(report)`` too. The whole report: :func:`outperform.report.render_text`
@@ -79,6 +84,7 @@ class ComparisonReport(Result):
     details: Mapping[str, Any] = field(default_factory=dict)
     leaderboard: Leaderboard | None = None
     runs: RunsComparison | None = None
+    best: ComparisonWithBest | None = None
 
     # Input description that other layers read, as attributes (also in ``details``).
     loss = detail("loss", "Q1: the per-example loss compared (\"zero-one\", \"squared\"...)")
@@ -128,6 +134,8 @@ class ComparisonReport(Result):
             runs = self.runs.to_dict()
             del runs["profiles"]   # the curves are for figures; the report shows the tables
             out["details"]["runs"] = jsonable(runs)
+        if self.best is not None:
+            out["details"]["best"] = jsonable(self.best.to_dict())
         return out
 
     def to_frame(self):

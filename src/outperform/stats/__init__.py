@@ -84,6 +84,9 @@ _WHERE = {
     "BettingConfidenceSequence": "._confseq",
     "betting_confidence_sequence": "._confseq",
     "betting_crossing_times": "._confseq",
+    "mcb": "._mcb",
+    "mcb_intervals": "._mcb",
+    "dunnett_paired": "._dunnett",
 }
 
 
@@ -128,4 +131,5 @@ __all__ = [
     "rank_sets", "pairwise_ttest",
     "bradley_terry",
     "BettingConfidenceSequence", "betting_confidence_sequence", "betting_crossing_times",
+    "mcb", "mcb_intervals", "dunnett_paired",
 ]
