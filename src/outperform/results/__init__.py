@@ -26,6 +26,9 @@ _WHERE = {
     "SampleEfficiency": "._curves",
     "BradleyTerryResult": "._ratings",
     "PlackettLuceResult": "._ratings",
+    "ModelConfidenceSet": "._mcs",
+    "AlmostStochasticOrder": "._aso",
+    "Replicability": "._replicability",
 }
 
 
@@ -37,4 +40,5 @@ __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonRep
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
            "VarianceComponents", "EvalComparison",
     "BradleyTerryResult", "PlackettLuceResult", "SampleEfficiency",
+    "ModelConfidenceSet", "AlmostStochasticOrder", "Replicability",
 ]

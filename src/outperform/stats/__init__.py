@@ -81,6 +81,14 @@ _WHERE = {
     "PairwiseCounts": "._leaderboard",
     "DiscordanceCounts": "._mcnemar",
     "bradley_terry": "._bradley_terry",
+    "model_confidence_set": "._mcs",
+    "aso": "._aso",
+    "multi_aso": "._aso",
+    "violation_ratio": "._aso",
+    "aso_uncertainty_reduction": "._aso",
+    "aso_next_seed": "._aso",
+    "replicability": "._replicability",
+    "partial_conjunction_pvalues": "._replicability",
 }
 
 
@@ -124,4 +132,7 @@ __all__ = [
     "proportion_confint", "paired_difference",
     "rank_sets", "pairwise_ttest",
     "bradley_terry",
+    "model_confidence_set", "aso", "multi_aso", "violation_ratio",
+    "aso_uncertainty_reduction", "aso_next_seed", "replicability",
+    "partial_conjunction_pvalues",
 ]
