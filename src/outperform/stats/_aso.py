@@ -125,7 +125,7 @@ def _bootstrap_sorted(x: np.ndarray, n_resamples: int, rng) -> np.ndarray:
 
 def _eps_min(eps, boot, n, m, alpha):
     const = np.sqrt(n * m / (n + m))
-    sigma = np.std(const * (boot - eps[..., None]), axis=-1)
+    sigma = const * np.std(boot - eps[..., None], axis=-1)
     return np.clip(eps + sigma / const * ndtri(1 - alpha), 0.0, 1.0), sigma
 
 
