@@ -27,6 +27,7 @@ from ..data._results_table import ResultsTable
 from ..results._leaderboard import Leaderboard
 from ..stats._leaderboard import pairwise_mcnemar
 from ..stats._letters import compact_letters
+from ..stats._mcs import model_confidence_set
 from ..stats._pairwise_ttest import pairwise_ttest
 from ..stats._rank_sets import rank_sets
 from ._few_units import few_units_note
@@ -49,7 +50,8 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
                 n_resamples: int = 1000, weights: str = "multinomial", random_state=0,
                 y_true: str = "y_true", loss: str = "zero-one", adjustment: str = "holm",
                 encoding: str | None = None, progress: bool = False,
-                task: str | None = None) -> Leaderboard:
+                task: str | None = None, mcs: bool = False, mcs_statistic: str = "R",
+                block_size: int = 1, bootstrap: str = "stationary") -> Leaderboard:
     """Rank many models with simultaneous rank confidence sets, tiers and letters.
 
     Parameters
@@ -86,6 +88,14 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
     task : str, optional
         Rank on this task only, for a per-item or predictions table with a ``task`` column
         holding several tasks (as ``outperform benchmark --predictions`` writes).
+    mcs : bool
+        Also the model confidence set (Hansen, Lunde & Nason 2011) at 1 - ``alpha`` from
+        ``n_resamples`` block-bootstrap resamples of the same units (clusters whole), seeded
+        by ``random_state``: :func:`outperform.stats.model_confidence_set`. Needs arch
+        (``pip install 'outperform[mcs]'``).
+    mcs_statistic, block_size, bootstrap :
+        Its statistic (``"R"`` or ``"max"``), block length (1: independent items or tasks)
+        and block bootstrap (``"stationary"`` or ``"circular"``).
 
     Returns
     -------
@@ -166,8 +176,14 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
     few = few_units_note(rs)
     if few is not None:
         notes.append(few)
+    confidence_set = None
+    if mcs:
+        confidence_set = model_confidence_set(
+            scores, alpha=alpha, statistic=mcs_statistic, bootstrap=bootstrap,
+            block_size=block_size, n_resamples=n_resamples, clusters=clusters, names=names,
+            higher_is_better=hib, unit=unit, random_state=random_state)
     return Leaderboard(rank_sets=rs, pairwise=pairwise, letters=letters, metric=metric,
-                       source=source, notes=tuple(notes))
+                       source=source, notes=tuple(notes), mcs=confidence_set)
 
 
 def _cost(n_resamples, scores, clusters, unit) -> None:

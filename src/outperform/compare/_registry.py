@@ -14,12 +14,13 @@ from functools import cache
 from importlib import import_module
 
 #: What a procedure decides.
-DECIDES = ("omnibus", "pairwise", "against control", "equivalence", "non-inferiority")
+DECIDES = ("omnibus", "pairwise", "against control", "equivalence", "non-inferiority",
+           "best set")
 #: How a procedure uses a control model: never, optionally, or only with one.
 CONTROL = ("no", "optional", "required")
-#: Where a result is reported: ComparisonReport.tests / .posthoc, a Leaderboard, or nowhere
-#: yet (a kernel a user calls).
-SLOTS = ("tests", "posthoc", "leaderboard")
+#: Where a result is reported: ComparisonReport.tests / .posthoc, a Leaderboard, the
+#: runs x tasks output of ``aggregate``, or nowhere yet (a kernel a user calls).
+SLOTS = ("tests", "posthoc", "leaderboard", "runs")
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ HTML, LaTeX) and its terminal text, built once here for the CLI and for Python a
 from __future__ import annotations
 
 from ._document import Bullets, Document, Paragraph, Section
+from ..compare._words import mcs_pvalue_text, mcs_words
 from ._leaderboard import leaderboard_bullets, leaderboard_intro, leaderboard_table
 from ._outputs import Output, markdown_table, rich_text, simple_document
 from ._runs import runs_blocks
@@ -23,19 +24,32 @@ def leaderboard_markdown(board, top: int | None) -> str:
         frame = frame.head(top)
     level = f"{100 * board.rank_sets.confidence_level:g}%"
     lines = [f"| model | rank | simultaneous {level} | marginal {level} | percentile "
-             f"(no guarantee) | tier | letters | {board.metric} | {level} interval |",
-             "|---|---:|---|---|---|---:|---|---:|---|"]
+             f"(no guarantee) | tier | letters | {board.metric} | {level} interval |"
+             + (" MCS p |" if board.mcs is not None else ""),
+             "|---|---:|---|---|---|---:|---|---:|---|" + ("---:|" if board.mcs is not None
+                                                           else "")]
     for r in frame.itertuples(index=False):
         lines.append(
             f"| {r.model} | {r.rank} | [{r.simultaneous_low}, {r.simultaneous_high}] | "
             f"[{r.marginal_low}, {r.marginal_high}] | [{r.percentile_low}, "
             f"{r.percentile_high}] | {r.tier} | {r.letters} | {r.estimate:.4g} | "
-            f"[{r.ci_low:.4g}, {r.ci_high:.4g}] |")
+            f"[{r.ci_low:.4g}, {r.ci_high:.4g}] |"
+            + (f" {mcs_pvalue_text(r.mcs_pvalue, board.mcs.n_resamples)} |"
+               if board.mcs is not None else ""))
     criteria = board.criteria()
     lines += ["", f"- tier: {criteria['tier']}", f"- letters: {criteria['letters']}"]
     if (note := board.disagreement_note()) is not None:
         lines.append(f"- note: {note}")
+    if board.mcs is not None:
+        lines.append(f"- {mcs_words(board.mcs)}")
     return "\n".join(lines)
+
+
+def _mcs_pvalues_line(board) -> str:
+    """Each model's MCS p-value, best estimate first (the text output's column)."""
+    names = [board.names[j] for j in board.rank_sets.order]
+    return "MCS p-values: " + ", ".join(
+        f"{m} {mcs_pvalue_text(board.mcs.pvalue(m), board.mcs.n_resamples)}" for m in names)
 
 
 def control_rows(board, control: str) -> list[dict]:
@@ -72,6 +86,8 @@ def leaderboard_output(board, *, top: int | None = None, top_k: int = 1,
     payload["top_k"] = {"k": top_k, "models": list(board.top_k(min(top_k, k)))}
     extra = ()
     text, markdown = board.format(top=top, top_k=top_k), leaderboard_markdown(board, top)
+    if board.mcs is not None:
+        text += "\n" + mcs_words(board.mcs) + "\n" + _mcs_pvalues_line(board)
     if control is not None:
         payload["control"] = {"model": control, "comparisons": control_rows(board, control)}
         extra = (control_table(board, control),)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._base import Result
+from ._mcs import ModelConfidenceSet
 from ._pairwise import PairwiseResult
 from ._rank_sets import RankSets
 
@@ -36,6 +37,10 @@ class Leaderboard(Result):
     notes : tuple of str
         How the input was read and what to keep in mind (clusters, design effects, too
         few items, clusters or tasks for the rank sets' coverage).
+    mcs : ModelConfidenceSet or None
+        The model confidence set (Hansen, Lunde & Nason 2011) of the same scores, when asked
+        for (``leaderboard(mcs=True)``, ``--mcs``): the models that could be the best and
+        each model's MCS p-value.
     """
 
     rank_sets: RankSets
@@ -44,6 +49,7 @@ class Leaderboard(Result):
     metric: str
     source: str
     notes: tuple = field(default=())
+    mcs: ModelConfidenceSet | None = None
 
     def _summary(self) -> dict:
         return {"metric": self.metric, "names": self.names,
@@ -109,12 +115,19 @@ class Leaderboard(Result):
         """One row per model, best first: :meth:`RankSets.to_frame` plus ``letters``."""
         frame = self.rank_sets.to_frame()
         frame["letters"] = [self.letters[m] for m in frame["model"]]
+        if self.mcs is not None:
+            frame["mcs_pvalue"] = [self.mcs.pvalue(m) for m in frame["model"]]
+            frame["in_mcs"] = frame["mcs_pvalue"] > self.mcs.alpha
         return frame
 
     def to_dict(self) -> dict:
         out = self.rank_sets.to_dict()
         for row in out["models"]:
             row["letters"] = self.letters[row["model"]]
+            if self.mcs is not None:
+                row["mcs_pvalue"] = self.mcs.pvalue(row["model"])
+        if self.mcs is not None:
+            out["model_confidence_set"] = self.mcs.to_dict()
         out.update(metric=self.metric, source=self.source, notes=list(self.notes),
                    pairwise_method=self.pairwise.method,
                    pairwise_adjustment=self.pairwise.adjustment)
