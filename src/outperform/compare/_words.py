@@ -326,9 +326,12 @@ def mcs_words(mcs) -> str:
     worse = ", ".join(f"{m}" for m in out[:10]) + \
         (f" and {len(out) - 10} more" if len(out) > 10 else "")
     verb = "is" if len(out) == 1 else "are"
-    ps = "; ".join(f"{m}: {mcs_pvalue_text(p[m], mcs.n_resamples)}" for m in out[:10]) \
-        if len(out) > 1 else mcs_pvalue_text(p[out[0]], mcs.n_resamples)
-    return head + f"{kept}; {worse} {verb} worse than the best (MCS p = {ps})."
+    def rel(m):
+        text = mcs_pvalue_text(p[m], mcs.n_resamples)
+        return text if text.startswith("<") else f"= {text}"
+    ps = ("MCS p-values: " + ", ".join(f"{m} {rel(m)}" for m in out[:10])) if len(out) > 1 \
+        else f"MCS p {rel(out[0])}"
+    return head + f"{kept}; {worse} {verb} worse than the best ({ps})."
 
 
 def aso_words(res) -> list[str]:
