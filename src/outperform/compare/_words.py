@@ -374,6 +374,10 @@ def replicability_words(better: str, worse: str, res) -> str:
     >>> print(replicability_words("A", "B", r))
     A is better than B on at least 1 of 6 data sets by Bonferroni's count and on at least 2 by Fisher's (replicability analysis, Dror et al. 2017, α = 0.05); Holm's procedure names d6.
     """
+    if res.k_bonferroni == 0 and res.k_fisher == 0:
+        return (f"Neither Bonferroni's nor Fisher's count finds {better} better than {worse} "
+                f"on any of the {res.n_data_sets} data sets (replicability analysis, Dror et "
+                f"al. 2017, α = {res.alpha:g}).")
     names = _names_list(list(res.rejected_names))
     which = (f"Holm's procedure names {names}" if res.rejected_names
              else "Holm's procedure names no single data set")
