@@ -155,6 +155,12 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
                     f"cluster={cluster!r} applies to per-item scores (an 'example' column), "
                     "but this is a table of one score per task: the tasks are resampled.")
     _cost(n_resamples, scores, clusters, unit)
+    confidence_set = None
+    if mcs:     # first: its options are checked before the rank sets' bootstrap runs
+        confidence_set = model_confidence_set(
+            scores, alpha=alpha, statistic=mcs_statistic, bootstrap=bootstrap,
+            block_size=block_size, n_resamples=n_resamples, clusters=clusters, names=names,
+            higher_is_better=hib, unit=unit, random_state=random_state)
     rs = rank_sets(scores, clusters=clusters, names=names, higher_is_better=hib, alpha=alpha,
                    n_resamples=n_resamples, weights=weights, unit=unit,
                    random_state=random_state, progress=progress)
@@ -176,12 +182,6 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
     few = few_units_note(rs)
     if few is not None:
         notes.append(few)
-    confidence_set = None
-    if mcs:
-        confidence_set = model_confidence_set(
-            scores, alpha=alpha, statistic=mcs_statistic, bootstrap=bootstrap,
-            block_size=block_size, n_resamples=n_resamples, clusters=clusters, names=names,
-            higher_is_better=hib, unit=unit, random_state=random_state)
     return Leaderboard(rank_sets=rs, pairwise=pairwise, letters=letters, metric=metric,
                        source=source, notes=tuple(notes), mcs=confidence_set)
 

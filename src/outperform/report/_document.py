@@ -218,10 +218,10 @@ def replicability_section(rep: dict) -> Section:
                   ["data set", f"p ({a} better)", "Holm", f"p ({b} better)", "Holm"], rows,
                   "summary")
     intro = (f"Replicability analysis (Dror, Baumer, Bogomolov & Reichart 2017): each data set "
-             f"tested on its own folds ({rep['test']}); k̂, a lower bound on the number of data "
+             f"tested on its own folds ({rep['test']}); k, a lower bound on the number of data "
              f"sets where a model is better, from the partial conjunction p-values by "
              f"Bonferroni (any dependence) and by Fisher (independent data sets). Each "
-             f"direction at α/2 = {ab['alpha']:g}. k̂ for {a} better: {ab['k_bonferroni']} "
+             f"direction at α/2 = {ab['alpha']:g}. k for {a} better: {ab['k_bonferroni']} "
              f"(Bonferroni), {ab['k_fisher']} (Fisher); for {b} better: {ba['k_bonferroni']} "
              f"(Bonferroni), {ba['k_fisher']} (Fisher), of {ab['n_data_sets']} data sets.")
     return Section("replicability", "Replicability over data sets", (Paragraph(intro), table))
