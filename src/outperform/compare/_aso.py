@@ -19,7 +19,7 @@ from ..results._aso import AlmostStochasticOrder
 from ..stats._aso import TAU, aso_next_seed, multi_aso
 from ._runs import _last_step, _normalise
 
-__all__ = ["compare_aso", "next_seed_note"]
+__all__ = ["compare_aso"]
 
 
 def compare_aso(data, *, metric: str | None = None, higher_is_better: bool | None = None,
