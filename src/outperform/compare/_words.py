@@ -308,14 +308,17 @@ def mcs_words(mcs) -> str:
     >>> from types import SimpleNamespace as S
     >>> m = S(confidence_level=0.9, included=("a", "b"), names=("a", "b", "c"),
     ...       elimination_order=("c", "b", "a"), pvalues=np.array([1.0, 0.4, 0.012]),
-    ...       alpha=0.1, statistic="R", n_resamples=1000, bootstrap="stationary", block_size=1)
+    ...       alpha=0.1, statistic="R", n_resamples=1000, bootstrap="stationary", block_size=1,
+    ...       n_clusters=None, n_items=500, unit="item")
     >>> print(mcs_words(m))
-    Model confidence set at 90% (Hansen, Lunde & Nason 2011; T_R, 1000 stationary bootstrap resamples, block size 1): a, b could be the best; c is worse than the best (MCS p = 0.012).
+    Model confidence set at 90% (Hansen, Lunde & Nason 2011; T_R, 1000 stationary bootstrap resamples of the 500 items, block size 1): a, b could be the best; c is worse than the best (MCS p = 0.012).
     """
     level = f"{100 * mcs.confidence_level:g}%"
+    units = (f"{mcs.n_clusters} clusters" if mcs.n_clusters is not None
+             else f"{mcs.n_items} {mcs.unit}s")
     head = (f"Model confidence set at {level} (Hansen, Lunde & Nason 2011; T_{mcs.statistic}, "
-            f"{mcs.n_resamples} {mcs.bootstrap} bootstrap resamples, block size "
-            f"{mcs.block_size}): ")
+            f"{mcs.n_resamples} {mcs.bootstrap} bootstrap resamples of the {units}, block "
+            f"size {mcs.block_size}): ")
     out = [m for m in mcs.elimination_order if m not in mcs.included][::-1]
     p = {m: float(mcs.pvalues[j]) for j, m in enumerate(mcs.names)}
     kept = (f"{mcs.included[0]} is the only model that could be the best"
