@@ -35,6 +35,7 @@ EXTRAS = {
     "distributed": ("dask.distributed", "dask"),
     "inspect_ai": ("inspect_ai", "inspect"),
     "numba": ("numba", "fast"),
+    "arch": ("arch", "mcs"),
 }
 
 

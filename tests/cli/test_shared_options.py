@@ -160,6 +160,8 @@ def _argv(name, d):
         "leaderboard": ["leaderboard", d / "items.csv", "--n-resamples", "200", "--control", "B"],
         "battles": ["leaderboard", d / "battles.csv", "--battles", "--n-resamples", "50"],
         "aggregate": ["aggregate", d / "runs.csv", "--n-resamples", "200"],
+        "leaderboard-mcs": ["leaderboard", d / "items.csv", "--n-resamples", "200", "--mcs"],
+        "aggregate-aso": ["aggregate", d / "runs.csv", "--n-resamples", "200", "--aso"],
         "simulate": ["simulate", "demsar-replicability"],
         "plan mcnemar": ["plan", "mcnemar", "--accuracy-a", ".8", "--accuracy-b", ".75",
                          "--discordance", ".15"],
@@ -178,8 +180,9 @@ def _argv(name, d):
 
 
 OUTPUTS = ["compare", "compare-q1", "compare-predictions", "compare-evals", "leaderboard",
-           "battles", "aggregate", "simulate", "plan mcnemar", "plan paired-t", "plan sign",
-           "plan corrected-t", "plan auc", "plan bayes-mcnemar", "table"]
+           "battles", "aggregate", "leaderboard-mcs", "aggregate-aso", "simulate", "plan mcnemar",
+           "plan paired-t", "plan sign", "plan corrected-t", "plan auc", "plan bayes-mcnemar",
+           "table"]
 
 
 @pytest.mark.parametrize("name", OUTPUTS)
@@ -221,7 +224,7 @@ def test_markdown_is_written(files, name):
 
 @pytest.mark.parametrize("fmt, mark", [("html", "<table"), ("latex", "\\toprule")])
 @pytest.mark.parametrize("name", ["compare", "leaderboard", "aggregate", "plan mcnemar", "demo",
-                                  "table"])
+                                  "table", "leaderboard-mcs", "aggregate-aso"])
 def test_html_and_latex(files, name, fmt, mark):
     res = runner.invoke(app, _argv(name, files) + ["--format", fmt])
     assert res.exit_code == 0, res.output

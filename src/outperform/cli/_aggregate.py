@@ -41,6 +41,14 @@ def aggregate_cmd(
     seed: int = opt.seed("Seed of the bootstrap (the output is reproducible)."),
     variance: bool = typer.Option(False, "--variance", help="Also print the variance "
                                   "components (task, model x task, seed, split) by REML."),
+    aso: bool = typer.Option(False, "--aso", help="Also almost stochastic order (Dror et al. "
+                             "2019): ε_min of every pair of models on every task, Bonferroni "
+                             "over pairs and tasks, and which model should get the next seed."),
+    aso_pooled: bool = typer.Option(False, "--aso-pooled", help="--aso over all tasks' runs "
+                                    "pooled (on the --normalize scale) instead of per task."),
+    tau: float = typer.Option(0.2, "--tau", help="--aso: a model is almost stochastically "
+                              "better when ε_min < tau (0.2, Ulmer et al. 2022; Dror et al. "
+                              "2019 use 0.5)."),
     fmt: Format = opt.format_(),
     json_out: bool = opt.old("--json", "--format json", default=False),
     out: Optional[Path] = opt.out(),
@@ -52,7 +60,8 @@ def aggregate_cmd(
                                           "bands) here (.png, .svg or .pdf)."),
 ) -> None:
     """Runs x tasks (deep learning, RL): IQM, mean, median, optimality gap with stratified
-    bootstrap intervals, and the probability of improvement (Agarwal et al. 2021, rliable).
+    bootstrap intervals, and the probability of improvement (Agarwal et al. 2021, rliable);
+    with --aso, almost stochastic order of every pair (Dror et al. 2019).
     With a step column (learning curves) the aggregates use the last step all runs reached, and the IQM
     at every step (sample efficiency) is printed too.
     """
@@ -92,7 +101,16 @@ def aggregate_cmd(
     efficiency = sample_efficiency(frame, **options) if has_steps else None
     components = (variance_components(frame, metric=metric, higher_is_better=direction)
                   if variance else None)
-    emit_output(runs_output(result, efficiency, components), fmt, out)
+    found = None
+    if aso or aso_pooled:
+        from ..compare import compare_aso
+
+        found = compare_aso(frame, metric=metric, higher_is_better=direction,
+                            pooled=aso_pooled, normalize=rule if aso_pooled else None,
+                            alpha=alpha, n_resamples=n_resamples, tau=tau, random_state=seed)
+    elif tau != 0.2:
+        raise InvalidInputError("--tau is the threshold of almost stochastic order: add --aso.")
+    emit_output(runs_output(result, efficiency, components, found), fmt, out)
     if plot is not None:
         import matplotlib
 

@@ -54,6 +54,17 @@ def leaderboard_cmd(
     task: Optional[str] = typer.Option(None, help="Rank on this task only, when the file holds "
                                        "several (e.g. benchmark --predictions over data "
                                        "sets)."),
+    mcs: bool = typer.Option(False, "--mcs", help="Also the model confidence set (Hansen, "
+                             "Lunde & Nason 2011) at 1 - alpha: the models that could be the "
+                             "best and each model's MCS p-value (needs arch: pip install "
+                             "'outperform[mcs]')."),
+    mcs_statistic: str = typer.Option("R", "--mcs-statistic", help="--mcs: R (pairwise "
+                                      "T_R) or max (T_max, each model against the average)."),
+    block_size: int = typer.Option(1, "--block-size", help="--mcs: block length of the "
+                                   "bootstrap, in items or tasks (1: independent items; more "
+                                   "for serially dependent losses)."),
+    mcs_bootstrap: str = typer.Option("stationary", "--mcs-bootstrap", help="--mcs: "
+                                      "stationary or circular block bootstrap."),
     fmt: Format = opt.format_(),
     out: Optional[Path] = opt.out(),
     encoding: Optional[str] = opt.encoding(),
@@ -63,7 +74,7 @@ def leaderboard_cmd(
 ) -> None:
     """Rank many models: rank confidence sets (simultaneous and marginal, Mogstad et al.
     2024), tiers, compact letters of the paired tests (McNemar or cluster-robust t, Holm),
-    and each score with its interval.
+    and each score with its interval; with --mcs, the model confidence set.
     """
     check_out(out)
     if plot is not None:
@@ -72,6 +83,9 @@ def leaderboard_cmd(
         if control is not None:
             raise InvalidInputError("--control applies to rankings of scores, not to --battles "
                                     "(use --anchor to rate a model at 1000).")
+        if mcs:
+            raise InvalidInputError("--mcs applies to rankings of scores or losses, not to "
+                                    "--battles (pairwise outcomes have no loss per item).")
         from ._battles import leaderboard_battles
 
         kwargs = dict(alpha=alpha, n_resamples=n_resamples, random_state=seed, anchor=anchor,
@@ -82,6 +96,9 @@ def leaderboard_cmd(
         return
     if anchor is not None:
         raise InvalidInputError("--anchor applies to --battles (Bradley–Terry ratings) only.")
+    if not mcs and (mcs_statistic != "R" or block_size != 1 or mcs_bootstrap != "stationary"):
+        raise InvalidInputError("--mcs-statistic, --block-size and --mcs-bootstrap set up the "
+                                "model confidence set: add --mcs.")
     if top_k < 1:
         raise InvalidInputError(f"--top-k must be at least 1, got {top_k}.")
     if top is not None and top < 0:
@@ -94,7 +111,8 @@ def leaderboard_cmd(
                         higher_is_better=opt.direction(lower_is_better, higher_is_better),
                         alpha=alpha, n_resamples=n_resamples, weights=weights,
                         random_state=seed, y_true=y_true, loss=loss, encoding=encoding,
-                        progress=True, task=task)
+                        progress=True, task=task, mcs=mcs, mcs_statistic=mcs_statistic,
+                        block_size=block_size, bootstrap=mcs_bootstrap)
     if control is not None and control not in board.names:
         raise InvalidInputError(f"--control {control!r} is not among the models "
                                 f"({', '.join(board.names)}).")

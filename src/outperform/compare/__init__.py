@@ -25,6 +25,7 @@ _WHERE = {
     "compare_one_task": "._q2",
     "compare_many_tasks": "._q3",
     "compare_runs": "._runs",
+    "compare_aso": "._aso",
     "variance_components": "._variance",
     "bradley_terry": "._ratings",
     "plackett_luce": "._ratings",
@@ -43,7 +44,7 @@ _WHERE = {
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())
 
 __all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_counts",
-           "compare_many_tasks", "compare_one_task", "compare_runs", "compare_predictions",
+           "compare_many_tasks", "compare_one_task", "compare_runs", "compare_aso", "compare_predictions",
            "infer_question", "leaderboard",
            "min_data_sets", "variance_components",
            "compare_evals",

@@ -279,6 +279,10 @@ def _compare(data, *, question, metric, higher_is_better, alpha, control, postho
             "(Skillings–Mack), or complete the runs.")
     report = compare_many_tasks(scores, alpha=alpha, control=control, posthoc=posthoc,
                                 random_state=random_state, omnibus=omnibus)
+    if not isinstance(data, ScoreMatrix):
+        from ._q3_replicability import add_replicability
+
+        report = add_replicability(report, scores, table)
     if bayesian:
         report = add_bayesian_section(
             report, scores, None if isinstance(data, ScoreMatrix) else table, rope=rope,

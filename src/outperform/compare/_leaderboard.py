@@ -28,6 +28,7 @@ from ..results._leaderboard import Leaderboard
 from ..stats._leaderboard import pairwise_mcnemar
 from ..stats._letters import compact_letters
 from ..stats._mcb import mcb
+from ..stats._mcs import model_confidence_set
 from ..stats._pairwise_ttest import pairwise_ttest
 from ..stats._rank_sets import rank_sets
 from ._few_units import few_units_note
@@ -50,7 +51,8 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
                 n_resamples: int = 1000, weights: str = "multinomial", random_state=0,
                 y_true: str = "y_true", loss: str = "zero-one", adjustment: str = "holm",
                 encoding: str | None = None, progress: bool = False,
-                task: str | None = None) -> Leaderboard:
+                task: str | None = None, mcs: bool = False, mcs_statistic: str = "R",
+                block_size: int = 1, bootstrap: str = "stationary") -> Leaderboard:
     """Rank many models with simultaneous rank confidence sets, tiers and letters.
 
     Parameters
@@ -88,6 +90,14 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
     task : str, optional
         Rank on this task only, for a per-item or predictions table with a ``task`` column
         holding several tasks (as ``outperform benchmark --predictions`` writes).
+    mcs : bool
+        Also the model confidence set (Hansen, Lunde & Nason 2011) at 1 - ``alpha`` from
+        ``n_resamples`` block-bootstrap resamples of the same units (clusters whole), seeded
+        by ``random_state``: :func:`outperform.stats.model_confidence_set`. Needs arch
+        (``pip install 'outperform[mcs]'``).
+    mcs_statistic, block_size, bootstrap :
+        Its statistic (``"R"`` or ``"max"``), block length (1: independent items or tasks)
+        and block bootstrap (``"stationary"`` or ``"circular"``).
 
     Returns
     -------
@@ -154,6 +164,12 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
                     f"cluster={cluster!r} applies to per-item scores (an 'example' column), "
                     "but this is a table of one score per task: the tasks are resampled.")
     _cost(n_resamples, scores, clusters, unit)
+    confidence_set = None
+    if mcs:     # first: its options are checked before the rank sets' bootstrap runs
+        confidence_set = model_confidence_set(
+            scores, alpha=alpha, statistic=mcs_statistic, bootstrap=bootstrap,
+            block_size=block_size, n_resamples=n_resamples, clusters=clusters, names=names,
+            higher_is_better=hib, unit=unit, random_state=random_state)
     rs = rank_sets(scores, clusters=clusters, names=names, higher_is_better=hib, alpha=alpha,
                    n_resamples=n_resamples, weights=weights, unit=unit,
                    random_state=random_state, progress=progress)
@@ -177,7 +193,8 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         notes.append(few)
     best = _best(scores, clusters, names, hib, alpha, unit, notes)
     return Leaderboard(rank_sets=rs, pairwise=pairwise, letters=letters, metric=metric,
-                       source=source, notes=tuple(notes), best=best)
+                       source=source, notes=tuple(notes), best=best,
+                       mcs=confidence_set)
 
 
 def _best(scores, clusters, names, hib, alpha, unit, notes):

@@ -333,4 +333,29 @@ PROCEDURES = (
       "family-wise level over all pairs and all looks (Bonferroni).",
       "pairwise", "outperform.compare._sequential:race",
       "Waudby-Smith & Ramdas 2024; Maron & Moore 1997 (racing)", reported_in=()),
+    # Which models could be the best, over seeds, over data sets (issue 29).
+    P("model_confidence_set", "Model confidence set", "the model confidence set "
+      "(Hansen, Lunde & Nason 2011)",
+      "the same items (or tasks) for every model; losses stationary and weakly dependent, "
+      "resampled in blocks by the stationary or circular block bootstrap (block size 1: "
+      "independent items); the set holds the best model with probability at least "
+      "1 - alpha as the number of items grows (Hansen, Lunde & Nason 2011, Theorem 1).",
+      "best set", "outperform.stats._mcs:model_confidence_set",
+      "Hansen, Lunde & Nason 2011, Econometrica 79(2)", clusters=True,
+      reported_in=("leaderboard",)),
+    P("aso", "Almost stochastic order", "almost stochastic order (Dror et al. 2019)",
+      "independent runs (seeds) of each model, not paired; the bootstrap bound of the "
+      "violation ratio is a large-sample result (del Barrio et al. 2018, Theorem 2.4), loose "
+      "with few runs; Bonferroni over the pairs compared (Dror, Shlomov & Reichart 2019; "
+      "Ulmer, Hardmeier & Frellsen 2022).",
+      "pairwise", "outperform.stats._aso:multi_aso",
+      "Dror, Shlomov & Reichart 2019; del Barrio et al. 2018; Ulmer et al. 2022",
+      reported_in=("runs",)),
+    P("replicability", "Replicability analysis", "the replicability analysis of Dror et al. "
+      "(2017)",
+      "one valid p-value per data set; Bonferroni's count holds under any dependence between "
+      "{units}, Fisher's assumes independent ones; Holm's list controls the family-wise error "
+      "(Dror, Baumer, Bogomolov & Reichart 2017; Benjamini & Heller 2008).",
+      "pairwise", "outperform.stats._replicability:replicability",
+      "Dror, Baumer, Bogomolov & Reichart 2017, TACL", reported_in=()),
 )

@@ -15,12 +15,12 @@ from importlib import import_module
 
 #: What a procedure decides.
 DECIDES = ("omnibus", "pairwise", "against control", "equivalence", "non-inferiority",
-           "with the best")
+           "with the best", "best set")
 #: How a procedure uses a control model: never, optionally, or only with one.
 CONTROL = ("no", "optional", "required")
-#: Where a result is reported: ComparisonReport.tests / .posthoc / .best, a Leaderboard, or
-#: nowhere yet (a kernel a user calls).
-SLOTS = ("tests", "posthoc", "leaderboard", "best")
+#: Where a result is reported: ComparisonReport.tests / .posthoc / .best, a Leaderboard, the
+#: runs x tasks output of ``aggregate``, or nowhere yet (a kernel a user calls).
+SLOTS = ("tests", "posthoc", "leaderboard", "best", "runs")
 
 
 @dataclass(frozen=True)

@@ -348,3 +348,108 @@ def best_words(test: str, best, *, metric: str = "score", spec: str = ".4g") -> 
             out.append(f"{test}: {', '.join(best.names[i] for i in worse)} are worse than "
                        f"the best (mean {metric} trailing the best of the others: {trail}).")
     return out
+def _names_list(names: Sequence[str], most: int = 10) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+def mcs_pvalue_text(p: float, n_resamples: int) -> str:
+    """A bootstrap p-value as text: below the resolution 1/B it is "< 1/B", not 0.
+
+    Examples
+    --------
+    >>> mcs_pvalue_text(0.0, 1000), mcs_pvalue_text(0.0123, 1000)
+    ('< 0.001', '0.0123')
+    """
+    return f"< {1 / n_resamples:.2g}" if p == 0 else f"{p:.3g}"
+
+
+def mcs_words(mcs) -> str:
+    """The sentence of a model confidence set (Hansen, Lunde & Nason 2011): which models could
+    be the best at its level, and which are worse than the best, with their MCS p-values.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as S
+    >>> m = S(confidence_level=0.9, included=("a", "b"), names=("a", "b", "c"),
+    ...       elimination_order=("c", "b", "a"), pvalues=np.array([1.0, 0.4, 0.012]),
+    ...       alpha=0.1, statistic="R", n_resamples=1000, bootstrap="stationary", block_size=1,
+    ...       n_clusters=None, n_items=500, unit="item")
+    >>> print(mcs_words(m))
+    Model confidence set at 90% (Hansen, Lunde & Nason 2011; T_R, 1000 stationary bootstrap resamples of the 500 items, block size 1): a, b could be the best; c is worse than the best (MCS p = 0.012).
+    """
+    level = f"{100 * mcs.confidence_level:g}%"
+    units = (f"{mcs.n_clusters} clusters" if mcs.n_clusters is not None
+             else f"{mcs.n_items} {mcs.unit}s")
+    head = (f"Model confidence set at {level} (Hansen, Lunde & Nason 2011; T_{mcs.statistic}, "
+            f"{mcs.n_resamples} {mcs.bootstrap} bootstrap resamples of the {units}, block "
+            f"size {mcs.block_size}): ")
+    out = [m for m in mcs.elimination_order if m not in mcs.included][::-1]
+    p = {m: float(mcs.pvalues[j]) for j, m in enumerate(mcs.names)}
+    kept = (f"{mcs.included[0]} is the only model that could be the best"
+            if len(mcs.included) == 1 else
+            f"{_names_list(list(mcs.included))} could be the best")
+    if not out:
+        return head + f"{kept}: the data do not single out a worse model."
+    worse = ", ".join(f"{m}" for m in out[:10]) + \
+        (f" and {len(out) - 10} more" if len(out) > 10 else "")
+    verb = "is" if len(out) == 1 else "are"
+    def rel(m):
+        text = mcs_pvalue_text(p[m], mcs.n_resamples)
+        return text if text.startswith("<") else f"= {text}"
+    ps = ("MCS p-values: " + ", ".join(f"{m} {rel(m)}" for m in out[:10])) if len(out) > 1 \
+        else f"MCS p {rel(out[0])}"
+    return head + f"{kept}; {worse} {verb} worse than the best ({ps})."
+
+
+def aso_words(res) -> list[str]:
+    """Sentences of almost stochastic order (Dror et al. 2019): for each pair, which model is
+    almost stochastically better (ε_min < τ), or that neither is.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as S
+    >>> r = S(names=("A", "B"), eps_min=np.array([[np.nan, 0.08], [0.97, np.nan]]), tau=0.2,
+    ...       level=0.95, task=None, pairs=lambda: [(0, 1)])
+    >>> aso_words(r)
+    ['A is almost stochastically better than B (ε_min = 0.08 < τ = 0.2 at 95%; ε_min(B, A) = 0.97).']
+    """
+    out = []
+    where = f" on {res.task}" if res.task is not None else ""
+    level = f"{100 * res.level:.4g}%"
+    for i, j in res.pairs():
+        a, b = res.names[i], res.names[j]
+        ab, ba = float(res.eps_min[i, j]), float(res.eps_min[j, i])
+        if min(ab, ba) < res.tau:
+            (w, lo), (l_, hi) = ((a, ab), (b, ba)) if ab <= ba else ((b, ba), (a, ab))
+            out.append(f"{w} is almost stochastically better than {l_}{where} (ε_min = "
+                       f"{lo:.3g} < τ = {res.tau:g} at {level}; ε_min({l_}, {w}) = {hi:.3g}).")
+        else:
+            out.append(f"Neither {a} nor {b} is almost stochastically better{where} "
+                       f"(ε_min({a}, {b}) = {ab:.3g}, ε_min({b}, {a}) = {ba:.3g}; τ = "
+                       f"{res.tau:g} at {level}).")
+    return out
+
+
+def replicability_words(better: str, worse: str, res) -> str:
+    """The sentence of a replicability analysis (Dror et al. 2017) of "``better`` beats
+    ``worse``" over data sets: k̂ by Bonferroni and Fisher, and Holm's list.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as S
+    >>> r = S(k_bonferroni=1, k_fisher=2, n_data_sets=6, alpha=0.05, rejected_names=("d6",))
+    >>> print(replicability_words("A", "B", r))
+    A is better than B on at least 1 of 6 data sets by Bonferroni's count and on at least 2 by Fisher's (replicability analysis, Dror et al. 2017, α = 0.05); Holm's procedure names d6.
+    """
+    if res.k_bonferroni == 0 and res.k_fisher == 0:
+        return (f"Neither Bonferroni's nor Fisher's count finds {better} better than {worse} "
+                f"on any of the {res.n_data_sets} data sets (replicability analysis, Dror et "
+                f"al. 2017, α = {res.alpha:g}).")
+    names = _names_list(list(res.rejected_names))
+    which = (f"Holm's procedure names {names}" if res.rejected_names
+             else "Holm's procedure names no single data set")
+    return (f"{better} is better than {worse} on at least {res.k_bonferroni} of "
+            f"{res.n_data_sets} data sets by Bonferroni's count and on at least "
+            f"{res.k_fisher} by Fisher's (replicability analysis, Dror et al. 2017, "
+            f"α = {res.alpha:g}); {which}.")

@@ -193,6 +193,8 @@ def build_document(report: ComparisonReport, *, figures: bool = True) -> Documen
         text, tables = runs_blocks(runs)
         views += (Section("runs", "Runs over tasks: interval estimates",
                           (Bullets(tuple(text)), *tables)),)
+    if (rep := report.details.get("replicability")):
+        views += (replicability_section(rep),)
     content = {
         "question": (Paragraph(q_text, lead=q_title),),
         "metric": (Paragraph(metric_text(report)),),
@@ -206,6 +208,28 @@ def build_document(report: ComparisonReport, *, figures: bool = True) -> Documen
     sections = tuple(Section(key, title, content[key], views if key == "inferences" else ())
                      for key, title in SECTIONS)
     return Document(q_title, headline(report), sections, THINK)
+
+
+def replicability_section(rep: dict) -> Section:
+    """Replicability over data sets (Dror et al. 2017): how it was run, each data set's
+    one-sided p-values and Holm's verdicts, and k̂ of each direction."""
+    a, b = rep["a"], rep["b"]
+    ab, ba = rep["a_better"], rep["b_better"]
+    rows = [[x["name"], f"{x['pvalue']:.4g}", "yes" if x["holm_rejected"] else "no",
+             f"{y['pvalue']:.4g}", "yes" if y["holm_rejected"] else "no"]
+            for x, y in zip(ab["data_sets"], ba["data_sets"])]
+    table = Table("replicability", f"Per data set: {rep['test']} p-values and Holm's verdict "
+                  f"at α = {ab['alpha']:g} each way",
+                  ["data set", f"p ({a} better)", "Holm", f"p ({b} better)", "Holm"], rows,
+                  "summary")
+    intro = (f"Replicability analysis (Dror, Baumer, Bogomolov & Reichart 2017): each data set "
+             f"tested on its own folds ({rep['test']}); k, a lower bound on the number of data "
+             f"sets where a model is better, from the partial conjunction p-values by "
+             f"Bonferroni (any dependence) and by Fisher (independent data sets). Each "
+             f"direction at α/2 = {ab['alpha']:g}. k for {a} better: {ab['k_bonferroni']} "
+             f"(Bonferroni), {ab['k_fisher']} (Fisher); for {b} better: {ba['k_bonferroni']} "
+             f"(Bonferroni), {ba['k_fisher']} (Fisher), of {ab['n_data_sets']} data sets.")
+    return Section("replicability", "Replicability over data sets", (Paragraph(intro), table))
 
 
 def _leaderboard_section(board, figs: list[ReportFigure]) -> Section:

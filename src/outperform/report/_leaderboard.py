@@ -6,6 +6,7 @@ them in the report's inferences as a subsection, with the rank-set plot as its f
 from __future__ import annotations
 
 from ..compare._words import best_words
+from ..compare._words import mcs_pvalue_text, mcs_words
 from ._sections import Table
 
 #: The k of the top-k sets listed, when there are more than k models.
@@ -22,16 +23,24 @@ def leaderboard_table(board) -> Table:
     rs, level = board.rank_sets, _level(board)
     order, tiers = rs.order, rs.tiers()
     scores = rs.score_texts(order)
+    mcs = board.mcs
     rows = [[rs.names[j], str(rs.rank[j]),
              *(f"[{s[j, 0]}, {s[j, 1]}]" for s in (rs.simultaneous, rs.marginal, rs.percentile)),
-             str(tiers[j]), board.letters[rs.names[j]], scores[n]]
+             str(tiers[j]), board.letters[rs.names[j]], scores[n],
+             *(() if mcs is None else (_mcs_cell(mcs, rs.names[j]),))]
             for n, j in enumerate(order)]
     header = ["model", "rank", "simultaneous", "marginal", "percentile", "tier", "letters",
-              f"{board.metric} ± CI"]
+              f"{board.metric} ± CI", *(() if mcs is None else ("MCS p",))]
     return Table("leaderboard", f"Leaderboard of {len(rs.names)} models, best estimate first: "
                  f"{level} rank sets (percentile: no coverage guarantee), mean "
                  f"{board.metric} ± the half-width of its {level} confidence interval",
                  header, rows, "summary")
+
+
+def _mcs_cell(mcs, name: str) -> str:
+    """A model's MCS p-value, marked "*" when it is in the set (could be the best)."""
+    p = mcs.pvalue(name)
+    return mcs_pvalue_text(p, mcs.n_resamples) + (" *" if p > mcs.alpha else "")
 
 
 def leaderboard_intro(board) -> str:
@@ -59,4 +68,6 @@ def leaderboard_bullets(board) -> list[str]:
     if board.best is not None:
         out += best_words("Hsu's MCB", board.best, metric=board.metric)
     disagree = board.disagreement_note()
-    return out + list(board.notes) + ([disagree] if disagree else [])
+    mcs = ([mcs_words(board.mcs) + " MCS p: * marks the models in the set."]
+           if board.mcs is not None else [])
+    return out + mcs + list(board.notes) + ([disagree] if disagree else [])

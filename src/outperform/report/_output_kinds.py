@@ -6,6 +6,8 @@ HTML, LaTeX) and its terminal text, built once here for the CLI and for Python a
 from __future__ import annotations
 
 from ._document import Bullets, Document, Paragraph, Section
+from ..compare._aso import next_seed_note
+from ..compare._words import aso_words, mcs_pvalue_text, mcs_words
 from ._leaderboard import leaderboard_bullets, leaderboard_intro, leaderboard_table
 from ._outputs import Output, markdown_table, rich_text, simple_document
 from ._runs import runs_blocks
@@ -23,19 +25,32 @@ def leaderboard_markdown(board, top: int | None) -> str:
         frame = frame.head(top)
     level = f"{100 * board.rank_sets.confidence_level:g}%"
     lines = [f"| model | rank | simultaneous {level} | marginal {level} | percentile "
-             f"(no guarantee) | tier | letters | {board.metric} | {level} interval |",
-             "|---|---:|---|---|---|---:|---|---:|---|"]
+             f"(no guarantee) | tier | letters | {board.metric} | {level} interval |"
+             + (" MCS p |" if board.mcs is not None else ""),
+             "|---|---:|---|---|---|---:|---|---:|---|" + ("---:|" if board.mcs is not None
+                                                           else "")]
     for r in frame.itertuples(index=False):
         lines.append(
             f"| {r.model} | {r.rank} | [{r.simultaneous_low}, {r.simultaneous_high}] | "
             f"[{r.marginal_low}, {r.marginal_high}] | [{r.percentile_low}, "
             f"{r.percentile_high}] | {r.tier} | {r.letters} | {r.estimate:.4g} | "
-            f"[{r.ci_low:.4g}, {r.ci_high:.4g}] |")
+            f"[{r.ci_low:.4g}, {r.ci_high:.4g}] |"
+            + (f" {mcs_pvalue_text(r.mcs_pvalue, board.mcs.n_resamples)} |"
+               if board.mcs is not None else ""))
     criteria = board.criteria()
     lines += ["", f"- tier: {criteria['tier']}", f"- letters: {criteria['letters']}"]
     if (note := board.disagreement_note()) is not None:
         lines.append(f"- note: {note}")
+    if board.mcs is not None:
+        lines.append(f"- {mcs_words(board.mcs)}")
     return "\n".join(lines)
+
+
+def _mcs_pvalues_line(board) -> str:
+    """Each model's MCS p-value, best estimate first (the text output's column)."""
+    names = [board.names[j] for j in board.rank_sets.order]
+    return "MCS p-values: " + ", ".join(
+        f"{m} {mcs_pvalue_text(board.mcs.pvalue(m), board.mcs.n_resamples)}" for m in names)
 
 
 def control_rows(board, control: str) -> list[dict]:
@@ -72,6 +87,8 @@ def leaderboard_output(board, *, top: int | None = None, top_k: int = 1,
     payload["top_k"] = {"k": top_k, "models": list(board.top_k(min(top_k, k)))}
     extra = ()
     text, markdown = board.format(top=top, top_k=top_k), leaderboard_markdown(board, top)
+    if board.mcs is not None:
+        text += "\n" + mcs_words(board.mcs) + "\n" + _mcs_pvalues_line(board)
     if control is not None:
         payload["control"] = {"model": control, "comparisons": control_rows(board, control)}
         extra = (control_table(board, control),)
@@ -163,18 +180,48 @@ def battles_output(result, *, width: int | None = None) -> Output:
 
 # -- runs x tasks --------------------------------------------------------------------------
 
-def runs_output(result, efficiency=None, components=None) -> Output:
+def runs_output(result, efficiency=None, components=None, aso=None) -> Output:
     """A :class:`~outperform.results.RunsComparison`, with the sample efficiency of learning
-    curves and the variance components when they were computed."""
+    curves, the variance components and the almost stochastic order of the pairs
+    (``aso``: :func:`outperform.compare.compare_aso`'s results) when they were computed."""
     payload = {**result.to_dict(),
                **({"variance_components": components.to_dict()} if components else {}),
-               **({"sample_efficiency": efficiency.to_dict()} if efficiency else {})}
+               **({"sample_efficiency": efficiency.to_dict()} if efficiency else {}),
+               **({"aso": [r.to_dict() for r in aso]} if aso else {})}
     runs = result.to_dict()
     lines, tables = runs_blocks(runs)
     extra = [str(r) for r in (efficiency, components) if r]
     text = "\n\n".join(str(r) for r in (result, efficiency, components) if r)
+    if aso:
+        aso_lines, aso_table = aso_blocks(aso)
+        extra += aso_lines
+        tables = [*tables, aso_table]
+        text += "\n\n" + "\n".join(aso_lines) + "\n" + rich_text(_plain_table(aso_table),
+                                                                 width=200)
     return Output("runs", payload, simple_document("Runs x tasks", lines + extra, tables),
                   text)
+
+
+def aso_blocks(results) -> tuple[list[str], Table]:
+    """Sentences and the table of almost stochastic order, one row per pair and task."""
+    first = results[0]
+    level = f"{100 * first.level:.4g}%"
+    lines = [f"Almost stochastic order (Dror, Shlomov & Reichart 2019; del Barrio et al. 2018): "
+             f"ε_min is the {level} upper bound (α = {first.alpha:g}, Bonferroni over "
+             f"{first.n_comparisons} comparisons) of the violation ratio, from "
+             f"{first.n_resamples} bootstrap resamples of the runs (Ulmer et al. 2022); a model "
+             f"is almost stochastically better when its ε_min < τ = {first.tau:g}."]
+    rows = []
+    for r in results:
+        lines += aso_words(r)
+        lines += [n for n in (next_seed_note(r),) if n]
+        rows += [[r.task if r.task is not None else "pooled", r.names[i], r.names[j],
+                  f"{r.eps_min[i, j]:.3f}", f"{r.eps_min[j, i]:.3f}",
+                  f"{r.violation_ratio[i, j]:.3f}"] for i, j in r.pairs()]
+    table = Table("runs-aso", f"Almost stochastic order: ε_min of each pair ({level})",
+                  ["task", "A", "B", "ε_min(A, B)", "ε_min(B, A)", "ε_W2(A, B)"], rows,
+                  "summary")
+    return lines, table
 
 
 # -- power analyses ------------------------------------------------------------------------

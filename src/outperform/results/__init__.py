@@ -32,6 +32,9 @@ _WHERE = {
     "Race": "._sequential",
     "SEQUENTIAL_DECISIONS": "._sequential",
     "SequentialComparison": "._sequential",
+    "ModelConfidenceSet": "._mcs",
+    "AlmostStochasticOrder": "._aso",
+    "Replicability": "._replicability",
 }
 
 
@@ -44,4 +47,5 @@ __all__ = ["BayesianResult", "ClusteredMean", "ComparisonWithBest", "BinomialInt
            "VarianceComponents", "EvalComparison",
     "BradleyTerryResult", "PlackettLuceResult", "SampleEfficiency", "TaskTable",
     "ConfidenceSequence", "Race", "SEQUENTIAL_DECISIONS", "SequentialComparison",
+    "ModelConfidenceSet", "AlmostStochasticOrder", "Replicability",
 ]

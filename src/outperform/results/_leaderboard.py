@@ -7,6 +7,7 @@ import numpy as np
 
 from ._base import Result
 from ._best import ComparisonWithBest
+from ._mcs import ModelConfidenceSet
 from ._pairwise import PairwiseResult
 from ._rank_sets import RankSets
 
@@ -41,6 +42,10 @@ class Leaderboard(Result):
         Hsu's comparisons with the best of the same scores, items (or tasks) as blocks: the
         "could be the best" column; None with clusters (the two-way ANOVA's error assumes
         independent items) or when the residual variance is 0.
+    mcs : ModelConfidenceSet or None
+        The model confidence set (Hansen, Lunde & Nason 2011) of the same scores, when asked
+        for (``leaderboard(mcs=True)``, ``--mcs``): the models that could be the best and
+        each model's MCS p-value.
     """
 
     rank_sets: RankSets
@@ -50,6 +55,7 @@ class Leaderboard(Result):
     source: str
     notes: tuple = field(default=())
     best: ComparisonWithBest | None = None
+    mcs: ModelConfidenceSet | None = None
 
     def _summary(self) -> dict:
         return {"metric": self.metric, "names": self.names,
@@ -133,6 +139,9 @@ class Leaderboard(Result):
         frame["letters"] = [self.letters[m] for m in frame["model"]]
         if self.best is not None:
             frame["could_be_best"] = [self.could_be_best()[m] for m in frame["model"]]
+        if self.mcs is not None:
+            frame["mcs_pvalue"] = [self.mcs.pvalue(m) for m in frame["model"]]
+            frame["in_mcs"] = frame["mcs_pvalue"] > self.mcs.alpha
         return frame
 
     def to_dict(self) -> dict:
@@ -145,7 +154,11 @@ class Leaderboard(Result):
             row["could_be_best"] = None if could is None else could[row["model"]]
             row["mcb_low"] = None if j is None else float(self.best.lower[j])
             row["mcb_high"] = None if j is None else float(self.best.upper[j])
+            if self.mcs is not None:
+                row["mcs_pvalue"] = self.mcs.pvalue(row["model"])
         out["mcb"] = None if self.best is None else self.best.to_dict()
+        if self.mcs is not None:
+            out["model_confidence_set"] = self.mcs.to_dict()
         out.update(metric=self.metric, source=self.source, notes=list(self.notes),
                    pairwise_method=self.pairwise.method,
                    pairwise_adjustment=self.pairwise.adjustment)

@@ -87,6 +87,17 @@ _WHERE = {
     "mcb": "._mcb",
     "mcb_intervals": "._mcb",
     "dunnett_paired": "._dunnett",
+    "model_confidence_set": "._mcs",
+    "mcs_bootstrap_indices": "._mcs",
+    "mcs_from_indices": "._mcs",
+    "violation_ratios": "._aso",
+    "aso": "._aso",
+    "multi_aso": "._aso",
+    "violation_ratio": "._aso",
+    "aso_uncertainty_reduction": "._aso",
+    "aso_next_seed": "._aso",
+    "replicability": "._replicability",
+    "partial_conjunction_pvalues": "._replicability",
 }
 
 
@@ -132,4 +143,8 @@ __all__ = [
     "bradley_terry",
     "BettingConfidenceSequence", "betting_confidence_sequence", "betting_crossing_times",
     "mcb", "mcb_intervals", "dunnett_paired",
+    "model_confidence_set", "mcs_bootstrap_indices", "mcs_from_indices", "aso",
+    "multi_aso", "violation_ratio", "violation_ratios",
+    "aso_uncertainty_reduction", "aso_next_seed", "replicability",
+    "partial_conjunction_pvalues",
 ]
