@@ -16,6 +16,9 @@ _WHERE = {
     "compare": "._api",
     "infer_question": "._api",
     "compare_evals": "._evals",
+    "gate": "._gate",
+    "save_baseline": "._gate_inputs",
+    "load_baseline": "._gate_inputs",
     "FALSE_DECISION_BOUND": "._guards",
     "MIN_DATA_SETS_TABLE": "._guards",
     "min_data_sets": "._guards",
@@ -42,7 +45,7 @@ __all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_co
            "compare_many_tasks", "compare_one_task", "compare_runs", "compare_predictions",
            "infer_question", "leaderboard",
            "min_data_sets", "variance_components",
-           "compare_evals",
+           "compare_evals", "gate", "save_baseline", "load_baseline",
     "bradley_terry", "plackett_luce", "sample_efficiency",
     "Procedure", "procedure", "procedures", "posthoc_help",
 ]

@@ -9,6 +9,8 @@ _WHERE = {
     "BayesianResult": "._bayesian",
     "ClusteredMean": "._clustered",
     "EvalComparison": "._evals",
+    "GateResult": "._gate",
+    "GateTask": "._gate",
     "FrequentistResult": "._frequentist",
     "BinomialInterval": "._intervals",
     "LocationInterval": "._intervals",
@@ -35,6 +37,6 @@ __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonRep
            "LocationInterval", "PointInterval",
            "Leaderboard", "PairwiseResult", "RankSetCoverage", "RankSets", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
-           "VarianceComponents", "EvalComparison",
+           "VarianceComponents", "EvalComparison", "GateResult", "GateTask",
     "BradleyTerryResult", "PlackettLuceResult", "SampleEfficiency",
 ]
