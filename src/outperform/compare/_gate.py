@@ -24,8 +24,7 @@ import math
 import numpy as np
 from scipy import special
 
-from .._validation import (DegenerateDataError, InvalidInputError, OutperformError,
-                           check_probability)
+from .._validation import DegenerateDataError, InvalidInputError, check_probability
 from ..data._evals._pairing import PairedTask, pair_items
 from ..plan._gate import gate_power
 from ..results._gate import GateResult, GateTask
@@ -52,7 +51,7 @@ def rule_text(margin: float | None, alpha: float) -> str:
             "pass.")
 
 
-def check_margin(margin, scores: np.ndarray) -> list[str]:
+def check_margin(margin, scores: np.ndarray | None) -> list[str]:
     """Refuse a margin that cannot be a loss in the metric's units; warn of a useless one.
 
     Raises
@@ -71,6 +70,8 @@ def check_margin(margin, scores: np.ndarray) -> list[str]:
             f"margin {margin:g}: the margin is the loss the gate tolerates, a positive number "
             f"in the metric's units (margin={abs(margin):g}, --margin {abs(margin):g}); the "
             "sign is the metric's direction, which the gate already knows.")
+    if scores is None:
+        return []
     lo, hi = float(np.min(scores)), float(np.max(scores))
     if lo >= 0 and hi <= 1 and margin >= 1:
         raise InvalidInputError(
@@ -220,10 +221,44 @@ def _pooled(paired, hib, alpha) -> tuple[GateTask | None, list[str]]:
                     if np.isfinite(diff.statistic) else 1.0), []
 
 
+def prepare(baseline, candidate, *, margin, alpha, cluster, metric, task, power, intersect,
+            format, higher_is_better, samples, k):
+    """Checks, reading and pairing of a gate: (paired tasks, higher_is_better, the logged
+    names, the logs, warnings)."""
+    check_probability(alpha, "alpha")
+    check_probability(power, "power")
+    if not alpha < 0.5:
+        raise InvalidInputError(f"alpha {alpha:g}: a one-sided level must be below 0.5.")
+    check_margin(margin, None)
+    logs, names, warnings = read_runs(baseline, candidate, format=format, cluster=cluster)
+    logs = reduce_repeats(select_tasks(logs, task), samples, k)
+    paired = pair_items(logs, metric=metric, intersect=intersect,
+                        models=("baseline", "candidate"))
+    warnings += list(logs.warnings)
+    for p in paired.values():
+        warnings += list(p.warnings)
+        if p.dropped:
+            shown = "; ".join(f"{m} lacks {len(ids)}" for m, ids in p.dropped.items())
+            warnings.append(f"task {p.task!r}: gated on the {len(p.examples)} items both runs "
+                            f"have ({shown}).")
+    warnings += check_margin(margin, np.concatenate([p.scores.ravel() for p in paired.values()]))
+    directions = {}
+    for name, p in paired.items():
+        directions[name], note = _direction(p.metric, higher_is_better)
+        warnings += [note] if note else []
+    if len(set(directions.values())) > 1:
+        raise InvalidInputError("the tasks' metrics point in different directions ("
+                                + ", ".join(f"{t}: {paired[t].metric}" for t in paired)
+                                + "); gate them one direction at a time (task=, --task).")
+    hib = next(iter(directions.values()))
+    return paired, hib, names, logs, warnings
+
+
 def gate(baseline, candidate, *, margin: float | None = None, alpha: float = 0.05,
          cluster: str | None = None, metric=None, task=None, power: float = 0.8,
          intersect: bool = False, format: str = "auto", higher_is_better: bool | None = None,
-         repeats: str = "mean", k: int | None = None) -> GateResult:
+         samples: str = "mean", k: int | None = None, aa: bool = False,
+         n_resamples: int = 1000, random_state=0) -> GateResult:
     """Gate a candidate build against a baseline: pass, regression or inconclusive.
 
     Parameters
@@ -251,11 +286,15 @@ def gate(baseline, candidate, *, margin: float | None = None, alpha: float = 0.0
     format : {"auto", "lm-eval", "inspect", "helm", "csv"}
     higher_is_better : bool, optional
         Default from the metric's name.
-    repeats : {"mean", "pass@k", "k-of-k"}
+    samples : {"mean", "pass@k", "k-of-k"}
         Several samples (epochs, seeds) of an item: their mean (the within-item variance is
         reported), or the unbiased pass@k / k-of-k of its samples (Chen et al. 2021).
     k : int, optional
         k of pass@k and k-of-k.
+    aa : bool
+        The two runs are of one build: add the A/A check (``result.aa``: the flip rate of
+        the verdict over ``n_resamples`` resamples of the items with their two scores
+        swapped at random, seeded by ``random_state``; flagged when above α).
 
     Returns
     -------
@@ -287,41 +326,23 @@ def gate(baseline, candidate, *, margin: float | None = None, alpha: float = 0.0
     >>> gate(base, cand, margin=0.05).verdict
     'inconclusive'
     """
-    check_probability(alpha, "alpha")
-    check_probability(power, "power")
-    if not alpha < 0.5:
-        raise InvalidInputError(f"alpha {alpha:g}: a one-sided level must be below 0.5.")
-    logs, names, warnings = read_runs(baseline, candidate, format=format, cluster=cluster)
-    logs = reduce_repeats(select_tasks(logs, task), repeats, k)
-    paired = pair_items(logs, metric=metric, intersect=intersect,
-                        models=("baseline", "candidate"))
-    warnings += list(logs.warnings)
-    for p in paired.values():
-        warnings += list(p.warnings)
-        if p.dropped:
-            shown = "; ".join(f"{m} lacks {len(ids)}" for m, ids in p.dropped.items())
-            warnings.append(f"task {p.task!r}: gated on the {len(p.examples)} items both runs "
-                            f"have ({shown}).")
-    warnings += check_margin(margin, np.concatenate([p.scores.ravel() for p in paired.values()]))
-    directions = {}
-    for name, p in paired.items():
-        directions[name], note = _direction(p.metric, higher_is_better)
-        warnings += [note] if note else []
-    if len(set(directions.values())) > 1:
-        raise InvalidInputError("the tasks' metrics point in different directions ("
-                                + ", ".join(f"{t}: {paired[t].metric}" for t in paired)
-                                + "); gate them one direction at a time (task=, --task).")
-    hib = next(iter(directions.values()))
-    try:
-        tasks = [_task(p, hib, margin, alpha, power, repeats) for p in paired.values()]
-    except OutperformError:
-        raise
+    paired, hib, names, logs, warnings = prepare(
+        baseline, candidate, margin=margin, alpha=alpha, cluster=cluster, metric=metric,
+        task=task, power=power, intersect=intersect, format=format,
+        higher_is_better=higher_is_better, samples=samples, k=k)
+    tasks = [_task(p, hib, margin, alpha, power, samples) for p in paired.values()]
     tasks, verdict = decide(tasks, margin, alpha)
     overall, notes = _pooled(paired, hib, alpha)
-    return GateResult(verdict=verdict, tasks=tuple(tasks), overall=overall,
+    result = GateResult(verdict=verdict, tasks=tuple(tasks), overall=overall,
                       margin=None if margin is None else float(margin), alpha=float(alpha),
                       power_target=float(power), higher_is_better=hib,
                       baseline=str(names["baseline"]), candidate=str(names["candidate"]),
                       rule=rule_text(margin, alpha),
                       provenance=tuple(r.to_dict() for r in logs.runs),
                       warnings=tuple(dict.fromkeys(warnings)), notes=tuple(notes))
+    if aa:
+        from ._gate_aa import aa_check
+
+        result = aa_check(result, paired, hib, n_resamples=n_resamples,
+                          random_state=random_state)
+    return result

@@ -114,15 +114,16 @@ def reduce_repeats(logs: EvalLogs, repeats: str, k: int | None) -> EvalLogs:
         with fewer than k samples.
     """
     if repeats not in REPEATS:
-        raise InvalidInputError(f"repeats must be one of {', '.join(REPEATS)}, got {repeats!r}.")
+        raise InvalidInputError(f"samples must be one of {', '.join(REPEATS)} (--samples), got "
+                                f"{repeats!r}.")
     if repeats == "mean":
         if k is not None:
-            raise InvalidInputError(f"k = {k} is for repeats 'pass@k' or 'k-of-k'; give one "
-                                    "of them (--repeats pass@k --k {k}).")
+            raise InvalidInputError(f"k = {k} is for samples 'pass@k' or 'k-of-k'; give one "
+                                    f"of them (--samples pass@k --k {k}).")
         return logs
     if k is None:
-        raise InvalidInputError(f"repeats {repeats!r} needs k (--k), the samples drawn per "
-                                "item in use.")
+        raise InvalidInputError(f"samples {repeats!r} needs k (--k): how many samples a user "
+                                "draws per item in use.")
     df = logs.scores
     scores = df["score"].to_numpy()
     if not np.isin(scores, (0.0, 1.0)).all():
