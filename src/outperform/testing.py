@@ -2,7 +2,8 @@
 
 >>> import pandas as pd
 >>> base = pd.DataFrame({"model": "v1", "item": range(400), "score": [1, 0, 1, 1] * 100})
->>> assert_no_regression(base, base.assign(model="v2"), margin=0.05)   # same answers: passes
+>>> assert_no_regression(base, base.assign(model="v2"), margin=0.05).verdict   # same answers
+'pass'
 """
 from __future__ import annotations
 

@@ -39,10 +39,14 @@ def _counts(n, c, k):
     return n, c, float(k)
 
 
-def _log_ratio(top, n, k):
-    """log(C(top, k) / C(n, k)) for top >= k (arrays), by log-gamma functions."""
-    return (special.gammaln(top + 1) - special.gammaln(top - k + 1)
-            - special.gammaln(n + 1) + special.gammaln(n - k + 1))
+def _log_products(terms, n, num, k):
+    """Per item i, sum over j < terms[i] of log1p(−num[i] / (n[i] − j)): the logarithm of the
+    product form, all items' factors in one flat array (no loop over items)."""
+    terms = terms.astype(np.int64).ravel()
+    owner = np.repeat(np.arange(terms.size), terms)
+    j = np.arange(owner.size) - np.repeat(np.cumsum(terms) - terms, terms)
+    factors = np.log1p(-num.ravel()[owner] / (n.ravel()[owner] - j))
+    return np.bincount(owner, factors, minlength=terms.size)
 
 
 def pass_at_k(n, c, k: int) -> np.ndarray:
@@ -74,10 +78,11 @@ def pass_at_k(n, c, k: int) -> np.ndarray:
     [0.0, 0.5333, 1.0]
     """
     n, c, k = _counts(n, c, k)
-    miss = n - c
-    with np.errstate(invalid="ignore"):
-        ratio = np.exp(_log_ratio(np.maximum(miss, k), n, k))
-    return np.where(miss < k, 1.0, 1.0 - ratio)
+    n, c = np.broadcast_arrays(n, c)
+    open_ = n - c >= k                 # else every subset of k holds a correct sample
+    # C(n − c, k) / C(n, k) = prod_{i = n−c+1}^{n} (1 − k / i): c factors
+    logs = _log_products(np.where(open_, c, 0), n, np.full(n.shape, k), k)
+    return np.where(open_, -np.expm1(logs.reshape(n.shape)), 1.0)
 
 
 def all_k_of_k(n, c, k: int) -> np.ndarray:
@@ -91,6 +96,7 @@ def all_k_of_k(n, c, k: int) -> np.ndarray:
     [0.0667, 1.0]
     """
     n, c, k = _counts(n, c, k)
-    with np.errstate(invalid="ignore"):
-        ratio = np.exp(_log_ratio(np.maximum(c, k), n, k))
-    return np.where(c < k, 0.0, ratio)
+    n, c = np.broadcast_arrays(n, c)
+    # C(c, k) / C(n, k) = prod_{j < k} (c − j) / (n − j) = prod_{j < k} (1 − (n − c) / (n − j))
+    logs = _log_products(np.where(c >= k, k, 0), n, n - c, k)
+    return np.where(c >= k, np.exp(logs.reshape(n.shape)), 0.0)
