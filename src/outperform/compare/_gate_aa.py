@@ -79,6 +79,14 @@ def verdict_rows(p_reg, p_pass, alpha: float) -> np.ndarray:
     return np.where(reg.any(axis=1), 2, np.where((~ok).any(axis=1), 1, 0))
 
 
+def flagged(flips: int, n_resamples: int, alpha: float) -> tuple[bool, tuple[float, float]]:
+    """Whether ``flips`` regressions in ``n_resamples`` A/A resamples exceed α beyond Monte
+    Carlo error: the lower end of the 95% Wilson interval of the flip rate above α; and the
+    interval."""
+    lo, hi = proportion_confint(flips, n_resamples, method="wilson")
+    return bool(lo > alpha), (float(lo), float(hi))
+
+
 def aa_check(result, paired, hib: bool, *, n_resamples: int = 1000, random_state=0):
     """The A/A check of a gate's ``result`` on its ``paired`` tasks (module docstring).
 
@@ -120,8 +128,7 @@ def aa_check(result, paired, hib: bool, *, n_resamples: int = 1000, random_state
     p_pass = None if result.margin is None else np.column_stack(passes)
     verdicts = verdict_rows(np.column_stack(regs), p_pass, result.alpha)
     flips = int((verdicts == 2).sum())
-    lo, hi = proportion_confint(flips, n_resamples, method="wilson")
-    misspecified = bool(lo > result.alpha)
+    misspecified, (lo, hi) = flagged(flips, n_resamples, result.alpha)
     rate = flips / n_resamples
     message = (f"A/A: the gate calls a regression on {rate:.1%} of {n_resamples} resamples of "
                f"two runs of one build (95% interval [{lo:.1%}, {hi:.1%}]); "
