@@ -84,7 +84,7 @@ def gate_output(result) -> Output:
     table = gate_table(result)
     lines = gate_lines(result)
     notes = list(result.warnings) + list(result.notes)
-    blocks = (Paragraph(headline(result)), table, Bullets(tuple(lines)),
+    blocks = (table, Bullets(tuple(lines)),
               *((Paragraph("Warnings: " + " ".join(notes), note=True),) if notes else ()))
     doc = Document("Regression gate", headline(result), (Section("gate", "", blocks),),
                    numbered=False)

@@ -82,7 +82,7 @@ def pass_at_k(n, c, k: int) -> np.ndarray:
     open_ = n - c >= k                 # else every subset of k holds a correct sample
     # C(n − c, k) / C(n, k) = prod_{i = n−c+1}^{n} (1 − k / i): c factors
     logs = _log_products(np.where(open_, c, 0), n, np.full(n.shape, k), k)
-    return np.where(open_, -np.expm1(logs.reshape(n.shape)), 1.0)
+    return np.where(open_, 0.0 - np.expm1(logs.reshape(n.shape)), 1.0)
 
 
 def all_k_of_k(n, c, k: int) -> np.ndarray:
