@@ -96,7 +96,7 @@ def test_markdown_summary_and_json(tables):
 def test_plan_answers_how_many_items(tmp_path):
     res = runner.invoke(app, ["gate", "--plan", "--margin", "0.02", "--discordance", "0.1"])
     assert res.exit_code == 0, res.output
-    assert "1,629" in res.stdout          # the exact test's n (tests/plan/test_gate.py)
+    assert "1,629" in res.stdout          # the exact test's n (tests/plan/test_gate_power.py)
     res = runner.invoke(app, ["gate", "--plan", "--margin", "0.05", "--sd", "0.4", "--repeats",
                               "4", "--within-variance", "0.12", "--format", "json"])
     assert res.exit_code == 0, res.output

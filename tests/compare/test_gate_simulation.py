@@ -1,7 +1,7 @@
 """Simulations of the gate (slow): on A/A data its false-regression rate is at most α, and at
 the number of items its plan asks for its power is that of the plan, within Monte Carlo
 error. The decisions are the gate's own, for all simulated data sets at once
-(compare/_gate_aa.gate_pvalues, equal to gate() row by row: tests/compare/test_gate.py)."""
+(compare/_gate_aa.gate_pvalues, equal to gate() row by row: tests/compare/test_gate_decisions.py)."""
 import math
 
 import numpy as np

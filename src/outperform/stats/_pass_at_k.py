@@ -15,7 +15,6 @@ which is the product form of the paper's numerically stable code,
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
 from .._validation import InvalidInputError
 

@@ -9,8 +9,7 @@ import pytest
 from scipy import stats
 
 from outperform import InvalidInputError
-from outperform.plan import (gate_power, gate_sample_size, mcnemar_power,
-                             threshold_gate_fail_probability)
+from outperform.plan import (gate_power, gate_sample_size, threshold_gate_fail_probability)
 
 N, P, TOL = 1319, 0.88, 0.08      # vLLM's GSM8K gate (issue 26)
 
