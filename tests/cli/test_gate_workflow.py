@@ -58,6 +58,7 @@ def test_the_workflow_commands_run(tmp_path, monkeypatch):
     xmlschema.XMLSchema(str(FIXTURES / "real" / "junit" / "junit-10.xsd")).validate(xml)
 
 
+@pytest.mark.slow
 def test_a_regression_fails_the_workflow(tmp_path, monkeypatch):
     # the runs swapped: 160m as the candidate of 410m's baseline loses mini_arc items
     shutil.copytree(LM_EVAL / "EleutherAI__pythia-410m", tmp_path / "main-run")

@@ -80,6 +80,7 @@ def test_graded_scores_are_the_paired_t_test():
     assert t.decision == "pass" and not t.binary
 
 
+@pytest.mark.slow
 def test_clusters_are_the_cluster_robust_z_of_statsmodels():
     import statsmodels.api as sm
 
@@ -147,6 +148,7 @@ def test_the_row_form_gives_the_gates_pvalues():
     assert (pr[0], pp[0]) == pytest.approx((t.pvalue_regression, t.pvalue_pass), rel=1e-10)
 
 
+@pytest.mark.slow
 def test_repeats_averaged_with_their_within_item_variance_and_pass_at_k():
     res = gate(INSPECT / "run_a.eval", INSPECT / "run_b.json", metric="match")
     t = res.tasks[0]
