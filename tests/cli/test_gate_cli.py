@@ -137,3 +137,16 @@ def test_pytest_helper_raises_with_the_markdown_summary(tables):
         assert_no_regression(*close, margin=0.02)
     assert assert_no_regression(*close, margin=0.02,
                                 inconclusive_fails=False).verdict == "inconclusive"
+
+
+@pytest.mark.parametrize("fmt, mark", [("html", "<table"), ("latex", "\\toprule")])
+def test_html_and_latex(fmt, mark):
+    res = _gate(BASE, CAND, "--margin", "0.02", "--format", fmt)
+    assert res.exit_code == 0 and mark in res.stdout and "mini" in res.stdout
+
+
+def test_out_writes_the_file_and_keeps_the_exit_code(tables, tmp_path):
+    res = _gate(tables / "base.csv", tables / "cand.csv", "--margin", "0.02", "--format",
+                "junit", "--out", tmp_path / "gate.xml")
+    assert res.exit_code == 10 and res.stdout == ""
+    assert "<testsuites" in (tmp_path / "gate.xml").read_text()
