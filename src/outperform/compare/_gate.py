@@ -116,8 +116,9 @@ def _graded_task(d, clusters, margin, alpha):
             z = (diff.estimate + shift) / se
             p_reg = float(special.ndtr(z) if df is None else special.stdtr(df, z))
             p_pass = 1.0 - p_reg
-        return counts, ci, diff.method + " of d + margin, one-sided", p_reg, \
-            (None if margin is None else p_pass)
+        method = diff.method + (", one-sided" if margin is None else
+                                " of d + margin, one-sided")
+        return counts, ci, method, p_reg, (None if margin is None else p_pass)
     try:
         reg = paired_ttest(d + shift, np.zeros_like(d), alternative="less")
         p_reg = reg.pvalue
