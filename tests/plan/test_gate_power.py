@@ -74,10 +74,13 @@ def test_paired_gate_at_the_same_n_with_ten_percent_discordant_items():
     assert r["power_at_margin"] > 0.999                 # against < 1% for the threshold gate
     assert _exact_mcnemar_power(0.05, 0.10, N, 0.05) > 0.999
     # its minimum detectable regression: the δ where Connor's power is 0.8
-    assert _connor_power(r["mde"], 0.10, N, 0.05) == pytest.approx(0.8, abs=1e-6)
-    assert 0.015 < r["mde"] < 0.03
+    m0 = r["mde_difference_test"]
+    assert _connor_power(m0, 0.10, N, 0.05) == pytest.approx(0.8, abs=1e-6)
+    assert 0.015 < m0 < 0.03
     # the exact test at that δ is close to 0.8 too (within the saw-tooth of the exact test)
-    assert _exact_mcnemar_power(r["mde"], 0.10, N, 0.05) == pytest.approx(0.8, abs=0.03)
+    assert _exact_mcnemar_power(m0, 0.10, N, 0.05) == pytest.approx(0.8, abs=0.03)
+    # with the margin, the gate tests d < −δ: it calls a regression from δ + m0 on
+    assert r["mde"] == pytest.approx(0.05 + m0)
 
 
 def test_graded_scores_use_the_noncentral_t():
@@ -88,7 +91,9 @@ def test_graded_scores_use_the_noncentral_t():
     assert r["power_at_margin"] == pytest.approx(
         TTestPower().power(effect_size=0.1, nobs=500, alpha=0.05, alternative="larger"))
     mde_d = TTestPower().solve_power(nobs=500, alpha=0.05, power=0.8, alternative="larger")
-    assert r["mde"] == pytest.approx(mde_d * 0.2, rel=1e-4)
+    assert r["mde_difference_test"] == pytest.approx(mde_d * 0.2, rel=1e-4)
+    # the t-test of d + δ at a true d = −δ − mde: noncentrality (mde / sd) √n, the same power
+    assert r["mde"] == pytest.approx(0.02 + mde_d * 0.2, rel=1e-4)
     # clustered: the design effect divides n
     rc = gate_power(binary=False, n=1000, alpha=0.05, margin=0.02, sd=0.2, design_effect=2.0)
     assert rc["power_at_margin"] == pytest.approx(r["power_at_margin"], rel=1e-9)

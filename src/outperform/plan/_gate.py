@@ -75,8 +75,11 @@ def gate_power(*, binary: bool, n: float, alpha: float, power: float = 0.8,
     Returns
     -------
     dict
-        ``mde`` (smallest true regression the difference test flags with ``power``, metric
-        units), ``power_at_margin`` (its power against a true regression of δ),
+        ``mde_difference_test`` (smallest true loss the difference test, margin 0, flags
+        with ``power``, metric units), ``mde`` (smallest true loss the gate calls a
+        regression with ``power``: the same without a margin, δ + that with one, since the
+        gate then tests d < −δ; normal approximation), ``power_at_margin`` (the difference
+        test's power against a true loss of δ: how surely a loss of the margin is seen),
         ``power_noninferiority`` (probability of passing at a true d = 0 with margin δ),
         ``items_needed`` (items at which, at the observed d̂, the non-inferiority or the
         regression against −δ would be shown with ``power``), ``n_effective``, ``method``,
@@ -84,20 +87,21 @@ def gate_power(*, binary: bool, n: float, alpha: float, power: float = 0.8,
 
     Examples
     --------
-    1,319 items, 10% discordant, 88% baseline accuracy: McNemar's test flags a regression of
-    2.2 points with power 0.8 (Connor 1987):
+    1,319 items, 10% discordant, 88% baseline accuracy: McNemar's test flags a loss of 2.2
+    points with power 0.8 (Connor 1987); a gate with a margin of 5 points calls a regression
+    with power 0.8 from a loss of 7.2 points:
 
     >>> r = gate_power(binary=True, n=1319, alpha=0.05, margin=0.05, discordance=0.10,
     ...                baseline_rate=0.88)
-    >>> round(r["mde"], 4), round(r["power_at_margin"], 4)
-    (0.0216, 1.0)
+    >>> round(r["mde_difference_test"], 4), round(r["mde"], 4), round(r["power_at_margin"], 4)
+    (0.0216, 0.0716, 1.0)
     """
     check_probability(alpha, "alpha")
     check_probability(power, "power")
     notes: list[str] = []
     n_eff = n / max(design_effect, 1.0)
     use_mcnemar = binary and design_effect <= 1.0 and discordance is not None
-    out = {"mde": None, "power_at_margin": None, "power_noninferiority": None,
+    out = {"mde": None, "mde_difference_test": None, "power_at_margin": None, "power_noninferiority": None,
            "items_needed": None, "n_effective": float(n_eff), "notes": notes}
     if use_mcnemar:
         out["method"] = "McNemar's test, Connor (1987), discordance estimated from the items"
@@ -144,6 +148,9 @@ def gate_power(*, binary: bool, n: float, alpha: float, power: float = 0.8,
             out["power_at_margin"] = float(paired_ttest_power(
                 effect=margin / sd, n=n_eff, alpha=alpha, alternative="greater").power)
         sd0 = sd_h = sd
+    out["mde_difference_test"] = out["mde"]
+    if margin is not None and out["mde"] is not None:
+        out["mde"] = float(margin + out["mde"])
     if margin is not None:
         out["power_noninferiority"] = float(paired_ttest_power(
             effect=margin / sd0, n=max(n_eff, 2.0), alpha=alpha, alternative="greater").power)

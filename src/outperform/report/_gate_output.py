@@ -44,7 +44,9 @@ def gate_table(result) -> Table:
                      "—" if pw.get("items_needed") is None else f"{pw['items_needed']:,}"])
     return Table("gate", "Per task: candidate − baseline (positive favours the candidate), "
                  f"{level} interval (its ends are the one-sided α bounds), Holm-adjusted "
-                 f"p-values; power at the current n (power {result.power_target:g})",
+                 f"p-values; at the current n: the smallest loss called a regression with power "
+                 f"{result.power_target:g}, the probability that a loss of the margin is "
+                 "detected as a loss",
                  ["task", "metric", "items", "baseline", "candidate", "difference",
                   f"{level} CI", "p regression", "p pass", "decision",
                   "min. detectable regression", "power at margin", "items to decide"],
@@ -61,8 +63,18 @@ def gate_lines(result) -> list[str]:
             s += (f"; candidate wrong where the baseline is right on {t.counts['n01']} items, "
                   f"the reverse on {t.counts['n10']} (discordance {t.counts['discordance']:.3g})")
         if pw.get("mde") is not None:
-            s += (f"; this gate flags a regression of {pw['mde']:.4g} or more with power "
-                  f"{result.power_target:g} ({pw.get('method')})")
+            s += (f"; this gate calls a regression with power {result.power_target:g} only "
+                  f"from a true loss of {pw['mde']:.4g}")
+            if result.margin is not None:
+                s += (f" (the margin plus the {pw['mde_difference_test']:.4g} a difference "
+                      "test detects)")
+            s += f" ({pw.get('method')})"
+        if result.margin is not None and pw.get("power_at_margin") is not None:
+            s += (f"; a true loss of {result.margin:g} is detected as a loss with probability "
+                  f"{pw['power_at_margin']:.3g}")
+        if pw.get("power_noninferiority") is not None:
+            s += (f"; a candidate no worse than the baseline passes with probability "
+                  f"{pw['power_noninferiority']:.3g}")
         if t.decision == "inconclusive" and pw.get("items_needed") is not None:
             s += (f"; about {pw['items_needed']:,} items would decide it at the observed "
                   "difference")

@@ -41,7 +41,8 @@ class GateTask(Result):
         Holm-adjusted across the tasks of the gate.
     decision : {"pass", "regression", "inconclusive"} or None
     power : mapping
-        ``mde``, ``power_at_margin``, ``power_noninferiority``, ``items_needed``,
+        ``mde``, ``mde_difference_test``, ``power_at_margin``, ``power_noninferiority``,
+        ``items_needed``,
         ``method``, ``notes`` (:func:`outperform.plan.gate_power`).
     counts : mapping
         0/1 scores: ``n01`` (candidate wrong, baseline right), ``n10`` (the reverse),
