@@ -196,3 +196,24 @@ def test_result_round_trips_to_json_and_frame():
     assert d["verdict"] == res.verdict and d["tasks"][0]["n_items"] == 200
     assert list(res.to_frame()["task"]) == ["qa"]
     assert "GateResult(verdict=" in repr(res)
+
+
+def test_swapping_the_runs_mirrors_the_difference_and_its_interval():
+    rng = np.random.default_rng(5)
+    base = rng.random(120)
+    b, c = _runs(base, np.clip(base + rng.normal(0.01, 0.1, 120), 0, 1))
+    one, two = gate(b, c, margin=0.05).tasks[0], gate(c, b, margin=0.05).tasks[0]
+    assert one.difference == pytest.approx(-two.difference)
+    assert (one.ci_low, one.ci_high) == pytest.approx((-two.ci_high, -two.ci_low))
+    # without a margin, the regression p of one way is the "improvement" p of the other
+    assert gate(b, c).tasks[0].pvalue_regression == pytest.approx(
+        1 - gate(c, b).tasks[0].pvalue_regression)
+
+
+def test_a_loss_metric_is_lower_is_better_by_its_name():
+    b = pd.DataFrame({"model": "v1", "item": np.arange(40), "metric": "log_loss",
+                      "score": np.linspace(1, 2, 40)})
+    c = b.assign(model="v2", score=b.score - 0.1)
+    res = gate(b, c, margin=0.05)
+    assert not res.higher_is_better and res.tasks[0].difference == pytest.approx(0.1)
+    assert res.verdict == "pass"
