@@ -106,6 +106,7 @@ def test_plan_answers_how_many_items(tmp_path):
     validate_output(data)
 
 
+@pytest.mark.slow
 def test_save_baseline_then_gate_the_folder(tmp_path):
     res = _gate(BASE, "--save-baseline", tmp_path / "baseline")
     assert res.exit_code == 0, res.output
