@@ -15,12 +15,14 @@ from rich.markup import escape
 
 from . import _options as opt
 from .._validation import InvalidInputError
-from ._errors import EXIT_INCONCLUSIVE, EXIT_OK, EXIT_REGRESSION, err
+from ._errors import (EXIT_INCONCLUSIVE, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK,
+                      EXIT_REGRESSION, EXIT_USAGE, err)
 
 LOG_FORMAT_HELP = ("Format of the logs: auto, lm-eval, inspect, helm or csv (auto: each file "
                    "by its name and content).")
 EXIT_HELP = (f"Exit codes: {EXIT_OK} pass, {EXIT_REGRESSION} regression, {EXIT_INCONCLUSIVE} "
-             "inconclusive; 1 bad input, 2 usage error, 3 internal error, 130 interrupted.")
+             f"inconclusive; {EXIT_INPUT} bad input, {EXIT_USAGE} usage error, {EXIT_INTERNAL} "
+             f"internal error, {EXIT_INTERRUPTED} interrupted.")
 
 
 class GateFormat(str, Enum):
