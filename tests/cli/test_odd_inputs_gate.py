@@ -39,6 +39,9 @@ def d(tmp_path_factory):
     _table(d / "clustered_b.csv", "v1", y, cluster=np.arange(200) // 10)
     _table(d / "clustered_c.csv", "v2", c, cluster=np.arange(200) // 10)
     _table(d / "graded01_b.csv", "v1", rng.random(200))
+    pd.DataFrame({"y_true": y, "a": y, "b": c}).to_csv(d / "preds2.csv", index=False)
+    pd.DataFrame({"label": y, "a": y}).to_csv(d / "preds_label.csv", index=False)
+    pd.DataFrame({"label": y, "b": c}).to_csv(d / "preds_label_c.csv", index=False)
     return d
 
 
@@ -79,6 +82,10 @@ CASES = [
     (["--plan", "--margin", "0.02", "--discordance", "0.1", "--format", "junit"], 1,
      "--format junit is for a gate"),
     (["base.csv", "cand.csv", "--format", "pdf"], 2, "junit"),
+    (["preds2.csv", "preds2.csv"], 1, "ONE model's predictions"),
+    (["preds_label.csv", "preds_label_c.csv"], 1, "needs columns model"),
+    (["preds_label.csv", "preds_label_c.csv", "--y-true", "label", "--margin", "0.1"], 0,
+     "Gate: PASS"),
 ]
 
 

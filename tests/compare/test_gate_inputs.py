@@ -60,3 +60,30 @@ def test_item_hashes_see_the_content():
     t = pd.DataFrame({"task": ["a", "a"], "example": ["1", "1"], "content": ["x", "y"]})
     h = item_hashes(t)
     assert h[0] != h[1] and len(h[0]) == 64
+
+
+def test_prediction_files_are_gated_by_their_correctness(tmp_path):
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 300)
+    base = np.where(rng.random(300) < 0.85, y, 1 - y)
+    cand = np.where(rng.random(300) < 0.03, 1 - base, base)
+    pd.DataFrame({"id": np.arange(300), "y_true": y, "v1": base}).to_csv(tmp_path / "b.csv",
+                                                                        index=False)
+    pd.DataFrame({"id": np.arange(300), "y_true": y, "v2": cand}).to_csv(tmp_path / "c.csv",
+                                                                        index=False)
+    res = gate(tmp_path / "b.csv", tmp_path / "c.csv", margin=0.03)
+    t = res.tasks[0]
+    assert (res.baseline, res.candidate, t.n_items) == ("v1", "v2", 300)
+    assert t.baseline_mean == pytest.approx(np.mean(base == y))
+    assert t.candidate_mean == pytest.approx(np.mean(cand == y))
+    n01 = int(np.sum((cand != y) & (base == y)))
+    assert t.counts["n01"] == n01
+    # probabilities of the positive class are cut at 0.5
+    probs = pd.DataFrame({"y_true": y, "p": np.where(base == 1, 0.9, 0.2)})
+    assert gate(probs, pd.DataFrame({"y_true": y, "v1": base})).tasks[0].difference == 0
+
+
+def test_a_predictions_table_of_two_models_is_refused(tmp_path):
+    df = pd.DataFrame({"y_true": [0, 1] * 5, "a": [0, 1] * 5, "b": [1, 1] * 5})
+    with pytest.raises(InvalidInputError, match="ONE model's predictions"):
+        gate(df, df)

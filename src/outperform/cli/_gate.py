@@ -72,6 +72,8 @@ def gate_cmd(
                             "flagged as mis-specified."),
     n_resamples: int = typer.Option(1000, "--n-resamples", help="Resamples of --aa."),
     seed: int = opt.seed(),
+    y_true: str = opt.y_true("A predictions table: the column of the true labels (the other "
+                             "column holds the build's predictions)."),
     save_baseline: Optional[Path] = typer.Option(None, "--save-baseline", metavar="DIR",
                                                  help="Store the baseline's per-item results "
                                                  "(Parquet, with content hashes of the items) "
@@ -108,7 +110,8 @@ def gate_cmd(
     if save_baseline is not None:
         from ..compare import save_baseline as save
 
-        written = save(str(baseline), save_baseline, format=log_format, cluster=cluster)
+        written = save(str(baseline), save_baseline, format=log_format, cluster=cluster,
+                       y_true=y_true)
         err.print(f"baseline saved in {escape(str(written.parent))}", highlight=False)
         if candidate is None:
             return
@@ -121,7 +124,8 @@ def gate_cmd(
                   metric=metric, task=task or None, power=power, intersect=intersect,
                   format=log_format, higher_is_better=opt.direction(lower_is_better,
                                                                     higher_is_better),
-                  samples=samples, k=k, aa=aa, n_resamples=n_resamples, random_state=seed)
+                  samples=samples, k=k, aa=aa, n_resamples=n_resamples, random_state=seed,
+                  y_true=y_true)
     _emit(result, fmt, out)
     raise typer.Exit(exit_code(result))
 

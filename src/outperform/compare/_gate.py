@@ -223,7 +223,7 @@ def _pooled(paired, hib, alpha) -> tuple[GateTask | None, list[str]]:
 
 
 def prepare(baseline, candidate, *, margin, alpha, cluster, metric, task, power, intersect,
-            format, higher_is_better, samples, k):
+            format, higher_is_better, samples, k, y_true="y_true"):
     """Checks, reading and pairing of a gate: (paired tasks, higher_is_better, the logged
     names, the logs, warnings)."""
     check_probability(alpha, "alpha")
@@ -231,7 +231,8 @@ def prepare(baseline, candidate, *, margin, alpha, cluster, metric, task, power,
     if not alpha < 0.5:
         raise InvalidInputError(f"alpha {alpha:g}: a one-sided level must be below 0.5.")
     check_margin(margin, None)
-    logs, names, warnings = read_runs(baseline, candidate, format=format, cluster=cluster)
+    logs, names, warnings = read_runs(baseline, candidate, format=format, cluster=cluster,
+                                      y_true=y_true)
     logs = reduce_repeats(select_tasks(logs, task), samples, k)
     paired = pair_items(logs, metric=metric, intersect=intersect,
                         models=("baseline", "candidate"))
@@ -259,7 +260,8 @@ def gate(baseline, candidate, *, margin: float | None = None, alpha: float = 0.0
          cluster: str | None = None, metric=None, task=None, power: float = 0.8,
          intersect: bool = False, format: str = "auto", higher_is_better: bool | None = None,
          samples: str = "mean", k: int | None = None, aa: bool = False,
-         n_resamples: int = 1000, random_state=0) -> GateResult:
+         n_resamples: int = 1000, random_state=0, y_true: str | None = "y_true"
+         ) -> GateResult:
     """Gate a candidate build against a baseline: pass, regression or inconclusive.
 
     Parameters
@@ -268,7 +270,9 @@ def gate(baseline, candidate, *, margin: float | None = None, alpha: float = 0.0
         Per-item results of one model each: anything
         :func:`outperform.data.read_eval_logs` reads (lm-eval samples, Inspect logs, HELM
         run folders, CSV/Parquet tables of ``[task,] item, score[, epoch]`` with a
-        ``model`` column), or for ``baseline`` a folder written by :func:`save_baseline`.
+        ``model`` column), a predictions table (``y_true`` and one model's predictions:
+        each item right or wrong), or for ``baseline`` a folder written by
+        :func:`save_baseline`.
     margin : float, optional
         δ > 0: the loss the gate tolerates, in the metric's units (0.02 = two points of
         accuracy). None: a difference test (regression or pass only).
@@ -296,6 +300,8 @@ def gate(baseline, candidate, *, margin: float | None = None, alpha: float = 0.0
         The two runs are of one build: add the A/A check (``result.aa``: the flip rate of
         the verdict over ``n_resamples`` resamples of the items with their two scores
         swapped at random, seeded by ``random_state``; flagged when above α).
+    y_true : str or None
+        The labels' column of a predictions table.
 
     Returns
     -------
@@ -330,7 +336,7 @@ def gate(baseline, candidate, *, margin: float | None = None, alpha: float = 0.0
     paired, hib, names, logs, warnings = prepare(
         baseline, candidate, margin=margin, alpha=alpha, cluster=cluster, metric=metric,
         task=task, power=power, intersect=intersect, format=format,
-        higher_is_better=higher_is_better, samples=samples, k=k)
+        higher_is_better=higher_is_better, samples=samples, k=k, y_true=y_true)
     tasks = [_task(p, hib, margin, alpha, power, samples) for p in paired.values()]
     tasks, verdict = decide(tasks, margin, alpha)
     overall, notes = _pooled(paired, hib, alpha)

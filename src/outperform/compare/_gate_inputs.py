@@ -14,6 +14,8 @@ import numpy as np
 import pandas as pd
 
 from .._validation import InvalidInputError, TooFewError
+from ..data._columns import ITEM_COLUMNS
+from ..data._evals._long import TABLE_SUFFIXES
 from ..data._evals._read import _differences, read_eval_logs
 from ..data._evals._schema import EvalLogs, EvalRun, concat
 from ..stats._pass_at_k import all_k_of_k, pass_at_k
@@ -29,12 +31,54 @@ def is_saved_baseline(source) -> bool:
     return isinstance(source, (str, Path)) and (Path(source) / MANIFEST).is_file()
 
 
-def _read_one(source, role: str, format: str, cluster) -> EvalLogs:
+def _predictions(source, y_true: str | None, cluster):
+    """A per-example predictions table (a ``y_true`` column and one prediction column) as the
+    long table of per-item correctness the readers take, or ``source`` unchanged when it is
+    not one (a path that is no table, or a table without the labels' column)."""
+    if y_true is None:
+        return source
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        if not (path.is_file() and path.suffix.lower() in TABLE_SUFFIXES):
+            return source
+        from ..data._io import read_table
+
+        df = read_table(path)
+    elif isinstance(source, pd.DataFrame):
+        df = source
+    else:
+        return source
+    if y_true not in df.columns or "score" in df.columns:
+        return source
+    from ._q1 import per_example_losses
+
+    item = next((c for c in ITEM_COLUMNS if c in df.columns), None)
+    preds = [c for c in df.columns if c not in {y_true, item, cluster, "task", "model"}]
+    if len(preds) != 1:
+        raise InvalidInputError(
+            f"a predictions table for a gate holds the labels ({y_true!r}) and ONE model's "
+            f"predictions; this one has {len(preds)} other columns {preds[:5]}: give each "
+            "build's predictions in its own file (compare-predictions compares several).")
+    if df[[y_true, preds[0]]].isna().any().any():
+        raise InvalidInputError("the predictions table has missing labels or predictions: "
+                                "every item needs both.")
+    correct = 1.0 - per_example_losses(df[y_true].to_numpy(), df[preds[0]].to_numpy(),
+                                       "zero-one")
+    out = pd.DataFrame({"model": str(preds[0]),
+                        "task": df["task"] if "task" in df.columns else "predictions",
+                        "item": df[item] if item else np.arange(len(df)), "score": correct})
+    if cluster is not None and cluster in df.columns:
+        out["cluster"] = df[cluster].to_numpy()
+    return out
+
+
+def _read_one(source, role: str, format: str, cluster, y_true="y_true") -> EvalLogs:
     if isinstance(source, EvalLogs):
         logs = source
     elif is_saved_baseline(source):
         logs = load_baseline(source)
     else:
+        source = _predictions(source, y_true, cluster)
         logs = read_eval_logs(source, format=format, cluster=cluster)
     if len(logs.models) != 1:
         raise InvalidInputError(
@@ -51,9 +95,14 @@ def _relabel(logs: EvalLogs, role: str) -> EvalLogs:
     return replace(logs, scores=scores, runs=runs)
 
 
-def read_runs(baseline, candidate, *, format: str = "auto",
-              cluster: str | None = None) -> tuple[EvalLogs, dict, list[str]]:
+def read_runs(baseline, candidate, *, format: str = "auto", cluster: str | None = None,
+              y_true: str | None = "y_true") -> tuple[EvalLogs, dict, list[str]]:
     """The two runs in one :class:`EvalLogs`, models named ``baseline`` and ``candidate``.
+
+    A run may also be a per-example predictions table: the true labels (``y_true``), one
+    column of predictions (labels, or probabilities of the positive class cut at 0.5), an
+    optional item id column (else the row order pairs the items) and ``task``; its
+    per-item correctness is gated.
 
     Returns
     -------
@@ -72,8 +121,8 @@ def read_runs(baseline, candidate, *, format: str = "auto",
         warnings.append("the baseline and the candidate are the same file: every difference "
                         "is 0 and the gate says nothing about a build; for the stability "
                         "of a gate, give two runs of one build (--aa).")
-    b = _read_one(baseline, "baseline", format, cluster)
-    c = _read_one(candidate, "candidate", format, cluster)
+    b = _read_one(baseline, "baseline", format, cluster, y_true)
+    c = _read_one(candidate, "candidate", format, cluster, y_true)
     names = {"baseline": b.models[0], "candidate": c.models[0]}
     b, c = _relabel(b, "baseline"), _relabel(c, "candidate")
     runs = b.runs + c.runs
@@ -160,8 +209,8 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def save_baseline(baseline, directory, *, format: str = "auto",
-                  cluster: str | None = None) -> Path:
+def save_baseline(baseline, directory, *, format: str = "auto", cluster: str | None = None,
+                  y_true: str | None = "y_true") -> Path:
     """Store a baseline run's per-item results for later gates.
 
     Writes ``items.parquet`` (the tidy per-item table of :func:`read_eval_logs`, one row per
@@ -189,7 +238,7 @@ def save_baseline(baseline, directory, *, format: str = "auto",
     """
     from .._atomic import atomic_path, write_text
 
-    logs = _read_one(baseline, "baseline", format, cluster)
+    logs = _read_one(baseline, "baseline", format, cluster, y_true)
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     table = logs.scores.copy()
