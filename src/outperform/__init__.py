@@ -28,6 +28,11 @@ def __getattr__(name: str):
 
         globals()[name] = read_results
         return read_results
+    if name == "gate":     # the regression gate (outperform.compare.gate), loaded on use
+        from .compare import gate
+
+        globals()[name] = gate
+        return gate
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -55,5 +60,6 @@ __all__ = [
     "TooFewError",
     "__version__",
     "compare",
+    "gate",
     "read_results",
 ]

@@ -85,7 +85,8 @@ def test_shared_options_have_one_name_and_one_default(name, command):
 
 RESULT_COMMANDS = ["compare", "compare-predictions", "compare-evals", "leaderboard",
                    "aggregate", "simulate", "plan mcnemar", "plan paired-t", "plan sign",
-                   "plan corrected-t", "plan auc", "plan bayes-mcnemar", "demo", "benchmark", "table"]
+                   "plan corrected-t", "plan auc", "plan bayes-mcnemar", "demo", "benchmark", "table",
+                   "gate"]
 
 
 @pytest.mark.parametrize("name", RESULT_COMMANDS)
@@ -157,6 +158,8 @@ def _argv(name, d):
         "compare-q1": ["compare", d / "preds_label.csv", "--y-true", "label"],
         "compare-predictions": ["compare-predictions", d / "preds.csv"],
         "compare-evals": ["compare-evals", *(_lm_eval() if name == "compare-evals" else [])],
+        "gate": ["gate", LM_EVAL / "EleutherAI__pythia-160m", LM_EVAL / "EleutherAI__pythia-410m",
+                 "--margin", "0.02"],
         "leaderboard": ["leaderboard", d / "items.csv", "--n-resamples", "200", "--control", "B"],
         "battles": ["leaderboard", d / "battles.csv", "--battles", "--n-resamples", "50"],
         "aggregate": ["aggregate", d / "runs.csv", "--n-resamples", "200"],
@@ -182,7 +185,7 @@ def _argv(name, d):
 OUTPUTS = ["compare", "compare-q1", "compare-predictions", "compare-evals", "leaderboard",
            "battles", "aggregate", "leaderboard-mcs", "aggregate-aso", "simulate", "plan mcnemar",
            "plan paired-t", "plan sign", "plan corrected-t", "plan auc", "plan bayes-mcnemar",
-           "table"]
+           "table", "gate"]
 
 
 @pytest.mark.parametrize("name", OUTPUTS)

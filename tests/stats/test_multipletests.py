@@ -102,3 +102,18 @@ def test_bad_input():
         adjust_pvalues([0.2], "tukey")
     with pytest.raises(InvalidInputError, match="1-dimensional"):
         adjust_pvalues([[0.2, 0.3]], "holm")
+
+
+def test_holm_rows_equals_holm_row_by_row():
+    # the row form used by the gate's A/A check; statsmodels' multipletests(p, method="holm")
+    # gives the same adjusted p-values (checked here against adjust_pvalues, which matches it)
+    from statsmodels.stats.multitest import multipletests
+
+    from outperform.stats import holm_rows
+
+    rng = np.random.default_rng(3)
+    p = rng.random((50, 4)) ** 3
+    p[0] = [0.016, 0.019, 0.607, 0.5]
+    rows = holm_rows(p)
+    for row, adj in zip(p, rows):
+        np.testing.assert_allclose(adj, multipletests(row, method="holm")[1], rtol=1e-12)

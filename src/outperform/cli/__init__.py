@@ -1,7 +1,8 @@
 """The ``outperform`` command line.
 
-Exit codes: 0 success; 1 bad input, a file that cannot be read or written, or a missing
-optional dependency (one line says what was wrong and what to do, e.g.
+Exit codes (the table :data:`._errors.EXIT_CODES`): 0 success (gate: pass); 10 gate:
+regression; 11 gate: inconclusive; 1 bad input, a file that cannot be read or written, or a
+missing optional dependency (one line says what was wrong and what to do, e.g.
 ``pip install 'outperform[bayes]'``); 2 usage error; 3 internal error (one line, the
 traceback in a file of the temporary folder; ``outperform --debug COMMAND ...`` prints it);
 130 interrupted (Ctrl-C). The exceptions are turned into messages once, for every command,
@@ -19,6 +20,7 @@ from ._compare import compare_cmd
 from ._compare_evals import compare_evals_cmd
 from ._compare_predictions import compare_predictions_cmd
 from ._demo import demo
+from ._gate import EXIT_HELP, gate_cmd
 from ._leaderboard import leaderboard_cmd
 from ._plan import plan_app
 from ._report import report
@@ -35,6 +37,7 @@ app.command("aggregate")(aggregate_cmd)
 app.command("compare-evals")(compare_evals_cmd)
 app.command("leaderboard")(leaderboard_cmd)
 app.command("table")(table_cmd)
+app.command("gate", epilog=EXIT_HELP)(gate_cmd)
 app.add_typer(plan_app, name="plan")
 
 __all__ = ["app"]

@@ -18,7 +18,8 @@ app = typer.Typer(
          "[bold]outperform demo[/bold].",
     epilog="Exit codes: 0 success, 1 bad input (the message says what to fix), 2 usage error, "
            "3 internal error (the message names the file that holds the traceback; "
-           "[bold]outperform --debug ...[/bold] prints it), 130 interrupted (Ctrl-C).")
+           "[bold]outperform --debug ...[/bold] prints it), 10 gate: regression, 11 gate: "
+           "inconclusive, 130 interrupted (Ctrl-C).")
 
 
 def _version(value: bool) -> None:

@@ -35,11 +35,24 @@ from typer.core import TyperGroup
 from .. import __version__
 from .._validation import EXTRAS, MissingDependencyError, OutperformError
 
+#: The exit codes of ``outperform``, one table (``--help`` of the app and of ``gate``, and
+#: docs/tutorial-gate.md, show it).
+EXIT_OK = 0
 EXIT_INPUT = 1
+EXIT_USAGE = 2           # click's own
 EXIT_INTERNAL = 3
+EXIT_REGRESSION = 10     # outperform gate: a task is a regression
+EXIT_INCONCLUSIVE = 11   # outperform gate: no regression, but a task cannot tell at this n
+EXIT_INTERRUPTED = 130   # 128 + SIGINT, what shells report for Ctrl-C
+EXIT_CODES = {EXIT_OK: "success (gate: pass)",
+              EXIT_INPUT: "bad input (the message says what to fix)",
+              EXIT_USAGE: "usage error",
+              EXIT_INTERNAL: "internal error (the traceback is in a file)",
+              EXIT_REGRESSION: "gate: regression",
+              EXIT_INCONCLUSIVE: "gate: inconclusive (no regression found, none ruled out)",
+              EXIT_INTERRUPTED: "interrupted (Ctrl-C)"}
 
 err = Console(stderr=True)
-EXIT_INTERRUPTED = 130   # 128 + SIGINT, what shells report for Ctrl-C
 
 
 class Writes:

@@ -31,7 +31,7 @@ class Format(str, Enum):
 SHARED = {"--format": "text", "--out": None, "--metric": None, "--higher-is-better": False,
           "--lower-is-better": False, "--control": None, "--alpha": 0.05, "--cluster": None,
           "--seed": 0, "--encoding": None, "--plot": None, "--y-true": "y_true",
-          "--rope": None, "--loss": "zero-one", "--threshold": 0.95}
+          "--rope": None, "--loss": "zero-one", "--threshold": 0.95, "--margin": None}
 
 FORMAT_HELP = "Output format: text, markdown, json, html or latex."
 
@@ -111,6 +111,11 @@ def loss(help: str = "Q1 loss: zero-one, log, squared, absolute, or given (the m
 def threshold(help: str = "Posterior probability needed for a Bayesian decision, above 0.5 "
                           "(Williams 2026 §5.2)."):
     return typer.Option(0.95, "--threshold", help=help)
+
+
+def margin(help: str = "The loss tolerated, in the metric's units (0.02 = two points of "
+                       "accuracy), a positive number: non-inferiority within it."):
+    return typer.Option(None, "--margin", help=help)
 
 
 def old(name: str, new: str, default=None, **kwargs):
