@@ -160,6 +160,9 @@ def _argv(name, d):
         "compare-evals": ["compare-evals", *(_lm_eval() if name == "compare-evals" else [])],
         "gate": ["gate", LM_EVAL / "EleutherAI__pythia-160m", LM_EVAL / "EleutherAI__pythia-410m",
                  "--margin", "0.02"],
+        "gate-sequential": ["gate", LM_EVAL / "EleutherAI__pythia-160m",
+                            LM_EVAL / "EleutherAI__pythia-410m", "--margin", "0.05",
+                            "--sequential", "--shuffle"],
         "leaderboard": ["leaderboard", d / "items.csv", "--n-resamples", "200", "--control", "B"],
         "battles": ["leaderboard", d / "battles.csv", "--battles", "--n-resamples", "50"],
         "aggregate": ["aggregate", d / "runs.csv", "--n-resamples", "200"],
@@ -185,7 +188,7 @@ def _argv(name, d):
 OUTPUTS = ["compare", "compare-q1", "compare-predictions", "compare-evals", "leaderboard",
            "battles", "aggregate", "leaderboard-mcs", "aggregate-aso", "simulate", "plan mcnemar",
            "plan paired-t", "plan sign", "plan corrected-t", "plan auc", "plan bayes-mcnemar",
-           "table", "gate"]
+           "table", "gate", "gate-sequential"]
 
 
 @pytest.mark.parametrize("name", OUTPUTS)

@@ -89,6 +89,14 @@ def gate_cmd(
     within_variance: Optional[float] = typer.Option(None, "--within-variance", help="--plan "
                                                     "with --repeats: within-item variance of "
                                                     "one sample's difference."),
+    sequential: bool = typer.Option(False, "--sequential", help="Check after every item, "
+                                    "valid at every look (betting confidence sequences): the "
+                                    "CANDIDATE's log may be partial and growing, its items in "
+                                    "the random order they were evaluated; rerun after each "
+                                    "batch, stop at pass or regression (exit 11: go on)."),
+    shuffle: bool = typer.Option(False, "--shuffle", help="--sequential on a finished log: "
+                                 "take the items in a random order (--seed) instead of the "
+                                 "log's."),
 ) -> None:
     """Gate a candidate build against a baseline: pass, regression or inconclusive.
 
@@ -118,6 +126,12 @@ def gate_cmd(
         baseline = save_baseline
     if candidate is None:
         raise InvalidInputError("give the CANDIDATE's per-item results after the BASELINE.")
+    if sequential or shuffle:
+        return _sequential(baseline, candidate, margin, alpha, metric, task, log_format,
+                           opt.direction(lower_is_better, higher_is_better), samples, k,
+                           shuffle, seed, y_true, fmt, out,
+                           ignored={"--cluster": cluster is not None, "--aa": aa,
+                                    "--intersect": intersect})
     from ..compare import gate
 
     result = gate(str(baseline), str(candidate), margin=margin, alpha=alpha, cluster=cluster,
@@ -127,6 +141,32 @@ def gate_cmd(
                   samples=samples, k=k, aa=aa, n_resamples=n_resamples, random_state=seed,
                   y_true=y_true)
     _emit(result, fmt, out)
+    raise typer.Exit(exit_code(result))
+
+
+def _sequential(baseline, candidate, margin, alpha, metric, task, log_format, direction,
+                samples, k, shuffle, seed, y_true, fmt, out, ignored) -> None:
+    """``--sequential``: the gate after every item (:func:`outperform.compare.sequential_gate`)."""
+    given = [flag for flag, on in ignored.items() if on]
+    if given:
+        raise InvalidInputError(f"{', '.join(given)} do not apply to --sequential (its items "
+                                "are independent draws, intersected with the baseline's).")
+    from ..compare import sequential_gate
+    from ..report import render_output, sequential_gate_junit, sequential_gate_output
+    from ._output import write_output
+
+    result = sequential_gate(str(baseline), str(candidate), margin=margin, alpha=alpha,
+                             metric=metric, task=task or None, format=log_format,
+                             higher_is_better=direction, samples=samples, k=k,
+                             order="shuffle" if shuffle else "file", random_state=seed,
+                             y_true=y_true)
+    if fmt is GateFormat.junit:
+        write_output(sequential_gate_junit(result), out)
+    else:
+        write_output(render_output(sequential_gate_output(result), fmt.value), out)
+    if fmt is GateFormat.text:
+        for line in result.warnings:
+            err.print(f"[yellow]warning:[/yellow] {escape(line)}", soft_wrap=True)
     raise typer.Exit(exit_code(result))
 
 

@@ -41,6 +41,7 @@ _WHERE = {
     "SequentialGate": "._sequential",
     "race": "._sequential",
     "sequential_compare": "._sequential",
+    "sequential_gate": "._gate_sequential",
 }
 
 
@@ -53,7 +54,7 @@ __all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_co
            "compare_evals", "gate", "save_baseline", "load_baseline",
     "bradley_terry", "plackett_luce", "sample_efficiency", "task_table",
     "Procedure", "procedure", "procedures", "posthoc_help",
-    "SequentialGate", "race", "sequential_compare",
+    "SequentialGate", "race", "sequential_compare", "sequential_gate",
 ]
 
 

@@ -18,6 +18,7 @@ from ._latex import latex_escape, render_latex
 from ._markdown import render_markdown
 from ._evals_output import evals_output, eval_warnings
 from ._gate_output import gate_junit, gate_output, gate_plan_output
+from ._gate_sequential_output import sequential_gate_junit, sequential_gate_output
 from ._output_kinds import (battle_lines, battles_output, battles_table, leaderboard_output, plan_output,
                             power_table_output, reports_output, runs_output, simulation_output)
 from ._outputs import (KINDS, Output, load_output_schema, output_dict, render_output,
@@ -36,6 +37,7 @@ _display.register_html(render_html_fragment)
 
 __all__ = ["FORMATS", "KINDS", "Output", "battle_lines", "battles_output", "battles_table", "eval_warnings", "evals_output",
            "gate_junit", "gate_output", "gate_plan_output",
+           "sequential_gate_junit", "sequential_gate_output",
            "leaderboard_output", "load_output_schema", "output_dict", "plan_output",
            "power_table_output", "render_output", "reports_output", "runs_output", "simulation_output",
            "validate_output", "Bullets", "Document", "Figure", "Paragraph", "ReportFigure", "Section",

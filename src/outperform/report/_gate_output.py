@@ -107,37 +107,43 @@ def gate_output(result) -> Output:
     return Output("gate", result.to_dict(), doc, text, markdown=document_markdown(doc))
 
 
-def gate_junit(result) -> str:
-    """JUnit XML: one ``<testsuite>`` named after the gate, one ``<testcase>`` per task; a
-    regression is a ``<failure>``, an inconclusive task ``<skipped>`` (the Jenkins
-    ``junit-10.xsd`` schema: ``<testsuites name tests failures errors>`` of ``<testsuite
-    name tests failures errors skipped>``)."""
-    cases = result.tasks
+def junit_xml(suite: str, properties: dict, cases) -> str:
+    """JUnit XML of one suite: ``cases`` are (name, outcome, message) with outcome "pass",
+    "regression" (a ``<failure>``) or "inconclusive" (``<skipped>``), in the Jenkins
+    ``junit-10.xsd`` schema (``<testsuites name tests failures errors>`` of ``<testsuite name
+    tests failures errors skipped>``)."""
+    cases = list(cases)
+    failures = sum(outcome == "regression" for _, outcome, _ in cases)
     suites = ET.Element("testsuites", name="outperform gate", tests=str(len(cases)),
-                        failures=str(sum(t.decision == "regression" for t in cases)),
-                        errors="0")
-    suite = ET.SubElement(suites, "testsuite", name=f"gate {result.candidate} vs "
-                          f"{result.baseline}", tests=suites.get("tests"),
-                          failures=suites.get("failures"), errors="0",
-                          skipped=str(sum(t.decision == "inconclusive" for t in cases)))
-    props = ET.SubElement(suite, "properties")
-    for name, value in (("verdict", result.verdict), ("margin", result.margin),
-                        ("alpha", result.alpha), ("baseline", result.baseline),
-                        ("candidate", result.candidate)):
+                        failures=str(failures), errors="0")
+    node = ET.SubElement(suites, "testsuite", name=suite, tests=str(len(cases)),
+                         failures=str(failures), errors="0",
+                         skipped=str(sum(outcome == "inconclusive" for _, outcome, _ in cases)))
+    props = ET.SubElement(node, "properties")
+    for name, value in properties.items():
         ET.SubElement(props, "property", name=name, value=str(value))
-    for t in cases:
-        case = ET.SubElement(suite, "testcase", name=t.task, classname="outperform.gate")
-        message = (f"{t.metric}: candidate − baseline {t.difference:+.4f}, "
-                   f"{1 - 2 * result.alpha:.0%} CI [{t.ci_low:+.4f}, {t.ci_high:+.4f}] over "
-                   f"{t.n_items} items; {t.test}; Holm-adjusted p of regression "
-                   f"{_p(t.pvalue_regression_adjusted)}")
-        if t.decision == "regression":
+    for name, outcome, message in cases:
+        case = ET.SubElement(node, "testcase", name=name, classname="outperform.gate")
+        if outcome == "regression":
             ET.SubElement(case, "failure", message="regression", type="regression").text = message
-        elif t.decision == "inconclusive":
+        elif outcome == "inconclusive":
             ET.SubElement(case, "skipped", message=f"inconclusive: {message}")
         ET.SubElement(case, "system-out").text = message
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode")
+
+
+def gate_junit(result) -> str:
+    """JUnit XML of a gate: one ``<testcase>`` per task; a regression is a ``<failure>``, an
+    inconclusive task ``<skipped>`` (:func:`junit_xml`)."""
+    cases = [(t.task, t.decision,
+              f"{t.metric}: candidate − baseline {t.difference:+.4f}, "
+              f"{1 - 2 * result.alpha:.0%} CI [{t.ci_low:+.4f}, {t.ci_high:+.4f}] over "
+              f"{t.n_items} items; {t.test}; Holm-adjusted p of regression "
+              f"{_p(t.pvalue_regression_adjusted)}") for t in result.tasks]
+    props = {"verdict": result.verdict, "margin": result.margin, "alpha": result.alpha,
+             "baseline": result.baseline, "candidate": result.candidate}
+    return junit_xml(f"gate {result.candidate} vs {result.baseline}", props, cases)
 
 
 def gate_plan_output(plan: dict, *, margin: float, alpha: float, power: float) -> Output:

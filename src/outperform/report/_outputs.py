@@ -23,7 +23,8 @@ from ._sections import Table
 
 #: What ``kind`` an output's JSON names; ``output.schema.json`` has one definition of each.
 KINDS = ("leaderboard", "battles", "evals", "runs", "power", "assurance", "power-table",
-         "simulation", "reports", "results_table", "gate", "gate-plan")
+         "simulation", "reports", "results_table", "gate", "gate-plan",
+         "gate-sequential")
 FORMATS = ("text", "markdown", "json", "html", "latex")
 
 

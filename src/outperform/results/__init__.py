@@ -34,6 +34,8 @@ _WHERE = {
     "Race": "._sequential",
     "SEQUENTIAL_DECISIONS": "._sequential",
     "SequentialComparison": "._sequential",
+    "SequentialGateResult": "._gate_sequential",
+    "SequentialGateTask": "._gate_sequential",
     "ModelConfidenceSet": "._mcs",
     "AlmostStochasticOrder": "._aso",
     "Replicability": "._replicability",
@@ -49,5 +51,6 @@ __all__ = ["BayesianResult", "ClusteredMean", "ComparisonWithBest", "BinomialInt
            "VarianceComponents", "EvalComparison", "GateResult", "GateTask",
     "BradleyTerryResult", "PlackettLuceResult", "SampleEfficiency", "TaskTable",
     "ConfidenceSequence", "Race", "SEQUENTIAL_DECISIONS", "SequentialComparison",
+    "SequentialGateResult", "SequentialGateTask",
     "ModelConfidenceSet", "AlmostStochasticOrder", "Replicability",
 ]
