@@ -35,6 +35,8 @@ EXTRAS = {
     "distributed": ("dask.distributed", "dask"),
     "inspect_ai": ("inspect_ai", "inspect"),
     "numba": ("numba", "fast"),
+    "mlflow": ("MLflow", "mlflow"),
+    "tensorboard": ("TensorBoard", "tensorboard"),
 }
 
 

@@ -104,6 +104,16 @@ def threshold(help: str = "Posterior probability needed for a Bayesian decision,
     return typer.Option(0.95, "--threshold", help=help)
 
 
+def results_source(text: str):
+    """A command's results argument: an ``mlflow://`` URI as it was typed (a path would
+    fold its ``//``), anything else a path."""
+    from pathlib import Path
+
+    from ..data._mlflow_uri import is_mlflow_uri
+
+    return text if is_mlflow_uri(text) else Path(text)
+
+
 def old(name: str, new: str, default=None, **kwargs):
     """A hidden option of an old spelling (``name``) that :func:`deprecated` reports."""
     return typer.Option(default, name, hidden=True, help=f"Deprecated: use {new}.", **kwargs)

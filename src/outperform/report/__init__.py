@@ -16,6 +16,7 @@ from ._html import render_html, render_html_fragment
 from ._json_schema import load_schema, validate_report
 from ._latex import latex_escape, render_latex
 from ._markdown import render_markdown
+from ._mlflow import log_mlflow
 from ._evals_output import evals_output, eval_warnings
 from ._output_kinds import (battle_lines, battles_output, battles_table, leaderboard_output, plan_output,
                             power_table_output, reports_output, runs_output, simulation_output)
@@ -33,7 +34,7 @@ def render_json(report) -> str:
 _display.register_html(render_html_fragment)
 
 __all__ = ["FORMATS", "KINDS", "Output", "battle_lines", "battles_output", "battles_table", "eval_warnings", "evals_output",
-           "leaderboard_output", "load_output_schema", "output_dict", "plan_output",
+           "leaderboard_output", "load_output_schema", "log_mlflow", "output_dict", "plan_output",
            "power_table_output", "render_output", "reports_output", "runs_output", "simulation_output",
            "validate_output", "Bullets", "Document", "Figure", "Paragraph", "ReportFigure", "Section",
            "Table", "build_document", "latex_escape", "load_schema", "render_html",
