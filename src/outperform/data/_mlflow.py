@@ -44,11 +44,11 @@ def mlflow_client(tracking_uri: str | None):
     InvalidInputError
         The server does not answer (refused, unknown host, time-out).
     """
+    if tracking_uri is not None and tracking_uri.lower().startswith(("http://", "https://")):
+        _check_reachable(tracking_uri)   # before MLflow's retries, which take minutes
     require("mlflow", "reading MLflow runs")
     from mlflow import MlflowClient
 
-    if tracking_uri is not None and tracking_uri.lower().startswith(("http://", "https://")):
-        _check_reachable(tracking_uri)
     return MlflowClient(tracking_uri)
 
 
@@ -322,7 +322,8 @@ def _refuse_duplicates(frame, others: pd.DataFrame, records, model) -> None:
     first = frame[dup].iloc[0]
     same = (frame[keys] == first[keys]).all(axis=1).to_numpy()
     differ = [c for c in others.columns if others.loc[same, c].astype(str).nunique() > 1]
-    cell = ", ".join(f"{k} {first[k]!r}" for k in keys)
+    cell = ", ".join(f"{k} {first[k]!r}" if isinstance(first[k], str) else f"{k} {first[k]}"
+                     for k in keys)
     ids = ", ".join(records.loc[same, "run_id"].head(3))
     why = (f"they differ in param(s) {_listed(differ)}: several configurations under one model "
            f"name; name the models by them too, model={_with(model, differ[0])!r}, or keep "
