@@ -231,12 +231,14 @@ def runs_table(records: pd.DataFrame, params: list[dict], tags: list[dict],
             frame[role] = _as_ids(frame[role])
     taken = set(named)
     frame = frame.join(_metrics(metrics, metric, records, where))
+    order = [c for c, _ in ROLES if c in frame.columns]
+    frame = frame.sort_values(order, kind="stable")
+    records, keys = records.loc[frame.index], keys.loc[frame.index]
     _refuse_duplicates(frame, keys.drop(columns=[c for c in taken if c in keys.columns]),
                        records, used[MODEL])
     _warn_varying(frame, keys.drop(columns=[c for c in taken if c in keys.columns]),
                   used[MODEL])
-    order = [c for c, _ in ROLES if c in frame.columns]
-    return frame.sort_values(order, kind="stable").reset_index(drop=True), used
+    return frame.reset_index(drop=True), used
 
 
 def _listed(names, limit: int = 12) -> str:

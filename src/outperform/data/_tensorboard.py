@@ -248,14 +248,16 @@ def _aligned(frame: pd.DataFrame, tag: str, steps: str) -> pd.DataFrame:
             continue
         common = set.intersection(*(set(g) for g in grids))
         if steps == "exact" or not common:
-            a, b = grids.index[0], grids.index[np.argmax(grids.to_numpy() != grids.iat[0])]
-            only = sorted(set(grids[a]) ^ set(grids[b]))[:5]
+            first = grids.iat[0]
+            at = next(i for i, g in enumerate(grids) if g != first)
+            (ta, ra), (tb, rb) = grids.index[0], grids.index[at]
+            only = sorted(set(first) ^ set(grids.iat[at]))[:5]
             fix = ("evaluate all runs at the same steps" if not common else
                    "evaluate all runs at the same steps, or keep the steps they all have "
                    "with steps='common' (--steps common)")
             raise InvalidInputError(
-                f"the runs of model {model!r} were not scored at the same steps: run {b[1]!r} "
-                f"on task {b[0]!r} and run {a[1]!r} on task {a[0]!r} differ at step(s) "
+                f"the runs of model {model!r} were not scored at the same steps: run {rb} "
+                f"on task {tb!r} and run {ra} on task {ta!r} differ at step(s) "
                 f"{', '.join(map(str, only))}" + (" (no step is common to all of them)"
                                                   if not common else "") + f": {fix}.")
         out = ~frame[STEP].isin(common).to_numpy() & (frame[MODEL] == model).to_numpy()
