@@ -29,8 +29,9 @@ def report_metrics(report) -> dict[str, float]:
     --------
     >>> from outperform import compare
     >>> from outperform.data import load_demsar_table6
-    >>> sorted(report_metrics(compare(load_demsar_table6())))
-    ['outperform.pvalue', 'outperform.statistic']
+    >>> logged = report_metrics(compare(load_demsar_table6()))   # Iman-Davenport, Kendall's W
+    >>> sorted(logged), round(logged["outperform.statistic"], 2)   # Demšar (2006): F_F = 3.69
+    (['outperform.effect_size', 'outperform.pvalue', 'outperform.statistic'], 3.69)
     """
     test = report.tests.get(report.recommended)
     out = {}
