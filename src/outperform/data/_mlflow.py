@@ -128,7 +128,8 @@ def read_mlflow(experiments, tracking_uri: str | None = None, *, model=None,
         ``http://HOST:PORT``, ``sqlite:///path.db``, ...; None: MLflow's default
         (``MLFLOW_TRACKING_URI``).
     model, task, fold, seed : str or list of str, optional
-        The param (or tag) that names each run's model, task, fold and seed (run). By default
+        The param (or tag: ``"mlflow.runName"`` for the run's name) that names each run's
+        model, task, fold and seed (run). By default
         the param whose name has that role (:func:`outperform.data.column_role`: ``model``,
         ``algorithm``, ``classifier``...; ``task``, ``dataset``...; ``fold``, ``split``;
         ``seed``, ``run``, ``repeat``...). The model is required; without a task the runs
@@ -177,7 +178,7 @@ def read_mlflow(experiments, tracking_uri: str | None = None, *, model=None,
         "run_name": [r.info.run_name or "" for r in runs],
         "status": [r.info.status for r in runs]})
     params = [dict(r.data.params) for r in runs]
-    tags = [{k: v for k, v in r.data.tags.items() if not k.startswith("mlflow.")} for r in runs]
+    tags = [dict(r.data.tags) for r in runs]
     metrics = pd.DataFrame([dict(r.data.metrics) for r in runs], index=records.index)
     options = {"model": model, "task": task, "seed": seed, "fold": fold}
     frame, used = runs_table(records, params, tags, metrics, options, metric, where)
