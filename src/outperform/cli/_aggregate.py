@@ -24,15 +24,6 @@ def aggregate_cmd(
                                 "step (learning curve: the last step all runs reached is used); "
                                 "or a folder of TensorBoard runs (event files, one folder per "
                                 "run: see --pattern, --tag; needs the 'tensorboard' extra)."),
-    tag: Optional[str] = typer.Option(None, "--tag", help="TensorBoard runs: the scalar tag to "
-                                      "read (needed when the runs log several)."),
-    pattern: str = typer.Option("{model}/{task}/{seed}", "--pattern", help="TensorBoard runs: "
-                                "the run folders' paths under FILE, with {model}, {task}, "
-                                "{seed} and {} for a part to skip (CleanRL: "
-                                "'{task}__{model}__{seed}__{}')."),
-    steps: str = typer.Option("exact", "--steps", help="TensorBoard runs: exact (every run of "
-                              "a model scored at the same steps) or common (keep the steps "
-                              "all its runs have)."),
     normalize: str = typer.Option("none", help="none, min-max (per task: best run 1, worst 0) "
                                   "or reference:FILE (a table with columns task, zero, one, e.g. "
                                   "random and human scores)."),
@@ -60,6 +51,15 @@ def aggregate_cmd(
     curves: Optional[Path] = typer.Option(None, help="With a step column: write the "
                                           "sample-efficiency figure (IQM against step, with "
                                           "bands) here (.png, .svg or .pdf)."),
+    tag: Optional[str] = typer.Option(None, "--tag", help="TensorBoard runs: the scalar tag to "
+                                      "read (needed when the runs log several)."),
+    pattern: str = typer.Option("{model}/{task}/{seed}", "--pattern", help="TensorBoard runs: "
+                                "the run folders' paths under FILE, with {model}, {task}, "
+                                "{seed} and {} for a part to skip (CleanRL: "
+                                "'{task}__{model}__{seed}__{}')."),
+    steps: str = typer.Option("exact", "--steps", help="TensorBoard runs: exact (every run of "
+                              "a model scored at the same steps) or common (keep the steps "
+                              "all its runs have)."),
 ) -> None:
     """Runs x tasks (deep learning, RL): IQM, mean, median, optimality gap with stratified
     bootstrap intervals, and the probability of improvement (Agarwal et al. 2021, rliable).
