@@ -36,6 +36,8 @@ EXTRAS = {
     "inspect_ai": ("inspect_ai", "inspect"),
     "numba": ("numba", "fast"),
     "arch": ("arch", "mcs"),
+    "mlflow": ("MLflow", "mlflow"),
+    "tensorboard": ("TensorBoard", "tensorboard"),
 }
 
 

@@ -21,7 +21,9 @@ from ._output import FIGURE_SUFFIXES, _output_file, check_out, emit_output, save
 def aggregate_cmd(
     file: Path = typer.Argument(..., help="Long results table (.csv, .tsv or .parquet) with "
                                 "columns task, model, run (seed), a metric, optional fold and "
-                                "step (learning curve: the last step all runs reached is used)."),
+                                "step (learning curve: the last step all runs reached is used); "
+                                "or a folder of TensorBoard runs (event files, one folder per "
+                                "run: see --pattern, --tag; needs the 'tensorboard' extra)."),
     normalize: str = typer.Option("none", help="none, min-max (per task: best run 1, worst 0) "
                                   "or reference:FILE (a table with columns task, zero, one, e.g. "
                                   "random and human scores)."),
@@ -58,6 +60,15 @@ def aggregate_cmd(
     curves: Optional[Path] = typer.Option(None, help="With a step column: write the "
                                           "sample-efficiency figure (IQM against step, with "
                                           "bands) here (.png, .svg or .pdf)."),
+    tag: Optional[str] = typer.Option(None, "--tag", help="TensorBoard runs: the scalar tag to "
+                                      "read (needed when the runs log several)."),
+    pattern: str = typer.Option("{model}/{task}/{seed}", "--pattern", help="TensorBoard runs: "
+                                "the run folders' paths under FILE, with {model}, {task}, "
+                                "{seed} and {} for a part to skip (CleanRL: "
+                                "'{task}__{model}__{seed}__{}')."),
+    steps: str = typer.Option("exact", "--steps", help="TensorBoard runs: exact (every run of "
+                              "a model scored at the same steps) or common (keep the steps "
+                              "all its runs have)."),
 ) -> None:
     """Runs x tasks (deep learning, RL): IQM, mean, median, optimality gap with stratified
     bootstrap intervals, and the probability of improvement (Agarwal et al. 2021, rliable);
@@ -90,7 +101,18 @@ def aggregate_cmd(
     else:
         raise InvalidInputError(f"--normalize {normalize!r}: use none, min-max or "
                                 "reference:FILE.")
-    frame = read_table(file, encoding=encoding)
+    from ..data._files import _holds_parquet
+    from ..data._tensorboard import DEFAULT_PATTERN, is_tensorboard_logdir, read_tensorboard
+
+    if file.is_dir() and (is_tensorboard_logdir(file) or not _holds_parquet(file)):
+        frame = read_tensorboard(file, tag=tag, pattern=pattern, steps=steps)
+    else:
+        given = [f for f, v in (("--tag", tag is not None), ("--pattern", pattern != DEFAULT_PATTERN),
+                                ("--steps", steps != "exact")) if v]
+        if given:
+            raise InvalidInputError(f"{', '.join(given)} appl{'y' if len(given) > 1 else 'ies'} "
+                                    "to a folder of TensorBoard runs, not to a results table.")
+        frame = read_table(file, encoding=encoding)
     has_steps = "step" in frame.columns
     if curves is not None and not has_steps:
         raise InvalidInputError("--curves needs a 'step' column (learning curves).")

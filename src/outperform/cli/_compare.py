@@ -9,15 +9,18 @@ import typer
 from ..compare._registry import posthoc_help
 
 from . import _options as opt
-from ._options import Format
+from ._options import Format, results_source
 from ._output import FIGURE_SUFFIXES, _emit, _output_file, _plot, check_out
 
 
 def compare_cmd(
-    file: Path = typer.Argument(..., help="Results table (.csv, .tsv or .parquet), long "
-                                "(columns task, model, \\[run, fold], score) or wide (one row per "
-                                "data set, one column per model), or per-example predictions "
-                                "(a y_true column and one column per model: Q1)."),
+    file: str = typer.Argument(..., metavar="FILE", help="Results table (.csv, .tsv or .parquet), "
+                               "long (columns task, model, \\[run, fold], score) or wide (one "
+                               "row per data set, one column per model), or per-example "
+                               "predictions (a y_true column and one column per model: Q1); or "
+                               "MLflow runs: mlflow://HOST:PORT/EXPERIMENT (params name the "
+                               "model, task, fold, seed; ?model=PARAM&task=PARAM when their "
+                               "names do not tell; needs the 'mlflow' extra)."),
     control: Optional[str] = opt.control(),
     alpha: float = opt.alpha(),
     metric: Optional[str] = opt.metric(),
@@ -72,7 +75,7 @@ def compare_cmd(
     check_out(out)
     if plot is not None:
         _output_file(plot, "--plot", FIGURE_SUFFIXES)
-    report = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
+    report = compare(results_source(file), metric=metric, higher_is_better=direction, alpha=alpha,
                      control=control, posthoc=posthoc[0] if len(posthoc) == 1 else tuple(posthoc),
                      rope=rope, rho=rho, threshold=threshold,
                      bayesian=bayesian, prior_strength=prior, hierarchical=hierarchical,

@@ -118,6 +118,16 @@ def margin(help: str = "The loss tolerated, in the metric's units (0.02 = two po
     return typer.Option(None, "--margin", help=help)
 
 
+def results_source(text: str):
+    """A command's results argument: an ``mlflow://`` URI as it was typed (a path would
+    fold its ``//``), anything else a path."""
+    from pathlib import Path
+
+    from ..data._mlflow_uri import is_mlflow_uri
+
+    return text if is_mlflow_uri(text) else Path(text)
+
+
 def old(name: str, new: str, default=None, **kwargs):
     """A hidden option of an old spelling (``name``) that :func:`deprecated` reports."""
     return typer.Option(default, name, hidden=True, help=f"Deprecated: use {new}.", **kwargs)

@@ -9,6 +9,7 @@ import typer
 from . import _options as opt
 from .._validation import InvalidInputError
 from ._errors import err
+from ..data._mlflow_uri import is_mlflow_uri
 from ._options import Format
 from ._output import _emit, writing
 
@@ -40,12 +41,13 @@ def _file_formats(given: List[str], old: Optional[str]) -> tuple[str, ...]:
 
 
 def report(
-    files: List[Path] = typer.Argument(..., metavar="FILE...", help="Results table (any layout "
-                                       "`compare` reads: per-example predictions with y_true, "
-                                       "folds on one task, or many data sets), or evaluation "
-                                       "logs / folders of runs / a long table of per-item "
-                                       "scores (model, item, score) as `compare-evals` reads "
-                                       "them (one report per task)."),
+    given: List[str] = typer.Argument(..., metavar="FILE...", help="Results table (any layout "
+                                      "`compare` reads: per-example predictions with y_true, "
+                                      "folds on one task, or many data sets; or MLflow runs, "
+                                      "mlflow://HOST:PORT/EXPERIMENT), or evaluation "
+                                      "logs / folders of runs / a long table of per-item "
+                                      "scores (model, item, score) as `compare-evals` reads "
+                                      "them (one report per task)."),
     out: Optional[Path] = opt.out(f"Folder for the report files (default {DEFAULT_OUT})."),
     fmt: List[str] = typer.Option([], "--format", help="Files to write, repeated or "
                                   "comma-separated: html, markdown, latex, json, text (default "
@@ -68,6 +70,11 @@ def report(
     intersect: bool = typer.Option(False, "--intersect", help="Evaluation logs: compare on the "
                                    "items all models share."),
     seed: int = opt.seed("Seed of the Monte Carlo draws and the bootstrap of the runs."),
+    log_to: Optional[str] = typer.Option(None, "--log-to", metavar="URI", help="Also log the "
+                                         "report to an MLflow run: its files as artifacts, "
+                                         "the p-value and effect size as metrics "
+                                         "(mlflow://HOST:PORT/RUN_ID; needs the 'mlflow' "
+                                         "extra)."),
 ) -> None:
     """Write a publishable report (HTML, Markdown, LaTeX, JSON) with its figures."""
     from ..compare import compare
@@ -79,6 +86,16 @@ def report(
 
     direction = opt.direction(lower_is_better, higher_is_better)
     chosen = _file_formats(fmt, formats)
+    files = [opt.results_source(f) for f in given]
+    if log_to is not None and not is_mlflow_uri(log_to):
+        raise InvalidInputError(f"--log-to {log_to!r}: name an MLflow run, "
+                                "mlflow://HOST:PORT/RUN_ID (or mlflow:///path/mlflow.db/RUN_ID).")
+    if isinstance(files[0], str):   # MLflow runs: read once, for the report and its runs
+        if len(files) > 1:
+            raise InvalidInputError("give one mlflow:// URI (one experiment) per report.")
+        from ..data._mlflow import read_mlflow_uri
+
+        files = [read_mlflow_uri(files[0], metric=metric)]
     cluster = opt.merge("--cluster", cluster, "--cluster-by", cluster_by)
     out = DEFAULT_OUT if out is None else out
     if out.exists() and not out.is_dir():
@@ -86,9 +103,13 @@ def report(
                                 "report files (it is created if missing).")
     # A long table of per-item scores (model, item id, score; no run/fold) is an evaluation
     # log too: the header decides, before read_results would refuse its repeated cells.
-    items = (len(files) == 1 and files[0].is_file()
+    table = not isinstance(files[0], Path)   # MLflow runs, read
+    items = (not table and len(files) == 1 and files[0].is_file()
              and is_item_table(read_columns(files[0], encoding=encoding)))
-    if len(files) > 1 or is_eval_log(files[0]) or items:
+    if len(files) > 1 or (not table and is_eval_log(files[0])) or items:
+        if log_to is not None:
+            raise InvalidInputError("--log-to logs the report of one results table; "
+                                    "evaluation logs write one report per task.")
         from ._compare_evals import refuse_table_options, write_eval_reports
 
         refuse_table_options({"--rope": rope is not None, "--no-bayesian": not bayesian,
@@ -110,3 +131,9 @@ def report(
     _emit(result, Format.text)
     for path in (paths.values() if isinstance(paths, dict) else paths):
         err.print(f"wrote {path}")
+    if log_to is not None:
+        from ..report import log_mlflow
+
+        logged = log_mlflow(result, log_to, written=list(paths.values()))
+        err.print(f"logged {len(logged['artifacts'])} artifact(s) and "
+                  f"{len(logged['metrics'])} metric(s) to MLflow run {logged['run']}")

@@ -1,6 +1,7 @@
 """``compare()``: one entry point that picks the question and the tests from the data."""
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
@@ -15,6 +16,7 @@ from ..data._columns import MODEL, TASK, Y_TRUE, find_column, item_column
 from ..data._evals._long import is_item_table
 from ..data._files import read_columns
 from ..data._io import read_results, read_table
+from ..data._mlflow_uri import is_mlflow_uri
 from ..data._results_table import ResultsTable, ScoreMatrix
 from ..data._table_checks import _flat
 from ..results import ComparisonReport
@@ -47,7 +49,26 @@ def infer_question(table: ResultsTable) -> str:
     return "Q2"
 
 
+def _reads_trackers(func):
+    """``compare`` of an ``mlflow://`` URI reads its runs first
+    (:func:`outperform.data.read_mlflow`); a table a tracker's reader gave keeps where it came
+    from (its ``attrs["provenance"]``) in the report's ``details["source"]``."""
+    @functools.wraps(func)
+    def wrapper(data, *args, **kwargs):
+        if is_mlflow_uri(data):
+            from ..data._mlflow import read_mlflow_uri
+
+            data = read_mlflow_uri(data, metric=kwargs.get("metric"))
+        source = data.attrs.get("provenance") if isinstance(data, pd.DataFrame) else None
+        report = func(data, *args, **kwargs)
+        if source is None:
+            return report
+        return replace(report, details={**report.details, "source": dict(source)})
+    return wrapper
+
+
 @renamed(group="cluster")
+@_reads_trackers
 def compare(data, *, question: str = "auto", metric: str | None = None,
             higher_is_better: bool | None = None, alpha: float = 0.05,
             control: str | None = None, posthoc: str | Sequence[str] = "auto",
@@ -72,6 +93,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         rows = folds (``question="Q2"``; then ``rho`` or ``n_train``/``n_test`` is needed)
         or rows = tasks (``"Q3"``, the default), columns = models named ``model_0``,
         ``model_1``, ... (a DataFrame names them); a warning says when it looks transposed.
+        MLflow runs named by a URI, ``"mlflow://HOST:PORT/EXPERIMENT"``, are read by
+        :func:`outperform.data.read_mlflow` (``details["source"]`` says where they came from).
         Over several data sets (Q3), (task, model) cells may be missing (absent rows, or NaN
         in every run/fold of the cell): they are listed in a warning and in
         ``details["missing_cells"]``, and the Skillings–Mack (or Durbin) test and Wilcoxon

@@ -27,6 +27,8 @@ _WHERE = {
     "read_battles": "._battles",
     "read_sklearn": "._sklearn",
     "read_array": "._arrays",
+    "read_mlflow": "._mlflow",
+    "read_tensorboard": "._tensorboard",
 }
 
 
@@ -37,4 +39,5 @@ __all__ = [
     "load_demsar_table6_ranks", "load_uci54", "load_uci54_arrays", "load_williams_table1", "metric_direction", "read_results", "read_table",
     "EvalLogs", "EvalRun", "PairedTask", "pair_items", "read_eval_logs",
     "read_battles", "column_role", "find_column", "metric_units", "read_sklearn", "read_array",
+    "read_mlflow", "read_tensorboard",
 ]

@@ -16,6 +16,7 @@ from ._html import render_html, render_html_fragment
 from ._json_schema import load_schema, validate_report
 from ._latex import latex_escape, render_latex
 from ._markdown import render_markdown
+from ._mlflow import log_mlflow
 from ._evals_output import evals_output, eval_warnings
 from ._gate_output import gate_junit, gate_output, gate_plan_output
 from ._gate_sequential_output import sequential_gate_junit, sequential_gate_output
@@ -38,7 +39,7 @@ _display.register_html(render_html_fragment)
 __all__ = ["FORMATS", "KINDS", "Output", "battle_lines", "battles_output", "battles_table", "eval_warnings", "evals_output",
            "gate_junit", "gate_output", "gate_plan_output",
            "sequential_gate_junit", "sequential_gate_output",
-           "leaderboard_output", "load_output_schema", "output_dict", "plan_output",
+           "leaderboard_output", "load_output_schema", "log_mlflow", "output_dict", "plan_output",
            "power_table_output", "render_output", "reports_output", "runs_output", "simulation_output",
            "validate_output", "Bullets", "Document", "Figure", "Paragraph", "ReportFigure", "Section",
            "Table", "build_document", "latex_escape", "load_schema", "render_html",
