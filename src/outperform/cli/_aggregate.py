@@ -41,6 +41,7 @@ def aggregate_cmd(
     variance: bool = typer.Option(False, "--variance", help="Also print the variance "
                                   "components (task, model x task, seed, split) by REML."),
     fmt: Format = opt.format_(),
+    fragment: bool = opt.fragment(),
     json_out: bool = opt.old("--json", "--format json", default=False),
     out: Optional[Path] = opt.out(),
     encoding: Optional[str] = opt.encoding(),
@@ -55,6 +56,7 @@ def aggregate_cmd(
     With a step column (learning curves) the aggregates use the last step all runs reached, and the IQM
     at every step (sample efficiency) is printed too.
     """
+    opt.check_fragment(fragment, fmt)
     from ..compare import compare_runs, sample_efficiency, variance_components
     from ..data import read_table
     from ..report import runs_output
@@ -91,7 +93,7 @@ def aggregate_cmd(
     efficiency = sample_efficiency(frame, **options) if has_steps else None
     components = (variance_components(frame, metric=metric, higher_is_better=direction)
                   if variance else None)
-    emit_output(runs_output(result, efficiency, components), fmt, out)
+    emit_output(runs_output(result, efficiency, components), fmt, out, fragment)
     if plot is not None:
         import matplotlib
 

@@ -55,6 +55,7 @@ def leaderboard_cmd(
                                        "several (e.g. benchmark --predictions over data "
                                        "sets)."),
     fmt: Format = opt.format_(),
+    fragment: bool = opt.fragment(),
     out: Optional[Path] = opt.out(),
     encoding: Optional[str] = opt.encoding(),
     plot: Optional[Path] = opt.plot("Also draw the rank confidence sets of the models --top "
@@ -65,6 +66,7 @@ def leaderboard_cmd(
     2024), tiers, compact letters of the paired tests (McNemar or cluster-robust t, Holm),
     and each score with its interval.
     """
+    opt.check_fragment(fragment, fmt)
     check_out(out)
     if plot is not None:
         _output_file(plot, "--plot", FIGURE_SUFFIXES)   # before the bootstrap, not after
@@ -100,7 +102,8 @@ def leaderboard_cmd(
                                 f"({', '.join(board.names)}).")
     k = len(board.names)
     shown = (None if k <= 50 else DEFAULT_TOP) if top is None else (top or None)
-    emit_output(leaderboard_output(board, top=shown, top_k=top_k, control=control), fmt, out)
+    emit_output(leaderboard_output(board, top=shown, top_k=top_k, control=control), fmt, out,
+                fragment)
     if plot is not None:
         _save_rank_sets(board, shown, plot)
 

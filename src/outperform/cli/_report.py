@@ -52,6 +52,10 @@ def report(
                                   "html, markdown, latex and json; the diagrams are written "
                                   "as PDF and SVG)."),
     formats: Optional[str] = opt.old("--formats", "--format"),
+    fragment: bool = opt.fragment("With latex among the formats: the .tex file holds only the "
+                                  "tables and figure environments, to \\input into a paper "
+                                  "(the \\usepackage lines they need in a comment at the top), "
+                                  "not a whole document."),
     control: Optional[str] = opt.control(),
     alpha: float = opt.alpha(),
     metric: Optional[str] = opt.metric(),
@@ -79,6 +83,9 @@ def report(
 
     direction = opt.direction(lower_is_better, higher_is_better)
     chosen = _file_formats(fmt, formats)
+    if fragment and "tex" not in chosen:
+        raise InvalidInputError("--fragment writes LaTeX tables and figures; add latex to "
+                                f"--format (given: {', '.join(chosen)}).")
     cluster = opt.merge("--cluster", cluster, "--cluster-by", cluster_by)
     out = DEFAULT_OUT if out is None else out
     if out.exists() and not out.is_dir():
@@ -106,7 +113,8 @@ def report(
                      cluster=cluster, encoding=encoding, progress=True, random_state=seed)
     result = with_runs(result, file, encoding=encoding, control=control)
     with writing(out):
-        paths = write_report(result, out, formats=chosen)
+        paths = write_report(result, out, formats=chosen, seed=seed, fragment=fragment,
+                             methods=True)
     _emit(result, Format.text)
     for path in (paths.values() if isinstance(paths, dict) else paths):
         err.print(f"wrote {path}")

@@ -16,6 +16,8 @@ from ._html import render_html, render_html_fragment
 from ._json_schema import load_schema, validate_report
 from ._latex import latex_escape, render_latex
 from ._markdown import render_markdown
+from ._methods import checklist_answer, methods_keys, methods_paragraph
+from ._references import bibtex
 from ._evals_output import evals_output, eval_warnings
 from ._output_kinds import (battle_lines, battles_output, battles_table, leaderboard_output, plan_output,
                             power_table_output, reports_output, runs_output, simulation_output)
@@ -32,7 +34,9 @@ def render_json(report) -> str:
 
 _display.register_html(render_html_fragment)
 
-__all__ = ["FORMATS", "KINDS", "Output", "battle_lines", "battles_output", "battles_table", "eval_warnings", "evals_output",
+__all__ = ["FORMATS", "KINDS", "Output", "battle_lines", "battles_output", "battles_table",
+           "bibtex", "checklist_answer", "eval_warnings", "evals_output", "methods_keys",
+           "methods_paragraph",
            "leaderboard_output", "load_output_schema", "output_dict", "plan_output",
            "power_table_output", "render_output", "reports_output", "runs_output", "simulation_output",
            "validate_output", "Bullets", "Document", "Figure", "Paragraph", "ReportFigure", "Section",

@@ -58,8 +58,8 @@ def _assumes(key: str, units: str) -> str:
 
 
 def _bayesian(res) -> bool:
-    """A Bayesian result: a test's (``p_rope``) or a pairwise table's."""
-    return hasattr(res, "p_rope") or (hasattr(res, "adjustment") and is_bayesian(res))
+    """A Bayesian result: a pairwise table of posterior probabilities, or a test's."""
+    return is_bayesian(res) if hasattr(res, "adjustment") else hasattr(res, "p_rope")
 
 
 def _version(name: str) -> str | None:
@@ -142,7 +142,7 @@ def _tests(report) -> list:
             out += [sep + _phrase(key) + " ", _Cite(_keys(key))]
         out.append(".")
     for key in report.posthoc:
-        role = ("Bayesian view of the pairs" if _bayesian(report.posthoc[key])
+        role = ("Bayesian view of the pairs" if is_bayesian(report.posthoc[key])
                 else "Multiple comparisons")
         out += [f" {role}: {_phrase(key)} ", _Cite(_keys(key)),
                 f": {_assumes(key, units)}." if _assumes(key, units) else "."]
@@ -165,7 +165,7 @@ def _settings(report, seed) -> list:
         else:
             source = "by the rule " + _SOURCE.sub("", str(rule))
             cites = tuple(k for name, k in _ROPE_SOURCES.items() if k and name in str(rule))
-        out += [" The Bayesian tests decide \"better\" or \"practically equivalent\" with a "
+        out += [" The Bayesian tests decide “better” or “practically equivalent” with a "
                 f"region of practical equivalence (ROPE) of {width}, {source}"]
         if cites:
             out += [" ", _Cite(cites)]

@@ -72,8 +72,12 @@ def output_dict(output: Output) -> dict:
     return {"schema_version": SCHEMA_VERSION, "kind": output.kind, **_safe(payload)}
 
 
-def render_output(output: Output, fmt: str = "text") -> str:
+def render_output(output: Output, fmt: str = "text", *, fragment: bool = False) -> str:
     """``output`` as ``fmt`` (text, markdown, json, html or latex), a string.
+
+    ``fragment=True`` with ``latex``: only the table environments, after a comment naming the
+    ``\\usepackage`` lines they need (:func:`outperform.report._latex.floats_only`); other
+    formats ignore it.
 
     Raises
     ------
@@ -90,7 +94,7 @@ def render_output(output: Output, fmt: str = "text") -> str:
     if fmt == "html":
         return document_html(output.document)
     if fmt == "latex":
-        return document_latex(output.document)
+        return document_latex(output.document, fragment=fragment)
     raise InvalidInputError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}.")
 
 
@@ -136,9 +140,13 @@ def document_html(doc: Document) -> str:
             "</p></footer></main></body></html>\n")
 
 
-def document_latex(doc: Document) -> str:
-    """A LaTeX fragment of a document (needs ``\\usepackage{booktabs,array,tabularx}``)."""
-    from ._latex import _block, latex_escape
+def document_latex(doc: Document, fragment: bool = False) -> str:
+    """A LaTeX fragment of a document (needs ``\\usepackage{booktabs,array,tabularx}``);
+    ``fragment=True``: its tables only."""
+    from ._latex import _block, floats_only, latex_escape
+
+    if fragment:
+        return floats_only(doc, lambda block: _block(doc, block, {}, "outperform"))
 
     parts = [f"% {latex_escape(doc.title)}"] + ([f"% {latex_escape(doc.headline)}"]
                                                  if doc.headline else [])
