@@ -236,7 +236,7 @@ def render_latex(report: ComparisonReport, *, figure_path=None, standalone: bool
     files = (file_paths([f for f in doc.figures() if f.kind in FILE_KINDS], figure_path)
              if figure_path is not None else {})
     if fragment:
-        return floats_only(doc, lambda block: _block(doc, block, files, label))
+        return floats_only(doc, lambda block: _block(doc, block, files, label, fit=True))
     parts = [f"% {latex_escape(doc.headline)}",
              f"% Written by outperform {__version__}; needs "
              "\\usepackage{booktabs,array,tabularx,graphicx}."]
@@ -273,7 +273,7 @@ def floats_only(doc: Document, render) -> str:
     return "\n\n".join(["\n".join(head), *parts]) + "\n"
 
 
-def _block(doc: Document, block, files: dict, label: str) -> str:
+def _block(doc: Document, block, files: dict, label: str, fit: bool = False) -> str:
     """LaTeX of one block of the document; a figure only when it has a file."""
     if isinstance(block, Paragraph):
         text = latex_escape(block.text)
@@ -289,6 +289,9 @@ def _block(doc: Document, block, files: dict, label: str) -> str:
         fig, path = block.figure, files[block.figure.key]
         width = save_figure_file(fig, path, salt=label)
         size = r"[width=\linewidth]" if width > 6.0 else ""
+        if fit:   # a paper's column may be narrower: its own width, or the line's
+            size = (f"[width=\\ifdim {width:.2f}in>\\linewidth\\linewidth\\else "
+                    f"{width:.2f}in\\fi]")
         return "\n".join([
             r"\begin{figure}[htbp]", r"\centering",
             f"\\includegraphics{size}{{{Path(path).name}}}",
