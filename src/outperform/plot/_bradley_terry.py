@@ -40,7 +40,7 @@ def plot_bradley_terry(result, *, top: int | None = None, ax=None):
             raise InvalidInputError(f"top must be a positive integer, got {top!r}.")
         order = order[:int(top)]
     k = len(order)
-    ax, _ = new_axes(ax, (6, 0.8 + 0.32 * k))
+    ax, _ = new_axes(ax, (6, 0.8 + 0.32 * k), rows=True)
     y = np.arange(k)
     rating = result.ratings[order]
     low, high = result.rating_low[order], result.rating_high[order]

@@ -4,13 +4,14 @@ from __future__ import annotations
 from ._style import ALERT, figsize
 
 
-def new_axes(ax, size=(6, 3.5)):
-    """``(ax, False)`` for a given axes, else ``(new axes of a new figure, True)``."""
+def new_axes(ax, size=(6, 3.5), rows: bool = False):
+    """``(ax, False)`` for a given axes, else ``(new axes of a new figure, True)``; the size
+    is the style's (:func:`._style.figsize`: ``rows=True`` for a height made of rows)."""
     if ax is not None:
         return ax, False
     import matplotlib.pyplot as plt
 
-    return plt.subplots(figsize=figsize(size))[1], True
+    return plt.subplots(figsize=figsize(size, rows))[1], True
 
 
 def region_labels(result, names) -> tuple[str, str, str]:

@@ -176,7 +176,7 @@ def plot_shrinkage(result, *, names=("A", "B"), task_names=None, max_tasks: int 
         moved = np.abs(np.nan_to_num(raw, nan=centre) - pooled)
         order = np.sort(np.argsort(moved)[::-1][:max_tasks])
     order = order[np.argsort(pooled[order])]
-    ax, new_figure = new_axes(ax, size=(6, 1.0 + 0.22 * order.size))
+    ax, new_figure = new_axes(ax, size=(6, 1.0 + 0.22 * order.size), rows=True)
     rows = np.arange(order.size)
     ax.hlines(rows, low[order], high[order], color=ACCENT, lw=1.2, alpha=0.6)
     ax.plot(raw[order], rows, "o", mfc=PAPER, mec=grey(0.3), label="raw estimate")

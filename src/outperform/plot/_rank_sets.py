@@ -81,7 +81,7 @@ def plot_rank_sets(board, *, top: int | None = None, percentile: bool = True, ax
         raise InvalidInputError(f"top must be a positive integer, got {top!r}.")
     order = rs.order[:top] if top is not None else rs.order
     m = len(order)
-    ax, new_figure = new_axes(ax, (8.0, max(2.5, 1.4 + m / _ROWS_PER_INCH)))
+    ax, new_figure = new_axes(ax, (8.0, max(2.5, 1.4 + m / _ROWS_PER_INCH)), rows=True)
     tiers = rs.tiers()
     colours = tier_colours(tiers[order])
     y = np.arange(m)

@@ -39,7 +39,7 @@ def plot_interval_estimates(result, *, statistic: str = "iqm", ax=None):
     if statistic not in held:
         raise InvalidInputError(f"statistic must be one of {held}, got {statistic!r}.")
     models = list(result.aggregates)
-    ax, _ = new_axes(ax, (5, 0.5 + 0.45 * len(models)))
+    ax, _ = new_axes(ax, (5, 0.5 + 0.45 * len(models)), rows=True)
     colours = _colours(models)
     for y, m in enumerate(models):
         e = result.aggregates[m][statistic]
@@ -105,7 +105,7 @@ def plot_probability_of_improvement(result, *, ax=None):
     pairs = list(result.improvements)
     if not pairs:
         raise InvalidInputError("the result has no pair of models to plot.")
-    ax, _ = new_axes(ax, (5, 0.5 + 0.45 * len(pairs)))
+    ax, _ = new_axes(ax, (5, 0.5 + 0.45 * len(pairs)), rows=True)
     for y, (x_model, y_model) in enumerate(pairs):
         e = result.improvements[(x_model, y_model)]
         ax.barh(y, e.high - e.low, left=e.low, height=0.6, color=ACCENT, alpha=0.6)
@@ -131,7 +131,7 @@ def plot_run_aggregates(result, *, statistics=None):
     statistics = list(statistics or next(iter(result.aggregates.values())))
     fig, axes = plt.subplots(1, len(statistics), sharey=True, squeeze=False,
                              figsize=figsize((3.2 * len(statistics),
-                                              0.8 + 0.45 * len(result.models))))
+                                              0.8 + 0.45 * len(result.models)), rows=True))
     for ax, s in zip(axes[0], statistics):
         plot_interval_estimates(result, statistic=s, ax=ax)
         ax.set_title(_LABELS.get(s, s), fontsize="medium")
@@ -157,7 +157,7 @@ def plot_variance_components(result, *, ax=None):
     matplotlib Axes
     """
     shares = result.shares
-    ax, _ = new_axes(ax, (5, 0.5 + 0.45 * len(shares)))
+    ax, _ = new_axes(ax, (5, 0.5 + 0.45 * len(shares)), rows=True)
     ax.barh(range(len(shares)), list(shares.values()), color=ACCENT, alpha=0.75)
     for y, share in enumerate(shares.values()):
         ax.text(share, y, f" {share:.1%}", va="center", fontsize="small")

@@ -122,15 +122,15 @@ def requested_width() -> float | None:
     return _WIDTH.get()
 
 
-def figsize(default: tuple[float, float]) -> tuple[float, float]:
+def figsize(default: tuple[float, float], rows: bool = False) -> tuple[float, float]:
     """The size of a new figure: ``default``, or the requested width with the height scaled
-    as the width (never below 40 % of the default height, so that rows of names stay
-    readable)."""
+    as the width but not below 2 in (or the default height, if lower); ``rows=True`` (a
+    height made of rows of names) keeps the default height."""
     width = _WIDTH.get()
     if width is None:
         return default
     w, h = default
-    return width, max(h * width / w, 0.4 * h)
+    return width, (h if rows else max(h * width / w, min(h, 2.0)))
 
 
 def rc() -> dict:
@@ -154,6 +154,16 @@ def style(width=None):
         _WIDTH.reset(token)
 
 
+def _fit_labels(out) -> None:
+    """At a requested width the figure keeps its size: its axes shrink to make room for the
+    labels (matplotlib's constrained layout, when the plot set no layout of its own)."""
+    first = out[0] if isinstance(out, (list, tuple)) else out
+    first = first.flat[0] if hasattr(first, "flat") else first
+    fig = getattr(first, "figure", first)
+    if hasattr(fig, "get_layout_engine") and fig.get_layout_engine() is None:
+        fig.set_layout_engine("constrained")
+
+
 _WIDTH_DOC = """
     width : {"column", "page"} or float, optional
         Width of a new figure: one column (3.3 in) or the text width (7 in) of a two-column
@@ -167,7 +177,11 @@ def styled(func):
     @functools.wraps(func)
     def wrapper(*args, width=None, **kwargs):
         with style(width):
-            return func(*args, **kwargs)
+            out = func(*args, **kwargs)
+        given = kwargs.get("ax") is not None or kwargs.get("axes") is not None
+        if width is not None and not given:
+            _fit_labels(out)
+        return out
 
     sig = inspect.signature(func)
     params = list(sig.parameters.values())
