@@ -160,7 +160,10 @@ def _fit_labels(out) -> None:
     first = out[0] if isinstance(out, (list, tuple)) else out
     first = first.flat[0] if hasattr(first, "flat") else first
     fig = getattr(first, "figure", first)
-    if hasattr(fig, "get_layout_engine") and fig.get_layout_engine() is None:
+    if not hasattr(fig, "get_layout_engine") or fig.get_layout_engine() is not None:
+        return
+    # only a grid of subplots: axes placed by hand (the CD diagram's) keep their place
+    if fig.axes and all(ax.get_subplotspec() is not None for ax in fig.axes):
         fig.set_layout_engine("constrained")
 
 
