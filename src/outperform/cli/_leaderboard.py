@@ -77,7 +77,7 @@ def leaderboard_cmd(
         from ._battles import leaderboard_battles
 
         kwargs = dict(alpha=alpha, n_resamples=n_resamples, random_state=seed, anchor=anchor,
-                      fmt=fmt, plot=plot)
+                      fmt=fmt, plot=plot, fragment=fragment)
         if out is not None:
             kwargs["out"] = out
         leaderboard_battles(file, **kwargs)
