@@ -109,7 +109,8 @@ def test_write_report_writes_methods_files_beside_the_report(tmp_path):
     paths = write_report(report("table6_005"), tmp_path, formats=("tex", "md"), seed=0,
                          methods=True)
     assert {"methods.tex", "methods.md", "references.bib"} <= set(paths)
-    md = (tmp_path / "methods.md").read_text(encoding="utf-8")
+    assert paths["methods.md"] == tmp_path / "paper" / "methods.md"
+    md = (tmp_path / "paper" / "methods.md").read_text(encoding="utf-8")
     assert "## References" in md and "- Demšar, Janez (2006)." in md
     paths = write_report(report("table6_005"), tmp_path, formats=("md",), stem="t6",
                          methods=True)
@@ -127,6 +128,7 @@ def _run(cmd, folder):
 @pytest.mark.parametrize("name", ["table6_control", "q3_folds", "q1_labels"])
 def test_methods_and_bib_compile_with_natbib(tmp_path, name):
     write_report(report(name), tmp_path, formats=("tex",), seed=0, methods=True)
+    tmp_path = tmp_path / "paper"          # where the methods files are
     (tmp_path / "paper.tex").write_text(
         "\\documentclass[10pt,twocolumn]{article}\n\\usepackage[utf8]{inputenc}\n"
         "\\usepackage[T1]{fontenc}\n\\usepackage{natbib}\n\\begin{document}\n"

@@ -34,10 +34,11 @@ def write_report(report: ComparisonReport, out_dir, *,
         diagrams add their post-hoc key, ``<stem>-cd-holm.pdf``), a leaderboard's rank-set
         plot is ``<stem>-ranks.pdf`` and ``.svg``, and the LaTeX document includes the PDFs.
         With ``methods=True`` and ``tex`` (``md``), the methods paragraph for a paper is
-        written too, as
-        ``methods.tex`` (``methods.md``; :func:`methods_paragraph` and the NeurIPS checklist
-        answer, :func:`checklist_answer`), with ``references.bib``, the BibTeX entries it
-        cites (:func:`bibtex`); for another ``stem`` they are ``<stem>-methods.tex``, ...
+        written too, in the subfolder ``paper/``: ``paper/methods.tex``
+        (``paper/methods.md``; :func:`methods_paragraph` and the NeurIPS checklist answer,
+        :func:`checklist_answer`), with ``paper/references.bib``, the BibTeX entries it
+        cites (:func:`bibtex`); for another ``stem`` they are ``paper/<stem>-methods.tex``,
+        ...
     seed : int, optional
         The seed the analysis used, stated in the methods paragraph.
     methods : bool, default False
@@ -115,12 +116,15 @@ def _render_plain(report: ComparisonReport) -> str:
 
 def _write_methods(report: ComparisonReport, out: Path, formats, stem: str,
                    seed) -> dict[str, Path]:
-    """``methods.tex`` / ``methods.md`` (with ``tex`` / ``md``) and ``references.bib``."""
+    """``paper/methods.tex`` / ``paper/methods.md`` (with ``tex`` / ``md``) and
+    ``paper/references.bib``: what goes into a paper, apart from the report's own files."""
     from ._methods import checklist_answer, methods_paragraph, references_list
     from ._references import bibtex
 
     prefix = "" if stem == "report" else f"{stem}-"
     written: dict[str, Path] = {}
+    out = out / "paper"
+    out.mkdir(exist_ok=True)
     bib = out / f"{prefix}references.bib"
     if "tex" in formats:
         path = out / f"{prefix}methods.tex"

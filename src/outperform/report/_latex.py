@@ -138,7 +138,9 @@ def _height(block) -> int:
         widths = _widths(block)
         share = max(12, _LINE_CHARS // max(1, len(widths)))
         rows = sum(max(1, max(-(-len(c) // share) for c in r)) for r in block.rows)
-        return rows + 6          # caption, rules, heading row
+        # caption (up to two lines), the rules and their padding, a heading of two lines,
+        # and the float's separation from the text
+        return rows + 10
     return 20                    # a figure of a report: at most about 3.5 in high
 
 
@@ -250,10 +252,23 @@ def render_latex(report: ComparisonReport, *, figure_path=None, standalone: bool
             parts.append(needspace(_height(section.blocks[0])))
         parts.append(f"\\{command}{{{latex_escape(section.title)}.}}"
                      + ("" if runs_in else r"\mbox{}"))
-        parts += [_block(doc, block, files, label) for block in section.blocks]
+        parts += kept_in_order(section, lambda block: _block(doc, block, files, label))
     parts.append(f"% {latex_escape(doc.closing)}")
     body = "\n\n".join(p for p in parts if p) + "\n"
     return _PREAMBLE + body + "\\end{document}\n" if standalone else body
+
+
+def kept_in_order(section, render) -> list[str]:
+    """The blocks of ``section`` rendered, each table or figure after it the first preceded
+    by :func:`needspace` for its height: a float that does not fit starts the next page
+    there, so it is placed where it is written ([htbp] finds room "here") and floats keep
+    the order of the text."""
+    out = []
+    for n, block in enumerate(section.blocks):
+        if n and isinstance(block, (Table, Figure)):
+            out.append(needspace(_height(block)))
+        out.append(render(block))
+    return out
 
 
 PACKAGES = ("booktabs", "array", "tabularx")

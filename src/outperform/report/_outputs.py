@@ -143,7 +143,7 @@ def document_html(doc: Document) -> str:
 def document_latex(doc: Document, fragment: bool = False) -> str:
     """A LaTeX fragment of a document (needs ``\\usepackage{booktabs,array,tabularx}``);
     ``fragment=True``: its tables only."""
-    from ._latex import _block, floats_only, latex_escape
+    from ._latex import _block, _height, floats_only, kept_in_order, latex_escape, needspace
 
     if fragment:
         return floats_only(doc, lambda block: _block(doc, block, {}, "outperform"))
@@ -152,8 +152,10 @@ def document_latex(doc: Document, fragment: bool = False) -> str:
                                                  if doc.headline else [])
     for depth, section in doc.walk():
         if section.title:
+            if section.blocks and isinstance(section.blocks[0], Table):
+                parts.append(needspace(_height(section.blocks[0])))   # heading with its table
             parts.append(f"\\{'sub' * depth}paragraph{{{latex_escape(section.title)}.}}\\mbox{{}}")
-        parts += [_block(doc, block, {}, "outperform") for block in section.blocks]
+        parts += kept_in_order(section, lambda block: _block(doc, block, {}, "outperform"))
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
