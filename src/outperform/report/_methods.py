@@ -154,7 +154,7 @@ def _settings(report, seed) -> list:
     out: list = [f" Significance level α = {report.alpha:g}"
                  + (", family-wise over the pairs of the multiple comparisons"
                     if report.posthoc else "")
-                 + f"; confidence intervals at {level:g}%."]
+                 + f"; confidence intervals, where a test defines one, at {level:g}%."]
     bayesian = any(_bayesian(r) for r in (*report.tests.values(), *report.posthoc.values()))
     if bayesian:
         rope, rule = report.rope, report.rope_rule
@@ -282,8 +282,8 @@ def checklist_answer(report, format: str = "latex") -> str:
     bayes = any(_bayesian(r) for r in (*report.tests.values(), *report.posthoc.values()))
     text = (f"NeurIPS paper checklist, item 7 (experiment statistical significance): Yes. "
             f"Paired comparisons over {units} (the variability the conclusions generalise "
-            f"over); the decision rests on {decide} at {level}, with "
-            f"{100 * (1 - report.alpha):g}% confidence intervals of the differences"
+            f"over); the decision rests on {decide} at {level}, with effect sizes and "
+            f"{100 * (1 - report.alpha):g}% confidence intervals where a test defines one"
             + ("; Bayesian tests give posterior probabilities with a ROPE" if bayes else "")
             + "; the assumptions of each test are stated in the methods.")
     if format == "latex":
