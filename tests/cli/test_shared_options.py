@@ -495,5 +495,5 @@ def test_fragment_prints_only_tables(tmp_path, name):
     result = runner.invoke(app, argv.split() + ["--format", "latex", "--fragment"])
     assert result.exit_code == 0, result.output
     text = result.stdout
-    assert "\\paragraph" not in text and "\\begin{table}" in text
+    assert "\\paragraph" not in text and "\\begin{table*}" in text
     assert "% \\usepackage{booktabs,array,tabularx" in text

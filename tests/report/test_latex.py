@@ -148,10 +148,11 @@ def test_fragment_holds_only_tables_and_figures(tmp_path, name):
     # every line belongs to a table or figure environment
     opened = 0
     for ln in body:
-        opened += ln.startswith((r"\begin{table}", r"\begin{figure}"))
+        opened += ln.startswith((r"\begin{table*}", r"\begin{figure*}"))
         assert opened, ln
-        opened -= ln.startswith((r"\end{table}", r"\end{figure}"))
-    assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") > 0
+        opened -= ln.startswith((r"\end{table*}", r"\end{figure*}"))
+    # table* and figure*: a two-column paper's text width (the same as table in one column)
+    assert tex.count(r"\begin{table*}[tbp]") == tex.count(r"\end{table*}") > 0
     packages = re.search(r"^% \\usepackage\{([^}]*)\}$", tex, re.M).group(1).split(",")
     assert {"booktabs", "array", "tabularx"} <= set(packages)
     assert ("graphicx" in packages) == (r"\includegraphics" in tex)

@@ -279,11 +279,16 @@ def floats_only(doc: Document, render) -> str:
     a comment naming the packages they need (graphicx only with a figure)."""
     blocks = [b for _, section in doc.walk() for b in section.blocks
               if isinstance(b, (Table, Figure))]
-    parts = [p for p in (render(b) for b in blocks) if p]
+    # table* and figure*: the text width of a two-column paper (in one column, the same as
+    # table and figure); the tables are laid out for a text width, not a column
+    parts = [re.sub(r"\\(begin|end)\{(table|figure)\}(\[htbp\])?",
+                    lambda m: f"\\{m.group(1)}{{{m.group(2)}*}}" + ("[tbp]" if m.group(3) else ""),
+                    p) for p in (render(b) for b in blocks) if p]
     packages = PACKAGES + (("graphicx",) if any("\\includegraphics" in p for p in parts) else ())
     head = [f"% {latex_escape(doc.headline or doc.title)}",
             f"% Tables and figures written by outperform {__version__}, to \\input into a "
-            "paper whose preamble has:",
+            "paper (table* and figure*: the text width of a two-column page) whose preamble "
+            "has:",
             f"% \\usepackage{{{','.join(packages)}}}"]
     return "\n\n".join(["\n".join(head), *parts]) + "\n"
 
