@@ -160,13 +160,15 @@ def test_fragment_holds_only_tables_and_figures(tmp_path, name):
 
 @needs_pdflatex
 @pytest.mark.slow
+@pytest.mark.parametrize("columns", ["onecolumn", "twocolumn"])
 @pytest.mark.parametrize("name", ["table6_010", "q2_three"])
-def test_fragment_compiles_with_the_packages_its_comment_names(tmp_path, name):
+def test_fragment_compiles_with_the_packages_its_comment_names(tmp_path, name, columns):
     tex = render_latex(report(name), fragment=True, figure_path=tmp_path / "cd.pdf")
     usepackage = next(ln[2:] for ln in tex.splitlines() if ln.startswith("% \\usepackage"))
     (tmp_path / "tables.tex").write_text(tex, encoding="utf-8")
     (tmp_path / "doc.tex").write_text(
-        f"\\documentclass{{article}}\n{usepackage}\n\\begin{{document}}\n\\input{{tables}}\n"
+        f"\\documentclass[{columns}]{{article}}\n{usepackage}\n\\begin{{document}}\n"
+        "\\input{tables}\n"
         "\\end{document}\n", encoding="utf-8")
     log = _compile(tmp_path)
     assert "Overfull \\hbox" not in log
