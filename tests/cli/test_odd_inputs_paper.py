@@ -57,3 +57,19 @@ def _report():
 def test_odd_python_input(call, error, message):
     with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
         call()
+
+
+def test_fragment_reaches_the_reports_of_evaluation_logs(tmp_path):
+    # `outperform report` on per-item scores writes one report per task: --fragment too
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    pd.DataFrame([{"model": m, "item": i, "score": int(rng.random() < p)}
+                  for m, p in (("A", .8), ("B", .6)) for i in range(100)]
+                 ).to_csv(tmp_path / "items.csv", index=False)
+    result = runner.invoke(app, ["report", str(tmp_path / "items.csv"), "--format", "latex",
+                                 "--fragment", "--out", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    texts = [p.read_text(encoding="utf-8") for p in (tmp_path / "r").glob("*.tex")]
+    assert texts and all("\\documentclass" not in t and "\\begin{table*}" in t for t in texts)

@@ -139,7 +139,7 @@ def refuse_table_options(given: dict[str, bool]) -> None:
 
 def write_eval_reports(paths, out: Path, formats, *, metric=None, cluster=None,
                        intersect=False, control=None, alpha=0.05,
-                       higher_is_better=None) -> None:
+                       higher_is_better=None, fragment=False) -> None:
     """``outperform report`` on evaluation logs (paths, or a DataFrame of per-item scores):
     one report per task (and pair of models), and one over tasks when there is one, written
     to ``out``; the tables on the terminal."""
@@ -156,6 +156,7 @@ def write_eval_reports(paths, out: Path, formats, *, metric=None, cluster=None,
 
     for stem, rep in eval_reports(result):
         with writing(out):
-            paths = write_report(rep, out, formats=formats, stem=stem).values()
+            paths = write_report(rep, out, formats=formats, stem=stem,
+                                 fragment=fragment).values()
         for path in paths:
             err.print(f"wrote {path}")

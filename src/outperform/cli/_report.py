@@ -105,7 +105,7 @@ def report(
         sources = [read_table(files[0], encoding=encoding)] if items and encoding else files
         write_eval_reports(sources, out, chosen, metric=metric, cluster=cluster,
                            intersect=intersect, control=control, alpha=alpha,
-                           higher_is_better=direction)
+                           higher_is_better=direction, fragment=fragment)
         return
     file = files[0]
     result = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
