@@ -349,7 +349,10 @@ def test_plot_poisson_binomial_bars_threshold_and_title():
     np.testing.assert_allclose(heights, res.details["wins_pmf"])
     assert ax.lines[0].get_xdata()[0] == 2.5                 # q / 2 with q = 5
     colours = [p.get_facecolor() for p in ax.patches]
-    assert colours[0] == to_rgba("tab:orange") and colours[5] == to_rgba("tab:blue")
+    # the two sides in the style's two first colours (plot/_style.py, issue 28)
+    from outperform.plot._style import ACCENT, SECOND
+
+    assert colours[0] == to_rgba(SECOND) and colours[5] == to_rgba(ACCENT)
     assert ax.get_title() == f"P(svm better) = {res.p_right:.3g}, P(ann better) = {res.p_left:.3g}"
     plt.close("all")
 

@@ -478,3 +478,33 @@ def test_a_real_sigint_ends_in_one_line_and_exit_130(files):
     assert err.strip() == "interrupted; nothing was written."
     assert out == "" and "Traceback" not in err
 
+
+
+@pytest.mark.parametrize("name, command", COMMANDS, ids=[n for n, _ in COMMANDS])
+def test_every_command_that_writes_latex_takes_fragment(name, command):
+    # issue 28: --format latex --fragment (tables and figures only) wherever LaTeX is written
+    visible = {o for p in command.params if not getattr(p, "hidden", False) for o in p.opts}
+    if "--format" in visible:
+        assert "--fragment" in visible, name
+
+
+@pytest.mark.parametrize("name", ["compare", "plan mcnemar", "aggregate", "leaderboard"])
+def test_fragment_prints_only_tables(tmp_path, name):
+    argv = {"compare": f"compare {tmp_path}/t6.csv",
+            "plan mcnemar": "plan mcnemar --accuracy-a 0.85 --accuracy-b 0.8 "
+                            "--discordance 0.2",
+            "aggregate": f"aggregate {tmp_path}/runs.csv --n-resamples 50",
+            "leaderboard": f"leaderboard {tmp_path}/items.csv --n-resamples 100"}[name]
+    load_demsar_table6().frame.to_csv(tmp_path / "t6.csv", index=False)
+    rng = np.random.default_rng(0)
+    pd.DataFrame([{"task": f"t{t}", "model": m, "run": s, "score": mu + rng.normal(0, .05)}
+                  for t in range(4) for m, mu in (("A", .5), ("B", .6)) for s in range(4)]
+                 ).to_csv(tmp_path / "runs.csv", index=False)
+    pd.DataFrame([{"model": m, "item": i, "score": int(rng.random() < p)}
+                  for m, p in (("A", .8), ("B", .7), ("C", .6)) for i in range(100)]
+                 ).to_csv(tmp_path / "items.csv", index=False)
+    result = runner.invoke(app, argv.split() + ["--format", "latex", "--fragment"])
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "\\paragraph" not in text and "\\begin{table*}" in text
+    assert "% \\usepackage{booktabs,array,tabularx" in text

@@ -205,3 +205,15 @@ def test_unknown_key_and_option_are_named():
         choices("alpha")
     with pytest.raises(ValueError, match="slot must be one of"):
         keys_text("summary")
+
+
+def test_every_emitted_procedure_cites_works_in_references_bib():
+    # issue 28: the methods paragraph cites each procedure by its record's references, whose
+    # entries are in outperform/report/references.bib.
+    from outperform.report._references import load_references
+
+    keys = set(load_references())
+    seen = {key for rep in emitted().values() for key in _keys(rep)}
+    for key in seen:
+        refs = procedure(key).references
+        assert refs and set(refs) <= keys, (key, refs)

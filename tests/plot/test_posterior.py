@@ -10,6 +10,7 @@ from outperform.bayes import bayesian_mcnemar
 from outperform.bayes import bayesian_ttest
 from outperform.plot import plot_pairwise_heatmap
 from outperform.plot import plot_differences, plot_posterior
+from outperform.plot._style import ALERT
 from outperform.results import BayesianResult
 from outperform.bayes import pairwise_bayesian_mcnemar
 from outperform.stats import against_control, pairwise_mcnemar
@@ -38,7 +39,8 @@ def test_mcnemar_posterior_labels_follow_phi_orientation():
     assert texts[0].startswith("P(GNN better) = 4.65e-06")
     assert texts[2] == "P(LLM better) = 0.996"
     assert ax.get_title().startswith("LLM better")
-    red = [line.get_xdata()[0] for line in ax.lines if line.get_color() == "tab:red"]
+    # the ROPE bounds are drawn in the style's alert colour (plot/_style.py, issue 28)
+    red = [line.get_xdata()[0] for line in ax.lines if line.get_color() == ALERT]
     assert sorted(red) == pytest.approx(list(res.rope))
 
 

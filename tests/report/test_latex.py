@@ -135,3 +135,74 @@ def test_fragment_compiles_inside_a_paper(tmp_path):
         "\\documentclass{article}\n\\usepackage{booktabs,array,tabularx,graphicx}\n"
         "\\begin{document}\n\\input{results}\n\\end{document}\n", encoding="utf-8")
     _compile(tmp_path)
+
+
+# -- issue 28: fragments of tables and figures, headings kept with their floats --------------
+
+@pytest.mark.parametrize("name", ["table6_010", "table2_bayes", "q2_three", "q1_log"])
+def test_fragment_holds_only_tables_and_figures(tmp_path, name):
+    tex = render_latex(report(name), fragment=True, figure_path=tmp_path / "cd.pdf")
+    assert r"\documentclass" not in tex and r"\begin{document}" not in tex
+    assert r"\paragraph" not in tex and r"\begin{itemize}" not in tex
+    body = [ln for ln in tex.splitlines() if ln and not ln.startswith("%")]
+    # every line belongs to a table or figure environment
+    opened = 0
+    for ln in body:
+        opened += ln.startswith((r"\begin{table*}", r"\begin{figure*}"))
+        assert opened, ln
+        opened -= ln.startswith((r"\end{table*}", r"\end{figure*}"))
+    # table* and figure*: a two-column paper's text width (the same as table in one column)
+    assert tex.count(r"\begin{table*}[tbp]") == tex.count(r"\end{table*}") > 0
+    packages = re.search(r"^% \\usepackage\{([^}]*)\}$", tex, re.M).group(1).split(",")
+    assert {"booktabs", "array", "tabularx"} <= set(packages)
+    assert ("graphicx" in packages) == (r"\includegraphics" in tex)
+
+
+@needs_pdflatex
+@pytest.mark.slow
+@pytest.mark.parametrize("columns", ["onecolumn", "twocolumn"])
+@pytest.mark.parametrize("name", ["table6_010", "q2_three"])
+def test_fragment_compiles_with_the_packages_its_comment_names(tmp_path, name, columns):
+    tex = render_latex(report(name), fragment=True, figure_path=tmp_path / "cd.pdf")
+    usepackage = next(ln[2:] for ln in tex.splitlines() if ln.startswith("% \\usepackage"))
+    (tmp_path / "tables.tex").write_text(tex, encoding="utf-8")
+    (tmp_path / "doc.tex").write_text(
+        f"\\documentclass[{columns}]{{article}}\n{usepackage}\n\\begin{{document}}\n"
+        "\\input{tables}\n"
+        "\\end{document}\n", encoding="utf-8")
+    log = _compile(tmp_path)
+    assert "Overfull \\hbox" not in log
+
+
+@needs_pdflatex
+@pytest.mark.slow
+def test_a_16_by_6_report_compiles_without_overfull_lines_or_lonely_headings(tmp_path):
+    # issue 28: the 16 x 6 results table (10 folds per cell) gave one overfull line and an
+    # empty "Bayesian view." heading at a page end. Every heading now stands on the page of
+    # what follows it: the page of each heading's line also holds the next table or text.
+    import numpy as np
+    import pandas as pd
+
+    from outperform import compare
+
+    rng = np.random.default_rng(1)
+    models = ["Proposed", "RandomForest", "GradBoost", "SVM-RBF", "LogReg", "kNN"]
+    rows = [dict(task=f"dataset{t:02d}", model=m, fold=f,
+                 accuracy=0.75 + e + rng.normal(0, 0.015))
+            for t in range(16) for f in range(10)
+            for m, e in zip(models, (0.03, 0.02, 0.02, 0.0, -0.01, -0.03))]
+    rep = compare(pd.DataFrame(rows), bayesian=True)
+    (tmp_path / "doc.tex").write_text(
+        render_latex(rep, standalone=True, figure_path=tmp_path / "cd.pdf"), encoding="utf-8")
+    log = _compile(tmp_path)
+    assert "Overfull" not in log
+    pdftotext = shutil.which("pdftotext")
+    if pdftotext is None:
+        pytest.skip("pdftotext (poppler-utils) is needed to read the pages")
+    pages = subprocess.run([pdftotext, "-layout", "doc.pdf", "-"], cwd=tmp_path,
+                           capture_output=True, text=True).stdout.split("\f")
+    for page in pages:
+        lines = [ln.strip() for ln in page.splitlines() if ln.strip()]
+        # the last line of a page is its number; the line above must not be a bare heading
+        if len(lines) >= 2:
+            assert not re.fullmatch(r"(Bayesian|Frequentist) view\.", lines[-2]), page[-400:]

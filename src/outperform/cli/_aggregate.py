@@ -52,6 +52,7 @@ def aggregate_cmd(
                               "better when ε_min < tau (0.2, Ulmer et al. 2022; Dror et al. "
                               "2019 use 0.5)."),
     fmt: Format = opt.format_(),
+    fragment: bool = opt.fragment(),
     json_out: bool = opt.old("--json", "--format json", default=False),
     out: Optional[Path] = opt.out(),
     encoding: Optional[str] = opt.encoding(),
@@ -76,6 +77,7 @@ def aggregate_cmd(
     With a step column (learning curves) the aggregates use the last step all runs reached, and the IQM
     at every step (sample efficiency) is printed too.
     """
+    opt.check_fragment(fragment, fmt)
     from ..compare import compare_runs, sample_efficiency, variance_components
     from ..data import read_table
     from ..report import runs_output
@@ -132,7 +134,7 @@ def aggregate_cmd(
                             alpha=alpha, n_resamples=n_resamples, tau=tau, random_state=seed)
     elif tau != 0.2:
         raise InvalidInputError("--tau is the threshold of almost stochastic order: add --aso.")
-    emit_output(runs_output(result, efficiency, components, found), fmt, out)
+    emit_output(runs_output(result, efficiency, components, found), fmt, out, fragment)
     if plot is not None:
         import matplotlib
 

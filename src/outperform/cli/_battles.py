@@ -22,7 +22,7 @@ def leaderboard_battles(path: Path, *, alpha: float = 0.05, n_resamples: int = 1
                         random_state: int | None = 0, anchor: str | None = None,
                         fmt: Format | str = Format.text, ties: str = "davidson",
                         plot: Path | None = None, console: Console | None = None,
-                        out: Path | None = None) -> None:
+                        out: Path | None = None, fragment: bool = False) -> None:
     """Read a battles file, fit Bradley–Terry, print the ratings table on stdout.
 
     Parameters
@@ -77,7 +77,7 @@ def leaderboard_battles(path: Path, *, alpha: float = 0.05, n_resamples: int = 1
         for line in lines[1:]:
             console.print(f"[dim]{escape(line)}[/dim]", soft_wrap=True)
     else:
-        emit_output(battles_output(result), fmt, out)
+        emit_output(battles_output(result), fmt, out, fragment)
     if plot is not None:
         import matplotlib
 

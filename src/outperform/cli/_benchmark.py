@@ -34,6 +34,7 @@ def benchmark(
     alpha: float = opt.alpha(),
     fmt: Format = opt.format_("Format of the analysis printed after the fits (text, markdown, "
                               "json, html, latex): every Q2 report, then the Q3 one."),
+    fragment: bool = opt.fragment(),
     predictions: bool = typer.Option(False, "--predictions", help="Also write every test "
                                      "example's prediction to <out>.predictions.<suffix> "
                                      "(columns task, model, run, fold, example, y_true, "
@@ -58,6 +59,7 @@ def benchmark(
     # OSError: the results file cannot be written (permissions, a full disk).
     metric = metric or "accuracy"
     with _exit_on_bad_input((OutperformError, ValueError, OSError)):
+        opt.check_fragment(fragment, fmt)
         # every option checked before the first fit (--alpha 1 or --rope -1 used to run
         # every fit and then skip the analysis)
         check_run_options(metrics=(metric,), n_jobs=n_jobs, out=out, alpha=alpha, rope=rope)
@@ -106,5 +108,5 @@ def benchmark(
             parts["Q3 across data sets"] = compare(table, metric=metric, alpha=alpha)
         except OutperformError as exc:
             parts["Q3 across data sets"] = str(exc)
-    emit_reports(f"outperform benchmark ({out})", parts, fmt)
+    emit_reports(f"outperform benchmark ({out})", parts, fmt, fragment)
 

@@ -49,6 +49,7 @@ def compare_cmd(
                                       "results on several data sets: add the hierarchical "
                                       "correlated t-test (MCMC, needs the 'bayes' extra)."),
     fmt: Format = opt.format_(),
+    fragment: bool = opt.fragment(),
     out: Optional[Path] = opt.out(),
     plot: Optional[Path] = opt.plot("Write the critical-difference diagram here (.png, .svg "
                                     "or .pdf)."),
@@ -69,6 +70,7 @@ def compare_cmd(
     Per-example predictions with a y_true column (Q1): McNemar and its Bayesian version, as
     compare-predictions.
     """
+    opt.check_fragment(fragment, fmt)
     from ..compare import compare
 
     direction = opt.direction(lower_is_better, higher_is_better)
@@ -81,6 +83,6 @@ def compare_cmd(
                      bayesian=bayesian, prior_strength=prior, hierarchical=hierarchical,
                      encoding=encoding, progress=True, y_true=y_true, loss=loss, cluster=cluster,
                      random_state=seed, omnibus=omnibus, n_train=n_train, n_test=n_test)
-    _emit(report, fmt, out)
+    _emit(report, fmt, out, fragment)
     if plot is not None:
         _plot(report, plot)

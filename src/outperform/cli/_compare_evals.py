@@ -77,6 +77,7 @@ def compare_evals_cmd(
     higher_is_better: bool = opt.higher_is_better(),
     json_out: bool = opt.old("--json", "--format json", default=False),
     out: Optional[Path] = opt.out(),
+    fragment: bool = opt.fragment(),
     top: Optional[int] = typer.Option(None, help="More than two models: print the N best of "
                                       "each task's leaderboard (default: all up to 20 models, "
                                       "else 10; 0: all)."),
@@ -92,6 +93,7 @@ def compare_evals_cmd(
 
     output_format, log = _formats(fmt, log_format)
     output_format = opt.json_format(json_out, output_format)
+    opt.check_fragment(fragment, output_format)
     cluster = opt.merge("--cluster", cluster, "--cluster-by", cluster_by)
     direction = opt.direction(lower_is_better, higher_is_better)
     if top is not None and top < 0:
@@ -103,10 +105,11 @@ def compare_evals_cmd(
     result = compare_evals([str(p) for p in paths], format=log, metric=metric,
                            cluster=cluster, intersect=intersect, control=control,
                            alpha=alpha, higher_is_better=direction)
-    print_eval_comparison(result, output_format, top=top, out=out)
+    print_eval_comparison(result, output_format, top=top, out=out, fragment=fragment)
 
 
 def print_eval_comparison(result, fmt: Format = Format.text, top: int | None = None,
+                          fragment: bool = False,
                           out: Optional[Path] = None) -> None:
     """Print (or write to ``out``) an :class:`~outperform.results.EvalComparison` as
     ``fmt``; its warnings go to stderr."""
@@ -115,7 +118,7 @@ def print_eval_comparison(result, fmt: Format = Format.text, top: int | None = N
     from ..report import eval_warnings, evals_output
     from ._output import emit_output
 
-    emit_output(evals_output(result, top=top, width=Console().width), fmt, out)
+    emit_output(evals_output(result, top=top, width=Console().width), fmt, out, fragment)
     if fmt is Format.text:
         for line in eval_warnings(result):
             err.print(f"[yellow]warning:[/yellow] {escape(line)}", soft_wrap=True)
@@ -136,7 +139,7 @@ def refuse_table_options(given: dict[str, bool]) -> None:
 
 def write_eval_reports(paths, out: Path, formats, *, metric=None, cluster=None,
                        intersect=False, control=None, alpha=0.05,
-                       higher_is_better=None) -> None:
+                       higher_is_better=None, fragment=False) -> None:
     """``outperform report`` on evaluation logs (paths, or a DataFrame of per-item scores):
     one report per task (and pair of models), and one over tasks when there is one, written
     to ``out``; the tables on the terminal."""
@@ -153,6 +156,7 @@ def write_eval_reports(paths, out: Path, formats, *, metric=None, cluster=None,
 
     for stem, rep in eval_reports(result):
         with writing(out):
-            paths = write_report(rep, out, formats=formats, stem=stem).values()
+            paths = write_report(rep, out, formats=formats, stem=stem,
+                                 fragment=fragment).values()
         for path in paths:
             err.print(f"wrote {path}")

@@ -35,10 +35,12 @@ def compare_predictions_cmd(
         "loses at most this much accuracy (0.01 = one point) against the reference (--control, "
         "else the second model); Tango's score test."),
     fmt: Format = opt.format_(),
+    fragment: bool = opt.fragment(),
     out: Optional[Path] = opt.out(),
     encoding: Optional[str] = opt.encoding(),
 ) -> None:
     """Compare predictors on one test set (Q1): McNemar, Bayesian McNemar, t-tests, DeLong."""
+    opt.check_fragment(fragment, fmt)
     from ..compare import compare_predictions
 
     if reference is not None:
@@ -52,4 +54,4 @@ def compare_predictions_cmd(
     report = compare_predictions(file, y_true=y_true, loss=loss, control=control,
                                  cluster=cluster, rope=rope, alpha=alpha, threshold=threshold,
                                  encoding=encoding, noninferiority_margin=noninferiority_margin)
-    _emit(report, fmt, out)
+    _emit(report, fmt, out, fragment)

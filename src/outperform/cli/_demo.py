@@ -20,7 +20,8 @@ def demo(out: Optional[Path] = opt.out("Folder for the diagrams (default outperf
                                      "(Demšar uses 0.05 and 0.10; the demo reproduces his "
                                      "example at 0.10)."),
          fmt: Format = opt.format_("Format of the two reports printed (text, markdown, json, "
-                                   "html, latex); the diagrams are written either way.")
+                                   "html, latex); the diagrams are written either way."),
+         fragment: bool = opt.fragment(),
          ) -> None:
     """Demšar (2006) Table 6: four C4.5 variants on 14 data sets, end to end.
 
@@ -30,12 +31,14 @@ def demo(out: Optional[Path] = opt.out("Folder for the diagrams (default outperf
     from ..compare import compare
     from ..data import load_demsar_table6
 
+    opt.check_fragment(fragment, fmt)
     out = Path("outperform-demo") if out is None else out
     table = load_demsar_table6(version="paper")
     report = compare(table, alpha=alpha)
     control = compare(table, alpha=0.05, control="C4.5", posthoc="holm")
     emit_reports("Demšar (2006) Table 6 — AUC of C4.5 variants",
                  {"Demšar (2006) Table 6 — AUC of C4.5 variants": report,
-                  "Against the control C4.5 (Holm, Bonferroni–Dunn), α = 0.05": control}, fmt)
+                  "Against the control C4.5 (Holm, Bonferroni–Dunn), α = 0.05": control}, fmt,
+                 fragment)
     _plot(report, out / "cd_nemenyi.png")
     _plot(control, out / "cd_bonferroni_dunn.png")

@@ -66,6 +66,7 @@ def leaderboard_cmd(
     mcs_bootstrap: str = typer.Option("stationary", "--mcs-bootstrap", help="--mcs: "
                                       "stationary or circular block bootstrap."),
     fmt: Format = opt.format_(),
+    fragment: bool = opt.fragment(),
     out: Optional[Path] = opt.out(),
     encoding: Optional[str] = opt.encoding(),
     plot: Optional[Path] = opt.plot("Also draw the rank confidence sets of the models --top "
@@ -76,6 +77,7 @@ def leaderboard_cmd(
     2024), tiers, compact letters of the paired tests (McNemar or cluster-robust t, Holm),
     and each score with its interval; with --mcs, the model confidence set.
     """
+    opt.check_fragment(fragment, fmt)
     check_out(out)
     if plot is not None:
         _output_file(plot, "--plot", FIGURE_SUFFIXES)   # before the bootstrap, not after
@@ -89,7 +91,7 @@ def leaderboard_cmd(
         from ._battles import leaderboard_battles
 
         kwargs = dict(alpha=alpha, n_resamples=n_resamples, random_state=seed, anchor=anchor,
-                      fmt=fmt, plot=plot)
+                      fmt=fmt, plot=plot, fragment=fragment)
         if out is not None:
             kwargs["out"] = out
         leaderboard_battles(file, **kwargs)
@@ -118,7 +120,8 @@ def leaderboard_cmd(
                                 f"({', '.join(board.names)}).")
     k = len(board.names)
     shown = (None if k <= 50 else DEFAULT_TOP) if top is None else (top or None)
-    emit_output(leaderboard_output(board, top=shown, top_k=top_k, control=control), fmt, out)
+    emit_output(leaderboard_output(board, top=shown, top_k=top_k, control=control), fmt, out,
+                fragment)
     if plot is not None:
         _save_rank_sets(board, shown, plot)
 

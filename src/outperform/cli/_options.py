@@ -31,13 +31,27 @@ class Format(str, Enum):
 SHARED = {"--format": "text", "--out": None, "--metric": None, "--higher-is-better": False,
           "--lower-is-better": False, "--control": None, "--alpha": 0.05, "--cluster": None,
           "--seed": 0, "--encoding": None, "--plot": None, "--y-true": "y_true",
-          "--rope": None, "--loss": "zero-one", "--threshold": 0.95, "--margin": None}
+          "--rope": None, "--loss": "zero-one", "--threshold": 0.95, "--margin": None,
+          "--fragment": False}
 
 FORMAT_HELP = "Output format: text, markdown, json, html or latex."
 
 
 def format_(help: str = FORMAT_HELP):
     return typer.Option(Format.text, "--format", help=help)
+
+
+def fragment(help: str = "With --format latex: only the tables and figure environments, to "
+                          "\\input into a paper (the \\usepackage lines they need in a comment "
+                          "at the top), not a whole document."):
+    return typer.Option(False, "--fragment", help=help)
+
+
+def check_fragment(fragment: bool, fmt) -> None:
+    """Refuse ``--fragment`` without ``--format latex`` (it would be silently ignored)."""
+    if fragment and getattr(fmt, "value", fmt) != "latex":
+        raise InvalidInputError(f"--fragment writes LaTeX tables and figures; it needs --format "
+                                f"latex, not --format {getattr(fmt, 'value', fmt)}.")
 
 
 def out(help: str = "Write the output to this file instead of the terminal (the file is "

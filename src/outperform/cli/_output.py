@@ -142,7 +142,7 @@ def save_figure(figure, path: Path, **kwargs) -> None:
         atomic_save_figure(figure, path, bbox_inches="tight", **kwargs)
 
 
-def render_report(report, fmt: Format) -> str:
+def render_report(report, fmt: Format, fragment: bool = False) -> str:
     """A :class:`~outperform.results.ComparisonReport` as ``fmt``, a string."""
     from ..report import (render_html, render_json, render_latex, render_markdown,
                           render_text)
@@ -155,7 +155,7 @@ def render_report(report, fmt: Format) -> str:
     if fmt is Format.html:
         return render_html(report)
     if fmt is Format.latex:
-        return render_latex(report)
+        return render_latex(report, fragment=fragment)
     from rich.console import Console
 
     import io
@@ -165,7 +165,7 @@ def render_report(report, fmt: Format) -> str:
     return console.export_text().rstrip("\n")
 
 
-def _emit(report, fmt: Format, out: Optional[Path] = None) -> None:
+def _emit(report, fmt: Format, out: Optional[Path] = None, fragment: bool = False) -> None:
     """Print (or write to ``out``) a report as ``fmt``; text on a terminal keeps its styles."""
     from ..report import render_text
 
@@ -174,14 +174,14 @@ def _emit(report, fmt: Format, out: Optional[Path] = None) -> None:
 
         render_text(report, console=Console())
         return
-    write_output(render_report(report, fmt), out)
+    write_output(render_report(report, fmt, fragment), out)
 
 
-def emit_output(output, fmt: Format, out: Optional[Path] = None) -> None:
+def emit_output(output, fmt: Format, out: Optional[Path] = None, fragment: bool = False) -> None:
     """Print (or write to ``out``) an :class:`outperform.report.Output` as ``fmt``."""
     from ..report import render_output
 
-    write_output(render_output(output, Format(fmt).value), out)
+    write_output(render_output(output, Format(fmt).value, fragment=fragment), out)
 
 
 def check_out(out: Optional[Path]) -> None:
@@ -215,7 +215,7 @@ def _plot(report, path: Path) -> None:
     err.print(f"critical-difference diagram ({escape(posthoc)}) written to {escape(str(path))}")
 
 
-def emit_reports(title: str, parts: dict, fmt: Format) -> None:
+def emit_reports(title: str, parts: dict, fmt: Format, fragment: bool = False) -> None:
     """Several reports, ``parts`` {name: report, or the message of why it was not run}: on the
     terminal one after the other (a rule naming each, the reason in yellow for one not run),
     else one output of kind "reports" (:func:`outperform.report.reports_output`) whose notes
@@ -225,7 +225,7 @@ def emit_reports(title: str, parts: dict, fmt: Format) -> None:
     if Format(fmt) is not Format.text:
         from ..report import reports_output
 
-        emit_output(reports_output(title, reports, notes=notes), fmt)
+        emit_output(reports_output(title, reports, notes=notes), fmt, fragment=fragment)
         return
     from rich.console import Console
 

@@ -39,6 +39,7 @@ _ALPHA = opt.alpha("Significance level.")
 _ALT = typer.Option(Alternative.two_sided, help="'greater': one-sided, A better.")
 _PLOT = opt.plot("Write power curves here (.png, .svg, .pdf).")
 _FORMAT = opt.format_()
+_FRAGMENT = opt.fragment()
 _OUT = opt.out()
 _POWER = typer.Option(None, help="Target power; 0.8 when solving for n or the effect.")
 
@@ -50,7 +51,8 @@ def _power(power, *given):
     return power
 
 
-def _check_plot(path, out=None):
+def _check_plot(path, out=None, fmt=Format.text, fragment=False):
+    opt.check_fragment(fragment, fmt)
     check_out(out)
     if path is not None:
         _output_file(path, "--plot", FIGURE_SUFFIXES)
@@ -67,10 +69,10 @@ def _save(curves, path, target):
     err.print(f"power curves written to {path}")
 
 
-def _show(result, fmt=Format.text, out=None):
+def _show(result, fmt=Format.text, out=None, fragment=False):
     from ..report import plan_output
 
-    emit_output(plan_output(result), fmt, out)
+    emit_output(plan_output(result), fmt, out, fragment)
 
 
 def _n_grid(n):
@@ -91,16 +93,16 @@ def mcnemar_cmd(
     method: McNemarMethod = typer.Option(McNemarMethod.connor, help="connor (1987), "
                                          "miettinen (1968) or exact (binomial enumeration)."),
     plot: Optional[Path] = _PLOT,
-    fmt: Format = _FORMAT, out: Optional[Path] = _OUT,
+    fmt: Format = _FORMAT, out: Optional[Path] = _OUT, fragment: bool = _FRAGMENT,
 ) -> None:
     """Test-set size (or power, or minimum detectable difference) of McNemar's test."""
     from ..plan import mcnemar_power, power_curve
 
-    _check_plot(plot, out)
+    _check_plot(plot, out, fmt, fragment)
     res = mcnemar_power(accuracy_a=accuracy_a, accuracy_b=accuracy_b, discordance=discordance,
                         n=n, power=_power(power, n, accuracy_a), alpha=alpha,
                         alternative=alternative.value, method=method.value)
-    _show(res, fmt, out)
+    _show(res, fmt, out, fragment)
     if plot is not None:
         design = dict(accuracy_a=res.details["accuracy_a"], accuracy_b=accuracy_b,
                       discordance=discordance, alpha=res.alpha, alternative=alternative.value)
@@ -120,12 +122,12 @@ def paired_t_cmd(
     wilcoxon: bool = typer.Option(False, "--wilcoxon", help="Plan the Wilcoxon signed-rank "
                                   "test instead (approximation by the relative efficiency)."),
     plot: Optional[Path] = _PLOT,
-    fmt: Format = _FORMAT, out: Optional[Path] = _OUT,
+    fmt: Format = _FORMAT, out: Optional[Path] = _OUT, fragment: bool = _FRAGMENT,
 ) -> None:
     """Pairs needed (or power, or minimum detectable d) for the paired t / Wilcoxon test."""
     from ..plan import paired_ttest_power, power_curve, wilcoxon_power
 
-    _check_plot(plot, out)
+    _check_plot(plot, out, fmt, fragment)
     if wilcoxon and (cluster_size != 1 or icc != 0):
         raise InvalidInputError("--wilcoxon has no design effect; leave out --cluster-size and "
                                 "--icc.")
@@ -133,7 +135,7 @@ def paired_t_cmd(
                        else (paired_ttest_power, dict(cluster_size=cluster_size, icc=icc)))
     res = planner(effect=effect, n=n, power=_power(power, n, effect), alpha=alpha,
                   alternative=alternative.value, **design)
-    _show(res, fmt, out)
+    _show(res, fmt, out, fragment)
     if res.approximation:
         err.print(f"note: {res.approximation}")
     if plot is not None:
@@ -147,15 +149,15 @@ def sign_cmd(
     n: Optional[int] = typer.Option(None, "--n", help="Number of data sets."),
     power: Optional[float] = _POWER, alpha: float = _ALPHA, alternative: Alternative = _ALT,
     plot: Optional[Path] = _PLOT,
-    fmt: Format = _FORMAT, out: Optional[Path] = _OUT,
+    fmt: Format = _FORMAT, out: Optional[Path] = _OUT, fragment: bool = _FRAGMENT,
 ) -> None:
     """Data sets needed (or power, or minimum detectable win rate) for the exact sign test."""
     from ..plan import power_curve, sign_test_power
 
-    _check_plot(plot, out)
+    _check_plot(plot, out, fmt, fragment)
     res = sign_test_power(p_win=p_win, n=n, power=_power(power, n, p_win), alpha=alpha,
                           alternative=alternative.value)
-    _show(res, fmt, out)
+    _show(res, fmt, out, fragment)
     if plot is not None:
         _save(power_curve(sign_test_power, "n", _n_grid(res.n), p_win=res.effect, alpha=alpha,
                           alternative=alternative.value), plot, power or 0.8)
@@ -182,12 +184,12 @@ def corrected_t_cmd(
     rho: Optional[float] = typer.Option(None, help="n_test / n_total; default 1/k."),
     power: Optional[float] = _POWER, alpha: float = _ALPHA, alternative: Alternative = _ALT,
     plot: Optional[Path] = _PLOT,
-    fmt: Format = _FORMAT, out: Optional[Path] = _OUT,
+    fmt: Format = _FORMAT, out: Optional[Path] = _OUT, fragment: bool = _FRAGMENT,
 ) -> None:
     """The r x k table of the corrected resampled t-test: power, or minimum detectable d."""
     from ..plan import corrected_ttest_power, corrected_ttest_table, power_curve
 
-    _check_plot(plot, out)
+    _check_plot(plot, out, fmt, fragment)
     r, k = _ints(runs, "--runs"), _ints(folds, "--folds")
     if effect is not None and power is not None:
         raise InvalidInputError("give --effect (a table of power) or --power (a table of "
@@ -201,7 +203,7 @@ def corrected_t_cmd(
     heading = (f"corrected resampled t-test (Nadeau & Bengio 2003), {what} at {at}, "
                f"alpha = {alpha:g} ({alternative.value}); rows: runs r, columns: folds k, "
                f"rho = {'1/k' if rho is None else f'{rho:g}'}")
-    emit_output(power_table_output(table, heading), fmt, out)
+    emit_output(power_table_output(table, heading), fmt, out, fragment)
     if plot is not None:
         if effect is None:
             raise InvalidInputError("--plot draws power curves: give --effect.")
@@ -223,16 +225,16 @@ def auc_cmd(
                                       "same cases, in [0, 1)."),
     power: Optional[float] = _POWER, alpha: float = _ALPHA, alternative: Alternative = _ALT,
     plot: Optional[Path] = _PLOT,
-    fmt: Format = _FORMAT, out: Optional[Path] = _OUT,
+    fmt: Format = _FORMAT, out: Optional[Path] = _OUT, fragment: bool = _FRAGMENT,
 ) -> None:
     """Positive cases needed (or power, or minimum detectable AUC) for DeLong's test."""
     from ..plan import auc_power, power_curve
 
-    _check_plot(plot, out)
+    _check_plot(plot, out, fmt, fragment)
     res = auc_power(auc_a=auc_a, auc_b=auc_b, n_positive=n_positive, ratio=ratio,
                     correlation=correlation, power=_power(power, n_positive, auc_a),
                     alpha=alpha, alternative=alternative.value)
-    _show(res, fmt, out)
+    _show(res, fmt, out, fragment)
     if plot is not None:
         _save(power_curve(auc_power, "n_positive", _n_grid(res.n), auc_a=res.details["auc_a"],
                           auc_b=auc_b, ratio=ratio, correlation=correlation, alpha=res.alpha,
@@ -248,11 +250,13 @@ def bayes_mcnemar_cmd(
                                       "is right."),
     rope: Optional[float] = opt.rope("ROPE half-width on phi (default: Williams' eq. 7)."),
     threshold: float = opt.threshold("Posterior mass that decides."),
-    fmt: Format = _FORMAT, out: Optional[Path] = _OUT,
+    fmt: Format = _FORMAT, out: Optional[Path] = _OUT, fragment: bool = _FRAGMENT,
 ) -> None:
     """Bayesian assurance: the probability of each decision of the Bayesian McNemar test."""
     from ..plan import mcnemar_assurance
 
+    opt.check_fragment(fragment, fmt)
     check_out(out)
     _show(mcnemar_assurance(n=n, accuracy_a=accuracy_a, accuracy_b=accuracy_b,
-                            discordance=discordance, rope=rope, threshold=threshold), fmt, out)
+                            discordance=discordance, rope=rope, threshold=threshold), fmt, out,
+          fragment)

@@ -54,6 +54,10 @@ def report(
                                   "html, markdown, latex and json; the diagrams are written "
                                   "as PDF and SVG)."),
     formats: Optional[str] = opt.old("--formats", "--format"),
+    fragment: bool = opt.fragment("With latex among the formats: the .tex file holds only the "
+                                  "tables and figure environments, to \\input into a paper "
+                                  "(the \\usepackage lines they need in a comment at the top), "
+                                  "not a whole document."),
     control: Optional[str] = opt.control(),
     alpha: float = opt.alpha(),
     metric: Optional[str] = opt.metric(),
@@ -96,6 +100,9 @@ def report(
         from ..data._mlflow import read_mlflow_uri
 
         files = [read_mlflow_uri(files[0], metric=metric)]
+    if fragment and "tex" not in chosen:
+        raise InvalidInputError("--fragment writes LaTeX tables and figures; add latex to "
+                                f"--format (given: {', '.join(chosen)}).")
     cluster = opt.merge("--cluster", cluster, "--cluster-by", cluster_by)
     out = DEFAULT_OUT if out is None else out
     if out.exists() and not out.is_dir():
@@ -119,7 +126,7 @@ def report(
         sources = [read_table(files[0], encoding=encoding)] if items and encoding else files
         write_eval_reports(sources, out, chosen, metric=metric, cluster=cluster,
                            intersect=intersect, control=control, alpha=alpha,
-                           higher_is_better=direction)
+                           higher_is_better=direction, fragment=fragment)
         return
     file = files[0]
     result = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
@@ -127,7 +134,8 @@ def report(
                      cluster=cluster, encoding=encoding, progress=True, random_state=seed)
     result = with_runs(result, file, encoding=encoding, control=control)
     with writing(out):
-        paths = write_report(result, out, formats=chosen)
+        paths = write_report(result, out, formats=chosen, seed=seed, fragment=fragment,
+                             methods=True)
     _emit(result, Format.text)
     for path in (paths.values() if isinstance(paths, dict) else paths):
         err.print(f"wrote {path}")

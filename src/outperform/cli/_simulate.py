@@ -30,6 +30,7 @@ def simulate(
                                   "the terminal; a name ending in .png, .svg or .pdf is the "
                                   "old spelling of --plot."),
     fmt: Format = opt.format_(),
+    fragment: bool = opt.fragment(),
     table: Optional[Path] = typer.Option(None, help="Write the results table here (.csv)."),
     seed: int = opt.seed("random_state."),
     n_jobs: int = typer.Option(1, help="Parallel workers (joblib; -1: all cores); the table "
@@ -37,6 +38,7 @@ def simulate(
     scheduler: Optional[str] = typer.Option(None, metavar="<address>", help=SCHEDULER_HELP),
 ) -> None:
     """Reproduce a simulation study of the papers (AUC of tests, power, replicability)."""
+    opt.check_fragment(fragment, fmt)
     from ..report import simulation_output
     from ..simulate import FIGURES, plot_figure, run_figure
 
@@ -55,7 +57,7 @@ def simulate(
     with _backend(scheduler, n_jobs) as backend:
         frame = run_figure(name, full=full, random_state=seed, n_jobs=n_jobs, backend=backend,
                            progress=True)
-    emit_output(simulation_output(frame, name), fmt, out)
+    emit_output(simulation_output(frame, name), fmt, out, fragment)
     if table is not None:
         frame.to_csv(table, index=False)
         err.print(f"table written to {table}")

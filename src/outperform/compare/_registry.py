@@ -56,6 +56,9 @@ class Procedure:
         Words after its key in the help of ``--posthoc`` (post-hoc procedures only).
     reported_in : tuple of str
         Members of :data:`SLOTS` where its result appears (empty: a kernel users call).
+    references : tuple of str
+        BibTeX keys of the works it comes from, entries of ``outperform/report/references.bib``
+        (:func:`outperform.report.bibtex` writes them; a methods paragraph cites them).
     """
 
     key: str
@@ -71,6 +74,7 @@ class Procedure:
     posthoc: bool = False
     help: str = ""
     reported_in: tuple[str, ...] = ("tests",)
+    references: tuple[str, ...] = ()
 
     def __post_init__(self):
         if (self.decides not in DECIDES or self.control not in CONTROL

@@ -5,6 +5,7 @@ import numpy as np
 
 from .._validation import InvalidInputError
 from ._common import new_axes
+from ._style import ACCENT, grey, styled
 
 __all__ = ["plot_bradley_terry"]
 
@@ -12,6 +13,7 @@ _SHORT = {"sandwich": "normal, sandwich SE", "model": "normal, model SE",
           "bootstrap": "percentile bootstrap"}
 
 
+@styled
 def plot_bradley_terry(result, *, top: int | None = None, ax=None):
     """Each model's Elo-scale rating as a point with its confidence interval, sorted.
 
@@ -38,14 +40,14 @@ def plot_bradley_terry(result, *, top: int | None = None, ax=None):
             raise InvalidInputError(f"top must be a positive integer, got {top!r}.")
         order = order[:int(top)]
     k = len(order)
-    ax, _ = new_axes(ax, (6, 0.8 + 0.32 * k))
+    ax, _ = new_axes(ax, (6, 0.8 + 0.32 * k), rows=True)
     y = np.arange(k)
     rating = result.ratings[order]
     low, high = result.rating_low[order], result.rating_high[order]
-    ax.errorbar(rating, y, xerr=[rating - low, high - rating], fmt="o", color="tab:blue",
-                ecolor="tab:blue", elinewidth=2, capsize=3, markersize=5)
+    ax.errorbar(rating, y, xerr=[rating - low, high - rating], fmt="o", color=ACCENT,
+                ecolor=ACCENT, elinewidth=2, capsize=3, markersize=5)
     if result.anchor is not None and result.anchor in [result.models[i] for i in order]:
-        ax.axvline(result.anchor_rating, color="grey", lw=0.8, ls=":")
+        ax.axvline(result.anchor_rating, color=grey(0.5), lw=0.8, ls=":")
     ax.set_yticks(y, [result.models[i] + (" (anchor)" if result.models[i] == result.anchor
                                           else "") for i in order])
     ax.invert_yaxis()

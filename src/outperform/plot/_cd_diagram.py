@@ -12,12 +12,14 @@ import numpy as np
 
 from .._atomic import save_figure as _save_atomically
 from .._validation import InvalidInputError, TooFewError, as_float_array
-from ._cd_layout import _LINESPACING, _fit_into, _Layout, _literal, _Spec, _wrap
+from ._cd_layout import _LINESPACING, _fit_into, _fit_width, _Layout, _literal, _Spec, _wrap
 from ..stats._cliques import groups_from_critical_difference, nonsignificant_groups
 from ..stats._letters import compact_letters
+from ._style import FONT_RANGE, FONT_SIZE, INK, PAPER, requested_width, styled
 
 
 
+@styled
 def cd_diagram(average_ranks, names, *, critical_difference=None, groups=None, reject=None,
                control=None, ax=None, title=None, reverse=False, highlight=None,
                fontsize=None, wrap=40, letters=None):
@@ -66,7 +68,8 @@ def cd_diagram(average_ranks, names, *, critical_difference=None, groups=None, r
     highlight : sequence of str or int, optional
         Methods whose names are set in bold (the control always is).
     fontsize : float, optional
-        Size of the names in points; by default 10 for up to 20 methods, 9 up to 40, else 8.
+        Size of the names in points; by default 9 (:data:`._style.FONT_SIZE`) for up to 20
+        methods, 8.5 up to 40, else 8.
     wrap : int or None, default 40
         Names longer than this many characters are broken over several lines (after spaces,
         commas, underscores, ...); None keeps every name on one line.
@@ -132,7 +135,7 @@ def cd_diagram(average_ranks, names, *, critical_difference=None, groups=None, r
     else:
         bars = []
     if fontsize is None:
-        fontsize = 10.0 if k <= 20 else 9.0 if k <= 40 else 8.0
+        fontsize = FONT_SIZE if k <= 20 else 8.5 if k <= 40 else 8.0
     elif not fontsize > 0:
         raise InvalidInputError(f"fontsize must be a positive number of points, got {fontsize!r}.")
     if wrap is not None and not (isinstance(wrap, (int, np.integer)) and wrap >= 1):
@@ -147,7 +150,9 @@ def cd_diagram(average_ranks, names, *, critical_difference=None, groups=None, r
     if ax is None:
         import matplotlib.pyplot as plt
 
-        layout = _Layout(spec, float(fontsize), axis_length=None)
+        width = requested_width()
+        layout = (_Layout(spec, float(fontsize), axis_length=None) if width is None
+                  else _fit_width(spec, float(fontsize), width, FONT_RANGE[0]))
         fig = plt.figure(figsize=(layout.width, layout.height))
         ax = fig.add_axes((0, 0, 1, 1))
     else:
@@ -156,6 +161,7 @@ def cd_diagram(average_ranks, names, *, critical_difference=None, groups=None, r
     return ax
 
 
+@styled
 def cd_diagram_from_result(result, *, ax=None, letters=True, **kw):
     """Draw the CD diagram of a rank-based post-hoc result.
 
@@ -325,7 +331,7 @@ def _draw(ax, spec: _Spec, lay: _Layout):
     ax.set_axis_off()
     ax.set_xlim(0, lay.width)
     ax.set_ylim(lay.height, 0)
-    ink = "black"
+    ink = INK
     line_kw = dict(color=ink, linewidth=0.8, solid_capstyle="butt", clip_on=False)
 
     if spec.title:
@@ -381,5 +387,5 @@ def _draw(ax, spec: _Spec, lay: _Layout):
         hi = min(spec.high, rc + spec.cd)
         y = lay.y_first_bar
         ax.plot([lay.x(lo), lay.x(hi)], [y, y], gid="control-interval", **bar_kw)
-        ax.plot([lay.x(rc)], [y], marker="o", markersize=0.5 * lay.fontsize, color="white",
+        ax.plot([lay.x(rc)], [y], marker="o", markersize=0.5 * lay.fontsize, color=PAPER,
                 markeredgecolor=ink, markeredgewidth=1.0, clip_on=False)

@@ -84,9 +84,10 @@ class _Layout:
     axis scales with the font: that is what lets :func:`_fit_into` solve for the font size.
     """
 
-    def __init__(self, spec: _Spec, fontsize: float, axis_length: float | None):
+    def __init__(self, spec: _Spec, fontsize: float, axis_length: float | None,
+                 min_font: float = 0.0):
         self.fontsize = fs = fontsize
-        self.tick_fontsize = 0.9 * fs
+        self.tick_fontsize = max(0.9 * fs, min(min_font, fs))
         self.em = em = fs / 72
         self.low, self.reverse = spec.low, spec.reverse
         k = spec.ranks.size
@@ -193,6 +194,26 @@ def _fit_into(spec, fontsize, ax):
     probe = _Layout(spec, fs, axis_length=_MIN_AXIS)
     layout = _Layout(spec, fs, axis_length=max(_MIN_AXIS, _MIN_AXIS + avail_w - probe.width))
     layout.width, layout.height = max(avail_w, layout.width), max(avail_h, layout.height)
+    return layout
+
+
+def _fit_width(spec, fontsize, width, min_font, min_axis=1.2):
+    """The layout of a new figure ``width`` inches wide: the rank axis takes what the names
+    leave; when that is under ``min_axis`` inches, the font shrinks, not below ``min_font``."""
+    def rest(fs):     # names, hooks and margins: about proportional to the font
+        return _Layout(spec, fs, axis_length=min_axis).width - min_axis
+
+    fs = fontsize
+    for _ in range(3):    # the widths are not exactly proportional: settle in a few steps
+        if width - rest(fs) >= min_axis:
+            break
+        fs = max(min_font, fs * (width - min_axis) / rest(fs))
+    if width - rest(fs) < min_axis - 1e-9:
+        warnings.warn(f"a CD diagram {width:g} in wide is too narrow for these names at "
+                      f"{min_font:g} pt: it is drawn wider; shorten the names (wrap=) or "
+                      "use width='page'.", OutperformWarning, stacklevel=4)
+    layout = _Layout(spec, fs, axis_length=max(min_axis, width - rest(fs)), min_font=min_font)
+    layout.width = max(width, layout.width)
     return layout
 
 

@@ -1,14 +1,17 @@
 """Helpers shared by the plots of comparison results."""
 from __future__ import annotations
 
+from ._style import ALERT, figsize
 
-def new_axes(ax, size=(6, 3.5)):
-    """``(ax, False)`` for a given axes, else ``(new axes of a new figure, True)``."""
+
+def new_axes(ax, size=(6, 3.5), rows: bool = False):
+    """``(ax, False)`` for a given axes, else ``(new axes of a new figure, True)``; the size
+    is the style's (:func:`._style.figsize`: ``rows=True`` for a height made of rows)."""
     if ax is not None:
         return ax, False
     import matplotlib.pyplot as plt
 
-    return plt.subplots(figsize=size)[1], True
+    return plt.subplots(figsize=figsize(size, rows))[1], True
 
 
 def region_labels(result, names) -> tuple[str, str, str]:
@@ -23,9 +26,9 @@ def annotate_posterior(ax, result, names) -> None:
     """Draw the ROPE on a posterior's axes, its three region probabilities and the decision."""
     low, high = result.rope
     if high > low:
-        ax.axvspan(low, high, color="tab:red", alpha=0.12, lw=0, label="ROPE")
+        ax.axvspan(low, high, color=ALERT, alpha=0.12, lw=0, label="ROPE")
     for bound in {low, high}:
-        ax.axvline(bound, color="tab:red", lw=1.2)
+        ax.axvline(bound, color=ALERT, lw=1.2)
     # Left and right labels in the corners, the ROPE's one on a second row, so that long
     # numbers (3.02e-07) never run into each other.
     positions = ((0.02, 0.97, "left"), (0.5, 0.89, "center"), (0.98, 0.97, "right"))

@@ -5,6 +5,7 @@ import numpy as np
 
 from .._validation import InvalidInputError
 from ._common import new_axes
+from ._style import DIVERGING, INK, PAPER, styled
 
 #: Largest number of models whose cells get their numbers written in them.
 ANNOTATE_UP_TO = 12
@@ -18,8 +19,9 @@ def _wins(board) -> np.ndarray | None:
     return None if wins is None else np.asarray(wins, dtype=float)
 
 
+@styled
 def plot_comparison_matrix(board, *, top: int | None = None, annotate: bool | None = None,
-                           cmap="RdBu", ax=None):
+                           cmap=DIVERGING, ax=None):
     """Draw every pair of a leaderboard as a multiple comparison matrix, best models first.
 
     The layout of Ismail-Fawaz, Dempster, Tan, Herrmann, Miller, Schmidt, Forestier & Webb
@@ -111,7 +113,7 @@ def plot_comparison_matrix(board, *, top: int | None = None, annotate: bool | No
         _write_cells(ax, image, diff, p, reject, _wins(board), idx, rs.n_items)
     elif reject.any():
         i, j = np.nonzero(reject)
-        ax.plot(j, i, "o", color="black", markersize=max(0.8, min(3.0, 120 / m)),
+        ax.plot(j, i, "o", color=INK, markersize=max(0.8, min(3.0, 120 / m)),
                 linestyle="none")
     # Wins are counted over the items (or tasks), also when whole clusters were resampled.
     units = "tasks" if rs.unit == "task" else "items"
@@ -141,7 +143,7 @@ def _write_cells(ax, image, diff, p, reject, wins, idx, n_items) -> None:
             if i == j:
                 continue
             r, g, b, _ = image.cmap(image.norm(diff[i, j]))
-            ink = "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
+            ink = PAPER if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else INK
             lines = [f"{diff[i, j]:+.3g}"]
             if wins is not None:
                 lines.append("/".join(f"{c[i, j]:.0f}" for c in counts))
@@ -150,7 +152,7 @@ def _write_cells(ax, image, diff, p, reject, wins, idx, n_items) -> None:
                     color=ink, fontweight="bold" if reject[i, j] else "normal",
                     linespacing=1.1)
             if reject[i, j]:
-                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="black",
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=INK,
                                        linewidth=1.4))
 
 

@@ -9,9 +9,11 @@ import numpy as np
 from .._deprecation import renamed
 from .._validation import InvalidInputError, as_float_array, check_alpha
 from ._common import new_axes
+from ._style import ACCENT, grey, palette_cmap, styled
 
 
 @renamed(confidence_level="alpha")
+@styled
 def plot_cv_differences(differences, result, *, n_folds: int | None = None,
                         alpha: float = 0.05, names=("A", "B"), ax=None):
     """Scatter the fold differences a - b with their mean and confidence interval.
@@ -73,23 +75,24 @@ def plot_cv_differences(differences, result, *, n_folds: int | None = None,
 
     index = np.arange(d.size)
     if n_folds is None:
-        ax.scatter(index, d, s=14, color="0.2", zorder=3, label="fold")
+        ax.scatter(index, d, s=14, color=grey(0.2), zorder=3, label="fold")
     else:
         run = index // n_folds
-        ax.scatter(index, d, s=14, c=run, cmap="tab10", zorder=3, label="fold (colour = run)")
+        ax.scatter(index, d, s=14, c=run, cmap=palette_cmap(run.max() + 1), zorder=3,
+                   label="fold (colour = run)")
         for boundary in range(n_folds, d.size, n_folds):
-            ax.axvline(boundary - 0.5, color="0.85", lw=0.8, zorder=1)
+            ax.axvline(boundary - 0.5, color=grey(0.85), lw=0.8, zorder=1)
 
     low, high = result.confidence_interval(confidence_level)
     finite = [v for v in (low, high, *d) if math.isfinite(v)]
     pad = 0.1 * (max(finite) - min(finite) or 1.0)
     bottom, top = min(finite + [0.0]) - pad, max(finite + [0.0]) + pad
     # One-sided intervals are open on one side: shade up to the edge of the plot.
-    ax.axhspan(max(low, bottom), min(high, top), color="tab:blue", alpha=0.18, zorder=0,
+    ax.axhspan(max(low, bottom), min(high, top), color=ACCENT, alpha=0.18, zorder=0,
                label=f"{confidence_level:.0%} CI ({result.method})")
-    ax.axhline(result.estimate, color="tab:blue", lw=1.5, zorder=2,
+    ax.axhline(result.estimate, color=ACCENT, lw=1.5, zorder=2,
                label=f"mean = {result.estimate:.4g}")
-    ax.axhline(0.0, color="0.4", lw=0.8, ls="--", zorder=1)
+    ax.axhline(0.0, color=grey(0.4), lw=0.8, ls="--", zorder=1)
     ax.set_ylim(bottom, top)
     ax.set_xlim(-0.5, d.size - 0.5)
     ax.set_xlabel("fold (runs in order)" if n_folds else "fold")

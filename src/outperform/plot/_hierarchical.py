@@ -18,6 +18,7 @@ from scipy import stats
 
 from .._validation import InvalidInputError
 from ._common import annotate_posterior, new_axes
+from ._style import ACCENT, ALERT, INK, PAPER, grey, styled
 
 
 def _hierarchical_ttest_posterior(result):
@@ -38,6 +39,7 @@ def _hyperposterior(result):
     return hyper
 
 
+@styled
 def plot_hierarchical_posterior(result, *, names=("A", "B"), n_points: int = 400,
                                 coverage: float = 0.95, ax=None):
     """Posterior of delta0 and the predictive density of the next data set's delta.
@@ -92,9 +94,9 @@ def plot_hierarchical_posterior(result, *, names=("A", "B"), n_points: int = 400
     inside = nxt[(nxt >= grid[0]) & (nxt <= grid[-1])]
     dens_next = stats.gaussian_kde(inside)(grid) * inside.size / nxt.size
     dens0 = stats.gaussian_kde(delta0)(grid)
-    ax.fill_between(grid, dens0, color="tab:blue", alpha=0.25, lw=0)
-    ax.plot(grid, dens0, color="tab:blue", lw=1.5, label="delta0 (mean difference)")
-    ax.plot(grid, dens_next, color="black", lw=1.5, label="delta on a new data set")
+    ax.fill_between(grid, dens0, color=ACCENT, alpha=0.25, lw=0)
+    ax.plot(grid, dens0, color=ACCENT, lw=1.5, label="delta0 (mean difference)")
+    ax.plot(grid, dens_next, color=INK, lw=1.5, label="delta on a new data set")
     ax.set_xlim(grid[0], grid[-1])
     ax.set_ylim(0, 1.35 * max(dens0.max(), dens_next.max()))
     ax.set_ylabel("posterior density")
@@ -106,6 +108,7 @@ def plot_hierarchical_posterior(result, *, names=("A", "B"), n_points: int = 400
     return ax
 
 
+@styled
 def plot_shrinkage(result, *, names=("A", "B"), task_names=None, max_tasks: int = 60,
                    ax=None):
     """Raw per-task estimates and the pooled ones of a hierarchical model, task by task.
@@ -173,16 +176,16 @@ def plot_shrinkage(result, *, names=("A", "B"), task_names=None, max_tasks: int 
         moved = np.abs(np.nan_to_num(raw, nan=centre) - pooled)
         order = np.sort(np.argsort(moved)[::-1][:max_tasks])
     order = order[np.argsort(pooled[order])]
-    ax, new_figure = new_axes(ax, size=(6, 1.0 + 0.22 * order.size))
+    ax, new_figure = new_axes(ax, size=(6, 1.0 + 0.22 * order.size), rows=True)
     rows = np.arange(order.size)
-    ax.hlines(rows, low[order], high[order], color="tab:blue", lw=1.2, alpha=0.6)
-    ax.plot(raw[order], rows, "o", mfc="white", mec="0.3", label="raw estimate")
-    ax.plot(pooled[order], rows, "o", color="tab:blue", label="pooled (shrunk) estimate")
+    ax.hlines(rows, low[order], high[order], color=ACCENT, lw=1.2, alpha=0.6)
+    ax.plot(raw[order], rows, "o", mfc=PAPER, mec=grey(0.3), label="raw estimate")
+    ax.plot(pooled[order], rows, "o", color=ACCENT, label="pooled (shrunk) estimate")
     for r, j in zip(rows, order):
         if np.isfinite(raw[j]) and abs(raw[j] - pooled[j]) > 0:
             ax.annotate("", xy=(pooled[j], r), xytext=(raw[j], r),
-                        arrowprops=dict(arrowstyle="->", color="0.5", lw=0.8))
-    ax.axvline(centre, color="black", lw=1, ls="--", label="pooled centre")
+                        arrowprops=dict(arrowstyle="->", color=grey(0.5), lw=0.8))
+    ax.axvline(centre, color=INK, lw=1, ls="--", label="pooled centre")
     ax.set_yticks(rows, [labels[j] for j in order], fontsize="small")
     ax.set_xlabel(what)
     ax.set_ylim(-0.7, order.size - 0.3)
@@ -192,6 +195,7 @@ def plot_shrinkage(result, *, names=("A", "B"), task_names=None, max_tasks: int 
     return ax
 
 
+@styled
 def plot_ab_posterior(result, *, kind: str = "samples", n_samples: int = 10_000,
                       random_state=0, quantile: float = 0.978, ax=None):
     """Posterior of (a, b) of the hierarchical McNemar model (Williams 2026 Figure 4(a)).
@@ -238,15 +242,15 @@ def plot_ab_posterior(result, *, kind: str = "samples", n_samples: int = 10_000,
     top = max(np.quantile(ab[:, 0], quantile), np.quantile(ab[:, 1], quantile))
     ax, new_figure = new_axes(ax, size=(4.5, 4.5))
     if kind == "samples":
-        ax.plot(ab[:, 0], ab[:, 1], ".", ms=2, color="black", alpha=0.4)
+        ax.plot(ab[:, 0], ab[:, 1], ".", ms=2, color=INK, alpha=0.4)
     else:
         a = np.linspace(top / 400, top, 300)
         grid_a, grid_b = np.meshgrid(a, a, indexing="ij")
         dens = hyper.density_ab(grid_a, grid_b)
         levels = [1e-4, 1e-3, 1e-2, 1e-1, 0.5]
-        cs = ax.contour(grid_a, grid_b, dens, levels=levels, colors="black", linewidths=1)
+        cs = ax.contour(grid_a, grid_b, dens, levels=levels, colors=INK, linewidths=1)
         ax.clabel(cs, fmt={lv: f"{lv:g}" for lv in levels}, fontsize="x-small")
-    ax.plot([0, top], [0, top], color="tab:red", lw=0.8, ls=":", label="a = b (phi = 0.5)")
+    ax.plot([0, top], [0, top], color=ALERT, lw=0.8, ls=":", label="a = b (phi = 0.5)")
     ax.set_xlim(0, top)
     ax.set_ylim(0, top)
     ax.set_aspect("equal")
@@ -259,6 +263,7 @@ def plot_ab_posterior(result, *, kind: str = "samples", n_samples: int = 10_000,
     return ax
 
 
+@styled
 def plot_phi_next(result, *, names=("A", "B"), n_points: int = 400, ax=None):
     """Predictive density of phi_next with the ROPE (Williams 2026 Figure 4(b)).
 
@@ -299,7 +304,7 @@ def plot_phi_next(result, *, names=("A", "B"), n_points: int = 400, ax=None):
     pad = 0.05 * (high - low)
     grid = np.linspace(max(low - pad, 1e-6), min(high + pad, 1 - 1e-6), n_points)
     dens = mix.pdf(grid)
-    ax.plot(grid, dens, color="black", lw=1.5)
+    ax.plot(grid, dens, color=INK, lw=1.5)
     ax.set_xlim(grid[0], grid[-1])
     ax.set_ylim(0, 1.35 * dens.max())
     ax.set_ylabel("predictive density")

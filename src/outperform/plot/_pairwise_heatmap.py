@@ -5,6 +5,7 @@ import numpy as np
 
 from .._validation import InvalidInputError, check_choice
 from ._common import new_axes
+from ._style import ALERT, DIVERGING, INK, PAPER, SEQUENTIAL, styled
 
 _VALUES = ("auto", "statistic", "pvalue", "pvalue_adjusted", "cohens_g", "p_rope")
 
@@ -37,12 +38,13 @@ def _mark_cycles(ax, result, names: list[str]) -> None:
         members = [m if isinstance(m, str) else result.names[m] for m in cycle]
         for winner, loser in zip(members, members[1:] + members[:1]):
             i, j = position[winner], position[loser]
-            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="red", lw=2))
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=ALERT, lw=2))
     if cycles:
-        ax.text(0.0, -0.02, f"red: {len(cycles)} non-transitive cycle(s)", color="red",
+        ax.text(0.0, -0.02, f"red: {len(cycles)} non-transitive cycle(s)", color=ALERT,
                 fontsize="x-small", transform=ax.transAxes, va="top")
 
 
+@styled
 def plot_pairwise_heatmap(result, *, values: str = "auto", order: str | None = "accuracy",
                           annotate: bool | None = None, cmap=None, ax=None):
     """Draw a k x k table of pairwise comparisons as a heatmap (row model vs column model).
@@ -100,7 +102,7 @@ def plot_pairwise_heatmap(result, *, values: str = "auto", order: str | None = "
     k = len(names)
     is_p = label.startswith("p-value")
     if cmap is None:
-        cmap = "viridis_r" if is_p else "RdBu"
+        cmap = SEQUENTIAL if is_p else DIVERGING
     if is_p or label.startswith("P("):
         vmin, vmax = 0.0, 1.0
     else:
@@ -122,7 +124,7 @@ def plot_pairwise_heatmap(result, *, values: str = "auto", order: str | None = "
                 if np.isfinite(matrix[i, j]):
                     star = "*" if reject[i, j] else ""
                     r, g, b, _ = image.cmap(image.norm(matrix[i, j]))
-                    ink = "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
+                    ink = PAPER if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else INK
                     ax.text(j, i, f"{matrix[i, j]:.2g}{star}", ha="center", va="center",
                             fontsize="x-small", color=ink)
     _mark_cycles(ax, result, names)

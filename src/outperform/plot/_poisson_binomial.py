@@ -11,8 +11,10 @@ import numpy as np
 
 from .._validation import InvalidInputError
 from ._common import new_axes
+from ._style import ACCENT, INK, SECOND, grey, styled
 
 
+@styled
 def plot_poisson_binomial(result, *, names=("A", "B"), ax=None):
     """Draw the pmf of the number of data sets A wins, and the threshold q/2.
 
@@ -56,9 +58,9 @@ def plot_poisson_binomial(result, *, names=("A", "B"), ax=None):
     ax, new_figure = new_axes(ax)
     k = np.arange(q + 1)
     a, b = names
-    colours = np.where(k > q / 2, "tab:blue", np.where(k < q / 2, "tab:orange", "tab:gray"))
+    colours = np.where(k > q / 2, ACCENT, np.where(k < q / 2, SECOND, grey(0.5)))
     bars = ax.bar(k, pmf, width=0.8, color=colours, edgecolor="none")
-    ax.axvline(q / 2, color="black", lw=1.2, ls="--")
+    ax.axvline(q / 2, color=INK, lw=1.2, ls="--")
     handles = [bars[int(np.argmax(k > q / 2))] if q > 0 else bars[0]]
     labels = [f"{a} wins on more than q/2 = {q / 2:g} data sets"]
     if q > 0 and np.any(k < q / 2):

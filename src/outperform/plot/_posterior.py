@@ -8,8 +8,10 @@ from scipy import stats
 from .._validation import InvalidInputError, as_paired
 from ._common import annotate_posterior, new_axes
 from ._student_posterior import plot_student_posterior
+from ._style import ACCENT, INK, grey, styled
 
 
+@styled
 def plot_posterior(result, *, names=("A", "B"), n_points: int = 400, bins: int | None = None,
                    ax=None):
     """Posterior density of the compared parameter, the ROPE shaded, and the three region
@@ -61,7 +63,7 @@ def plot_posterior(result, *, names=("A", "B"), n_points: int = 400, bins: int |
     ax, new_figure = new_axes(ax)
     low, high = result.rope
     nbins = bins or int(min(80, max(10, np.sqrt(samples.size))))
-    heights = ax.hist(samples, bins=nbins, density=True, color="0.85", edgecolor="0.6",
+    heights = ax.hist(samples, bins=nbins, density=True, color=grey(0.85), edgecolor=grey(0.6),
                       lw=0.5, label="posterior draws")[0]
     top = float(heights.max())
     span = np.ptp(samples)
@@ -69,7 +71,7 @@ def plot_posterior(result, *, names=("A", "B"), n_points: int = 400, bins: int |
         grid = np.linspace(min(samples.min(), low) - 0.05 * span,
                            max(samples.max(), high) + 0.05 * span, n_points)
         density = stats.gaussian_kde(samples)(grid)
-        ax.plot(grid, density, color="black", lw=1.5, label="kernel density")
+        ax.plot(grid, density, color=INK, lw=1.5, label="kernel density")
         ax.set_xlim(grid[0], grid[-1])
         top = max(top, float(density.max()))
     ax.set_ylim(0, 1.35 * top)   # headroom for the labels
@@ -80,6 +82,7 @@ def plot_posterior(result, *, names=("A", "B"), n_points: int = 400, bins: int |
     return ax
 
 
+@styled
 def plot_differences(a, b, *, names=("A", "B"), bins: int | str = "auto", ax=None):
     """Histogram of the paired differences a - b with their mean and median
     (Williams 2026, Figures 1(a) and 2(a)).
@@ -114,11 +117,11 @@ def plot_differences(a, b, *, names=("A", "B"), bins: int | str = "auto", ax=Non
     x, y = as_paired(a, b)
     d = x - y
     ax, new_figure = new_axes(ax)
-    ax.hist(d, bins=np.histogram_bin_edges(d, bins=bins), color="0.75", edgecolor="0.4", lw=0.5)
-    ax.axvline(0.0, color="0.5", lw=1.0)
-    ax.axvline(float(np.mean(d)), color="black", ls="--", lw=1.2,
+    ax.hist(d, bins=np.histogram_bin_edges(d, bins=bins), color=grey(0.75), edgecolor=grey(0.4), lw=0.5)
+    ax.axvline(0.0, color=grey(0.5), lw=1.0)
+    ax.axvline(float(np.mean(d)), color=INK, ls="--", lw=1.2,
                label=f"mean {np.mean(d):.3g}")
-    ax.axvline(float(np.median(d)), color="tab:blue", ls=":", lw=1.5,
+    ax.axvline(float(np.median(d)), color=ACCENT, ls=":", lw=1.5,
                label=f"median {np.median(d):.3g}")
     ax.set_xlabel(f"{names[0]} - {names[1]}")
     ax.set_ylabel("number of examples")

@@ -6,8 +6,10 @@ import numpy as np
 from scipy import stats
 
 from .._validation import as_float_array
+from ._style import figsize, styled
 
 
+@styled
 def qq_plot(differences, *, ax=None, title: str | None = None):
     """Normal QQ-plot of ``differences`` with the Shapiro–Wilk p-value in the title.
 
@@ -29,7 +31,7 @@ def qq_plot(differences, *, ax=None, title: str | None = None):
     """
     d = as_float_array(differences, "differences", ndim=1)
     if ax is None:
-        _, ax = plt.subplots(figsize=(4.5, 4.5))
+        _, ax = plt.subplots(figsize=figsize((4.5, 4.5)))
     (theoretical, ordered), (slope, intercept, _) = stats.probplot(d, dist="norm")
     ax.plot(theoretical, ordered, "o", ms=3, alpha=0.7)
     ax.plot(theoretical, slope * np.asarray(theoretical) + intercept, "r-", lw=1)

@@ -5,6 +5,7 @@ import numpy as np
 
 from .._validation import InvalidInputError
 from ._common import new_axes
+from ._style import PALETTE, INK, grey, styled
 
 #: Rows of models shown per inch of a new figure's height.
 _ROWS_PER_INCH = 5.0
@@ -19,13 +20,12 @@ def _parts(board):
 
 
 def tier_colours(tiers: np.ndarray) -> list:
-    """One colour per model: tiers cycle through tab10, so that neighbouring tiers differ."""
-    import matplotlib
-
-    palette = matplotlib.colormaps["tab10"].colors
-    return [palette[(t - 1) % len(palette)] for t in tiers]
+    """One colour per model: tiers cycle through the palette (Okabe & Ito), so that
+    neighbouring tiers differ."""
+    return [PALETTE[(t - 1) % len(PALETTE)] for t in tiers]
 
 
+@styled
 def plot_rank_sets(board, *, top: int | None = None, percentile: bool = True, ax=None):
     """Draw each model's rank confidence sets, models sorted by score (best on top).
 
@@ -81,7 +81,7 @@ def plot_rank_sets(board, *, top: int | None = None, percentile: bool = True, ax
         raise InvalidInputError(f"top must be a positive integer, got {top!r}.")
     order = rs.order[:top] if top is not None else rs.order
     m = len(order)
-    ax, new_figure = new_axes(ax, (8.0, max(2.5, 1.4 + m / _ROWS_PER_INCH)))
+    ax, new_figure = new_axes(ax, (8.0, max(2.5, 1.4 + m / _ROWS_PER_INCH)), rows=True)
     tiers = rs.tiers()
     colours = tier_colours(tiers[order])
     y = np.arange(m)
@@ -91,10 +91,10 @@ def plot_rank_sets(board, *, top: int | None = None, percentile: bool = True, ax
             alpha=0.35, linewidth=0, label="simultaneous rank set")
     ax.hlines(y, mar[:, 0] - 0.5, mar[:, 1] + 0.5, colors=colours, linewidth=2.2,
               label="marginal rank set")
-    ax.plot(rs.rank[order], y, "o", color="black", markersize=2.5 if m > 60 else 3.5,
+    ax.plot(rs.rank[order], y, "o", color=INK, markersize=2.5 if m > 60 else 3.5,
             label="rank of the estimate")
     if percentile:
-        ax.plot(np.r_[pct[:, 0] - 0.5, pct[:, 1] + 0.5], np.r_[y, y], "|", color="0.25",
+        ax.plot(np.r_[pct[:, 0] - 0.5, pct[:, 1] + 0.5], np.r_[y, y], "|", color=grey(0.25),
                 markersize=4 if m > 60 else 6, label="percentile bootstrap interval")
     small = "xx-small" if m > 60 else "x-small" if m > 25 else "small"
     ax.set_yticks(y, [rs.names[j] for j in order], fontsize=small)
@@ -112,7 +112,7 @@ def plot_rank_sets(board, *, top: int | None = None, percentile: bool = True, ax
     shown = f"top {m} of {k} models" if m < k else f"{k} models"
     ax.set_title(f"Rank confidence sets, {shown}, by mean {metric}", fontsize="medium",
                  pad=20)
-    ax.grid(axis="x", color="0.9", linewidth=0.6)
+    ax.grid(axis="x", color=grey(0.9), linewidth=0.6)
     ax.set_axisbelow(True)
     # Above the axes, under the title: inside, it would hide the sets of tied models.
     ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=4, frameon=False,

@@ -3,17 +3,17 @@ from __future__ import annotations
 
 from .._validation import InvalidInputError
 from ._common import new_axes
+from ._style import PALETTE, ACCENT, INK, figsize, grey, styled
 
 _LABELS = {"mean": "Mean", "median": "Median", "iqm": "IQM (interquartile mean)",
            "optimality_gap": "Optimality gap (lower is better)"}
 
 
 def _colours(models):
-    import matplotlib.pyplot as plt
-    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    return {m: cycle[i % len(cycle)] for i, m in enumerate(models)}
+    return {m: PALETTE[i % len(PALETTE)] for i, m in enumerate(models)}
 
 
+@styled
 def plot_interval_estimates(result, *, statistic: str = "iqm", ax=None):
     """One aggregate of every model as a point with its bootstrap interval (a bar).
 
@@ -39,12 +39,12 @@ def plot_interval_estimates(result, *, statistic: str = "iqm", ax=None):
     if statistic not in held:
         raise InvalidInputError(f"statistic must be one of {held}, got {statistic!r}.")
     models = list(result.aggregates)
-    ax, _ = new_axes(ax, (5, 0.5 + 0.45 * len(models)))
+    ax, _ = new_axes(ax, (5, 0.5 + 0.45 * len(models)), rows=True)
     colours = _colours(models)
     for y, m in enumerate(models):
         e = result.aggregates[m][statistic]
         ax.barh(y, e.high - e.low, left=e.low, height=0.6, color=colours[m], alpha=0.75)
-        ax.plot([e.estimate] * 2, [y - 0.3, y + 0.3], color="black", lw=1.5)
+        ax.plot([e.estimate] * 2, [y - 0.3, y + 0.3], color=INK, lw=1.5)
     ax.set_yticks(range(len(models)), models)
     ax.invert_yaxis()
     ax.set_xlabel(f"{_LABELS.get(statistic, statistic)}, normalised {result.metric}")
@@ -54,6 +54,7 @@ def plot_interval_estimates(result, *, statistic: str = "iqm", ax=None):
     return ax
 
 
+@styled
 def plot_performance_profiles(result, *, ax=None):
     """Performance profiles: fraction of runs scoring above tau, with pointwise bands.
 
@@ -83,6 +84,7 @@ def plot_performance_profiles(result, *, ax=None):
     return ax
 
 
+@styled
 def plot_probability_of_improvement(result, *, ax=None):
     """Average probability of improvement P(X > Y) of each pair with its interval.
 
@@ -103,12 +105,12 @@ def plot_probability_of_improvement(result, *, ax=None):
     pairs = list(result.improvements)
     if not pairs:
         raise InvalidInputError("the result has no pair of models to plot.")
-    ax, _ = new_axes(ax, (5, 0.5 + 0.45 * len(pairs)))
+    ax, _ = new_axes(ax, (5, 0.5 + 0.45 * len(pairs)), rows=True)
     for y, (x_model, y_model) in enumerate(pairs):
         e = result.improvements[(x_model, y_model)]
-        ax.barh(y, e.high - e.low, left=e.low, height=0.6, color="tab:blue", alpha=0.6)
-        ax.plot([e.estimate] * 2, [y - 0.3, y + 0.3], color="black", lw=1.5)
-    ax.axvline(0.5, color="grey", ls="--", lw=1)
+        ax.barh(y, e.high - e.low, left=e.low, height=0.6, color=ACCENT, alpha=0.6)
+        ax.plot([e.estimate] * 2, [y - 0.3, y + 0.3], color=INK, lw=1.5)
+    ax.axvline(0.5, color=grey(0.5), ls="--", lw=1)
     ax.set_yticks(range(len(pairs)), [f"P({x} > {y})" for x, y in pairs])
     ax.invert_yaxis()
     ax.set_xlim(min(0.0, min(e.low for e in result.improvements.values())), 1.0)
@@ -117,6 +119,7 @@ def plot_probability_of_improvement(result, *, ax=None):
     return ax
 
 
+@styled
 def plot_run_aggregates(result, *, statistics=None):
     """rliable's summary figure: one panel per aggregate, models as rows; a new figure.
 
@@ -127,7 +130,8 @@ def plot_run_aggregates(result, *, statistics=None):
     import matplotlib.pyplot as plt
     statistics = list(statistics or next(iter(result.aggregates.values())))
     fig, axes = plt.subplots(1, len(statistics), sharey=True, squeeze=False,
-                             figsize=(3.2 * len(statistics), 0.8 + 0.45 * len(result.models)))
+                             figsize=figsize((3.2 * len(statistics),
+                                              0.8 + 0.45 * len(result.models)), rows=True))
     for ax, s in zip(axes[0], statistics):
         plot_interval_estimates(result, statistic=s, ax=ax)
         ax.set_title(_LABELS.get(s, s), fontsize="medium")
@@ -138,6 +142,7 @@ def plot_run_aggregates(result, *, statistics=None):
     return fig
 
 
+@styled
 def plot_variance_components(result, *, ax=None):
     """Share of the variance of one score from each source (task, model x task, seed, ...).
 
@@ -152,8 +157,8 @@ def plot_variance_components(result, *, ax=None):
     matplotlib Axes
     """
     shares = result.shares
-    ax, _ = new_axes(ax, (5, 0.5 + 0.45 * len(shares)))
-    ax.barh(range(len(shares)), list(shares.values()), color="tab:blue", alpha=0.75)
+    ax, _ = new_axes(ax, (5, 0.5 + 0.45 * len(shares)), rows=True)
+    ax.barh(range(len(shares)), list(shares.values()), color=ACCENT, alpha=0.75)
     for y, share in enumerate(shares.values()):
         ax.text(share, y, f" {share:.1%}", va="center", fontsize="small")
     ax.set_yticks(range(len(shares)), list(shares))
@@ -164,6 +169,7 @@ def plot_variance_components(result, *, ax=None):
     return ax
 
 
+@styled
 def plot_sample_efficiency(result, *, ax=None):
     """Sample-efficiency curves: an aggregate against the step, with pointwise bands.
 

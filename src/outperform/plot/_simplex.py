@@ -14,6 +14,7 @@ import numpy as np
 
 from .._validation import InvalidInputError, check_choice, check_random_state
 from ._common import new_axes, region_labels, set_decision_title
+from ._style import ACCENT, DENSITY, INK, SECOND, styled
 
 # Vertices (x, y) of the triangle: left (B better), rope (top), right (A better).
 _VERTICES = np.array([[0.0, 0.0], [0.5, np.sqrt(3) / 2], [1.0, 0.0]])
@@ -32,6 +33,7 @@ def barycentric_to_xy(theta) -> np.ndarray:
     return np.asarray(theta, dtype=float) @ _VERTICES
 
 
+@styled
 def plot_simplex(result, *, names=("A", "B"), kind: str = "hexbin", max_points: int = 5000,
                  gridsize: int = 40, random_state=0, ax=None):
     """Draw the posterior draws of a Bayesian sign or signed-rank test in the simplex.
@@ -85,19 +87,19 @@ def plot_simplex(result, *, names=("A", "B"), kind: str = "hexbin", max_points: 
     ax, new_figure = new_axes(ax, (5, 4.6))
     xy = barycentric_to_xy(samples)
     if kind == "hexbin":
-        ax.hexbin(xy[:, 0], xy[:, 1], gridsize=gridsize, mincnt=1, cmap="Blues",
+        ax.hexbin(xy[:, 0], xy[:, 1], gridsize=gridsize, mincnt=1, cmap=DENSITY,
                   extent=(0, 1, 0, np.sqrt(3) / 2), linewidths=0)
     else:
         rng = check_random_state(random_state)
         if len(xy) > max_points:
             xy = xy[rng.choice(len(xy), max_points, replace=False)]
-        ax.scatter(xy[:, 0], xy[:, 1], s=2, alpha=0.3, color="tab:blue", linewidths=0)
+        ax.scatter(xy[:, 0], xy[:, 1], s=2, alpha=0.3, color=ACCENT, linewidths=0)
     triangle = np.vstack([_VERTICES, _VERTICES[:1]])
-    ax.plot(triangle[:, 0], triangle[:, 1], color="black", lw=1)
+    ax.plot(triangle[:, 0], triangle[:, 1], color=INK, lw=1)
     centre = _VERTICES.mean(axis=0)
     for i, j in ((0, 1), (1, 2), (2, 0)):
         middle = (_VERTICES[i] + _VERTICES[j]) / 2
-        ax.plot([centre[0], middle[0]], [centre[1], middle[1]], color="tab:orange", lw=1)
+        ax.plot([centre[0], middle[0]], [centre[1], middle[1]], color=SECOND, lw=1)
     offsets = ((0.0, -0.04, "center", "top"), (0.0, 0.03, "center", "bottom"),
                (0.0, -0.04, "center", "top"))
     labels = region_labels(result, names)

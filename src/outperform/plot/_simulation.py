@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import InvalidInputError
+from ._style import figsize, grey, styled
 
 _LINESTYLES = ("-", "--", ":", "-.")
 
@@ -31,12 +32,12 @@ def _require(table, columns, what):
         raise InvalidInputError(f"{what} needs a non-empty table.")
 
 
-def _axes(ax, figsize=(6, 4)):
+def _axes(ax, size=(6, 4)):
     if ax is not None:
         return ax, False
     import matplotlib.pyplot as plt
 
-    _, ax = plt.subplots(figsize=figsize)
+    _, ax = plt.subplots(figsize=figsize(size))
     return ax, True
 
 
@@ -47,6 +48,7 @@ def _band(ax, x, y, se, **style):
     return line
 
 
+@styled
 def plot_auc_curves(table, *, x: str = "n_data_sets", ax=None):
     """AUC of each test against N (data sets) or n (test-set size), Lacoste Figures 3-5.
 
@@ -86,7 +88,7 @@ def plot_auc_curves(table, *, x: str = "n_data_sets", ax=None):
         rows = rows.sort_values(x)
         _band(ax, rows[x].to_numpy(float), rows["auc"].to_numpy(float),
               rows["mc_se"].to_numpy(float), label=labels.get(test, test))
-    ax.axhline(0.5, color="grey", lw=0.8, ls=":")
+    ax.axhline(0.5, color=grey(0.5), lw=0.8, ls=":")
     if x == "n_test":
         ax.set_xscale("log")
     ax.set_xlabel({"n_data_sets": "number of data sets N",
@@ -100,6 +102,7 @@ def plot_auc_curves(table, *, x: str = "n_data_sets", ax=None):
     return ax
 
 
+@styled
 def plot_power_curves(table, *, x: str = "delta_acc", ax=None):
     """Rejection rate against the effect, one line per test and number of runs (Corani Fig. 2).
 
@@ -147,7 +150,7 @@ def plot_power_curves(table, *, x: str = "delta_acc", ax=None):
                      rows["mc_se"].to_numpy(float), **style)
         colours.setdefault(test, line.get_color())
     if "alpha" in table.columns:
-        ax.axhline(float(table["alpha"].iloc[0]), color="grey", lw=0.8, ls=":")
+        ax.axhline(float(table["alpha"].iloc[0]), color=grey(0.5), lw=0.8, ls=":")
     ax.set_xlabel("δ_acc" if x == "delta_acc" else x)
     ax.set_ylabel("rejection rate (power; type I error at 0)")
     ax.set_ylim(-0.02, 1.02)
@@ -157,6 +160,7 @@ def plot_power_curves(table, *, x: str = "delta_acc", ax=None):
     return ax
 
 
+@styled
 def plot_replicability(table, *, kind: str | None = None, axes=None):
     """Mean p-value and R(p), rejection rate and R(e), against the bias k (Demšar Figs. 3-5).
 
@@ -201,7 +205,7 @@ def plot_replicability(table, *, kind: str | None = None, axes=None):
     if axes is None:
         import matplotlib.pyplot as plt
 
-        fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+        fig, axes = plt.subplots(1, 2, figsize=figsize((10, 4)))
         new = True
     else:
         new = False

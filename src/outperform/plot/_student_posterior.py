@@ -7,8 +7,10 @@ import numpy as np
 
 from .._validation import InvalidInputError
 from ._common import annotate_posterior, new_axes
+from ._style import INK, styled
 
 
+@styled
 def plot_student_posterior(result, *, names=("A", "B"), n_points: int = 400, ax=None):
     """Draw the posterior density of the parameter, the ROPE, and P(left), P(rope), P(right).
 
@@ -60,7 +62,7 @@ def plot_student_posterior(result, *, names=("A", "B"), n_points: int = 400, ax=
         ax.set_xlim(min(low, centre) - half, max(high, centre) + half)
         ax.set_ylim(0, 1.35)
         ax.annotate("", xy=(centre, 1.0), xytext=(centre, 0.0),
-                    arrowprops={"arrowstyle": "-|>", "color": "black", "lw": 1.5})
+                    arrowprops={"arrowstyle": "-|>", "color": INK, "lw": 1.5})
         ax.set_ylabel("probability (point mass)")
     else:
         post = result.posterior
@@ -68,7 +70,7 @@ def plot_student_posterior(result, *, names=("A", "B"), n_points: int = 400, ax=
         span = hi - lo
         grid = np.linspace(min(lo, low - 0.05 * span), max(hi, high + 0.05 * span), n_points)
         density = post.pdf(grid)
-        ax.plot(grid, density, color="black", lw=1.5, label="posterior")
+        ax.plot(grid, density, color=INK, lw=1.5, label="posterior")
         ax.set_xlim(grid[0], grid[-1])
         ax.set_ylim(0, 1.35 * float(np.max(density)))   # headroom for the labels
         ax.set_ylabel("posterior density")

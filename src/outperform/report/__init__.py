@@ -17,6 +17,8 @@ from ._json_schema import load_schema, validate_report
 from ._latex import latex_escape, render_latex
 from ._markdown import render_markdown
 from ._mlflow import log_mlflow
+from ._methods import checklist_answer, methods_keys, methods_paragraph
+from ._references import bibtex
 from ._evals_output import evals_output, eval_warnings
 from ._gate_output import gate_junit, gate_output, gate_plan_output
 from ._gate_sequential_output import sequential_gate_junit, sequential_gate_output
@@ -36,7 +38,9 @@ def render_json(report) -> str:
 
 _display.register_html(render_html_fragment)
 
-__all__ = ["FORMATS", "KINDS", "Output", "battle_lines", "battles_output", "battles_table", "eval_warnings", "evals_output",
+__all__ = ["FORMATS", "KINDS", "Output", "battle_lines", "battles_output", "battles_table",
+           "bibtex", "checklist_answer", "eval_warnings", "evals_output", "methods_keys",
+           "methods_paragraph",
            "gate_junit", "gate_output", "gate_plan_output",
            "sequential_gate_junit", "sequential_gate_output",
            "leaderboard_output", "load_output_schema", "log_mlflow", "output_dict", "plan_output",

@@ -11,7 +11,9 @@ FORMATS = ("html", "md", "tex", "json", "txt")
 
 
 def write_report(report: ComparisonReport, out_dir, *,
-                 formats=("html", "md", "tex", "json"), stem: str = "report") -> dict[str, Path]:
+                 formats=("html", "md", "tex", "json"), stem: str = "report",
+                 seed: int | None = None, fragment: bool = False,
+                 methods: bool = False) -> dict[str, Path]:
     """Write ``report`` to ``out_dir`` as HTML, Markdown, LaTeX, JSON (and text), with figures.
 
     Parameters
@@ -31,6 +33,20 @@ def write_report(report: ComparisonReport, out_dir, *,
         critical-difference diagrams are ``<stem>-cd.pdf`` and ``<stem>-cd.svg`` (further
         diagrams add their post-hoc key, ``<stem>-cd-holm.pdf``), a leaderboard's rank-set
         plot is ``<stem>-ranks.pdf`` and ``.svg``, and the LaTeX document includes the PDFs.
+        With ``methods=True`` and ``tex`` (``md``), the methods paragraph for a paper is
+        written too, in the subfolder ``paper/``: ``paper/methods.tex``
+        (``paper/methods.md``; :func:`methods_paragraph` and the NeurIPS checklist answer,
+        :func:`checklist_answer`), with ``paper/references.bib``, the BibTeX entries it
+        cites (:func:`bibtex`); for another ``stem`` they are ``paper/<stem>-methods.tex``,
+        ...
+    seed : int, optional
+        The seed the analysis used, stated in the methods paragraph.
+    methods : bool, default False
+        Also write the methods paragraph, the checklist answer and ``references.bib`` (the
+        command line's ``outperform report`` does).
+    fragment : bool, default False
+        ``<stem>.tex`` holds only the tables and figure environments, to ``\\input`` into a
+        paper (:func:`render_latex` with ``fragment=True``), not a whole document.
 
     Returns
     -------
@@ -74,13 +90,15 @@ def write_report(report: ComparisonReport, out_dir, *,
     svg_names = {key: p.name for key, p in file_paths(figures, cd_pdf.with_suffix(".svg")).items()}
     renderers = {"html": render_html, "json": render_json,
                  "md": lambda r: render_markdown(r, figure_files=svg_names),
-                 "tex": lambda r: render_latex(r, figure_path=cd_pdf, standalone=True,
-                                               label=stem),
+                 "tex": lambda r: render_latex(r, figure_path=cd_pdf, standalone=not fragment,
+                                               fragment=fragment, label=stem),
                  "txt": _render_plain}
     for fmt in formats:
         path = out / f"{stem}.{fmt}"
         write_text(path, renderers[fmt](report))  # whole or not at all (a full disk)
         written[fmt] = path
+    if methods:
+        written.update(_write_methods(report, out, formats, stem, seed))
     for suffix in (".pdf", ".svg"):
         paths = file_paths(figures, cd_pdf.with_suffix(suffix))
         for fig, path in ((f, paths[f.key]) for f in figures):
@@ -94,3 +112,34 @@ def _render_plain(report: ComparisonReport) -> str:
     from ._text import render_text
 
     return render_text(report, width=110)
+
+
+def _write_methods(report: ComparisonReport, out: Path, formats, stem: str,
+                   seed) -> dict[str, Path]:
+    """``paper/methods.tex`` / ``paper/methods.md`` (with ``tex`` / ``md``) and
+    ``paper/references.bib``: what goes into a paper, apart from the report's own files."""
+    from ._methods import checklist_answer, methods_paragraph, references_list
+    from ._references import bibtex
+
+    prefix = "" if stem == "report" else f"{stem}-"
+    written: dict[str, Path] = {}
+    out = out / "paper"
+    out.mkdir(exist_ok=True)
+    bib = out / f"{prefix}references.bib"
+    if "tex" in formats:
+        path = out / f"{prefix}methods.tex"
+        write_text(path, f"% Methods paragraph written by outperform; needs \\usepackage{{natbib}} "
+                         f"and \\bibliography{{{bib.stem}}}.\n"
+                         + methods_paragraph(report, "latex", seed=seed) + "\n\n"
+                         + checklist_answer(report, "latex") + "\n")
+        written[path.name] = path
+    if "md" in formats:
+        path = out / f"{prefix}methods.md"
+        write_text(path, methods_paragraph(report, "markdown", seed=seed) + "\n\n"
+                   + checklist_answer(report, "markdown") + "\n\n## References\n\n"
+                   + references_list(report) + "\n")
+        written[path.name] = path
+    if written:
+        write_text(bib, bibtex(report))
+        written[bib.name] = bib
+    return written

@@ -75,8 +75,12 @@ def output_dict(output: Output) -> dict:
     return {"schema_version": SCHEMA_VERSION, "kind": output.kind, **_safe(payload)}
 
 
-def render_output(output: Output, fmt: str = "text") -> str:
+def render_output(output: Output, fmt: str = "text", *, fragment: bool = False) -> str:
     """``output`` as ``fmt`` (text, markdown, json, html or latex), a string.
+
+    ``fragment=True`` with ``latex``: only the table environments, after a comment naming the
+    ``\\usepackage`` lines they need (:func:`outperform.report._latex.floats_only`); other
+    formats ignore it.
 
     Raises
     ------
@@ -93,7 +97,8 @@ def render_output(output: Output, fmt: str = "text") -> str:
     if fmt == "html":
         return output.html if output.html is not None else document_html(output.document)
     if fmt == "latex":
-        return output.latex if output.latex is not None else document_latex(output.document)
+        return (output.latex if output.latex is not None
+                else document_latex(output.document, fragment=fragment))
     raise InvalidInputError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}.")
 
 
@@ -139,16 +144,22 @@ def document_html(doc: Document) -> str:
             "</p></footer></main></body></html>\n")
 
 
-def document_latex(doc: Document) -> str:
-    """A LaTeX fragment of a document (needs ``\\usepackage{booktabs,array,tabularx}``)."""
-    from ._latex import _block, latex_escape
+def document_latex(doc: Document, fragment: bool = False) -> str:
+    """A LaTeX fragment of a document (needs ``\\usepackage{booktabs,array,tabularx}``);
+    ``fragment=True``: its tables only."""
+    from ._latex import _block, _height, floats_only, kept_in_order, latex_escape, needspace
+
+    if fragment:
+        return floats_only(doc, lambda block: _block(doc, block, {}, "outperform"))
 
     parts = [f"% {latex_escape(doc.title)}"] + ([f"% {latex_escape(doc.headline)}"]
                                                  if doc.headline else [])
     for depth, section in doc.walk():
         if section.title:
+            if section.blocks and isinstance(section.blocks[0], Table):
+                parts.append(needspace(_height(section.blocks[0])))   # heading with its table
             parts.append(f"\\{'sub' * depth}paragraph{{{latex_escape(section.title)}.}}\\mbox{{}}")
-        parts += [_block(doc, block, {}, "outperform") for block in section.blocks]
+        parts += kept_in_order(section, lambda block: _block(doc, block, {}, "outperform"))
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
