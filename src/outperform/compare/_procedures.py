@@ -173,7 +173,7 @@ PROCEDURES = (
       "against control", "outperform.stats._dunnett:dunnett_paired",
       "Dunnett 1955; Hsu 1996 ch. 3, §7.1", control="required", posthoc=True,
       help="with --control, t tests on the means, exact multivariate t",
-      reported_in=("posthoc",)),
+      reported_in=("posthoc",), references=("dunnett1955", "hsu1996")),
     P("mcb", "Hsu's MCB", "Hsu's multiple comparisons with the best on the means (Hsu 1984)",
       "the same {units} for every model; block ({units}) and model effects add up; errors "
       "independent across {units}, normally distributed, with one variance (the residual "
@@ -181,7 +181,7 @@ PROCEDURES = (
       "model's mean minus the best of the others (Hsu 1984; Hsu 1996 §4.1).",
       "with the best", "outperform.stats._mcb:mcb", "Hsu 1984; Hsu 1996 ch. 4",
       posthoc=True, help="comparisons with the best on the means: which could be the best",
-      reported_in=("best",)),
+      reported_in=("best",), references=("hsu1984", "hsu1996")),
     # "durbin" is both the omnibus Durbin test of an incomplete table (in ``tests``) and
     # its all-pairs post-hoc test (in ``posthoc``), as Conover (1999 §5.9) gives them.
     P("durbin", "Durbin–Conover (Holm)",
@@ -374,14 +374,16 @@ PROCEDURES = (
       "order of the N items of a benchmark, sampling without replacement); valid at every "
       "look, however often the evaluation is checked (Waudby-Smith & Ramdas 2024 §4).",
       "non-inferiority", "outperform.compare._sequential:sequential_compare",
-      "Waudby-Smith & Ramdas 2024 §4; Howard et al. 2021", reported_in=()),
+      "Waudby-Smith & Ramdas 2024 §4; Howard et al. 2021", reported_in=(),
+      references=("waudbysmith2024", "howard2021")),
     P("race", "Race (betting confidence sequences)",
       "a race of betting confidence sequences, Bonferroni over the pairs",
       "the same items for every model in a random order, scores within known bounds; a "
       "model is dropped once another's sequence of paired differences over it lies above 0; "
       "family-wise level over all pairs and all looks (Bonferroni).",
       "pairwise", "outperform.compare._sequential:race",
-      "Waudby-Smith & Ramdas 2024; Maron & Moore 1997 (racing)", reported_in=()),
+      "Waudby-Smith & Ramdas 2024; Maron & Moore 1997 (racing)", reported_in=(),
+      references=("waudbysmith2024", "maron1997")),
     # Which models could be the best, over seeds, over data sets (issue 29).
     P("model_confidence_set", "Model confidence set", "the model confidence set "
       "(Hansen, Lunde & Nason 2011)",
@@ -391,7 +393,7 @@ PROCEDURES = (
       "1 - alpha as the number of items grows (Hansen, Lunde & Nason 2011, Theorem 1).",
       "best set", "outperform.stats._mcs:model_confidence_set",
       "Hansen, Lunde & Nason 2011, Econometrica 79(2)", clusters=True,
-      reported_in=("leaderboard",)),
+      reported_in=("leaderboard",), references=("hansen2011",)),
     P("aso", "Almost stochastic order", "almost stochastic order (Dror et al. 2019)",
       "independent runs (seeds) of each model, not paired; the bootstrap bound of the "
       "violation ratio is a large-sample result (del Barrio et al. 2018, Theorem 2.4), loose "
@@ -399,12 +401,13 @@ PROCEDURES = (
       "Ulmer, Hardmeier & Frellsen 2022).",
       "pairwise", "outperform.stats._aso:multi_aso",
       "Dror, Shlomov & Reichart 2019; del Barrio et al. 2018; Ulmer et al. 2022",
-      reported_in=("runs",)),
+      reported_in=("runs",), references=("dror2019", "delbarrio2018", "ulmer2022")),
     P("replicability", "Replicability analysis", "the replicability analysis of Dror et al. "
       "(2017)",
       "one valid p-value per data set; Bonferroni's count holds under any dependence between "
       "{units}, Fisher's assumes independent ones; Holm's list controls the family-wise error "
       "(Dror, Baumer, Bogomolov & Reichart 2017; Benjamini & Heller 2008).",
       "pairwise", "outperform.stats._replicability:replicability",
-      "Dror, Baumer, Bogomolov & Reichart 2017, TACL", reported_in=()),
+      "Dror, Baumer, Bogomolov & Reichart 2017, TACL", reported_in=(),
+      references=("dror2017", "benjamini2008")),
 )
