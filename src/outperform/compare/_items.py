@@ -10,12 +10,16 @@ by every model: missing cells are left missing, not refused.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
 from .._cost import check_cost
 from .._validation import DegenerateDataError, InvalidInputError, TooFewError, check_probability
-from ..data._columns import metric_direction
+from ..data._columns import item_column, metric_direction
+from ..data._evals._long import TABLE_SUFFIXES, is_item_table
+from ..data._files import read_table
 from ..data._evals._read import read_eval_logs
 from ..data._evals._schema import EvalLogs
 from ..results._items import ItemDiagnostics
@@ -108,8 +112,9 @@ def item_diagnostics(data, *, metric: str | None = None, top_k: int = 5, irt: st
     for name, value in (("top_k", top_k), ("n_resamples", n_resamples), ("n_splits", n_splits)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise InvalidInputError(f"{name} must be a positive integer, got {value!r}.")
-    logs = data if isinstance(data, EvalLogs) else read_eval_logs(data, format=format)
     notes: list[str] = []
+    data = _unanswered(data, notes)
+    logs = data if isinstance(data, EvalLogs) else read_eval_logs(data, format=format)
     x, models, tasks, examples, metric_name = _matrix(logs, metric, notes)
     x, models, tasks, examples = _drop_empty(x, models, tasks, examples, notes)
     answered = x[~np.isnan(x)]
@@ -148,6 +153,41 @@ def item_diagnostics(data, *, metric: str | None = None, top_k: int = 5, irt: st
         ranked_by="ability" if fit is not None else "mean score", model_mean=model_mean,
         model_items=model_items, benchmarks=tuple(benchmarks), irt=fit,
         n_resamples=int(n_resamples), n_splits=int(n_splits), notes=tuple(notes))
+
+
+def _unanswered(data, notes):
+    """A long table's rows without a score (an empty cell) are items the model did not
+    answer: left out, with a note naming the models and items left with no score at all.
+    Other inputs are returned as they are (the reader refuses what it cannot read)."""
+    if isinstance(data, (str, Path)) and Path(data).suffix.lower() in TABLE_SUFFIXES \
+            and Path(data).is_file():
+        df = read_table(Path(data))
+    elif isinstance(data, pd.DataFrame):
+        df = data
+    else:
+        return data
+    df = df.rename(columns={c: str(c).strip().lower() for c in df.columns})
+    if not is_item_table(df.columns):
+        return data
+    blank = df["score"].isna().to_numpy()
+    if not blank.any():
+        return df
+    item = item_column(df.columns)
+    keys = df[["task", item] if "task" in df.columns else [item]].astype(str).agg("/".join,
+                                                                               axis=1)
+    kept = df.loc[~blank]
+    gone_models = sorted(set(df["model"].astype(str)) - set(kept["model"].astype(str)))
+    gone_items = sorted(set(keys) - set(keys[~blank]))
+    notes.append(f"{int(blank.sum())} row(s) without a score read as items not answered.")
+    if gone_models:
+        notes.append(f"{len(gone_models)} model(s) with no scored item left out: "
+                     f"{', '.join(gone_models[:5])}" + (" ..." if len(gone_models) > 5 else "."))
+    if gone_items:
+        notes.append(f"{len(gone_items)} item(s) no model answered left out, e.g. "
+                     f"{gone_items[0]}.")
+    if kept.empty:
+        raise TooFewError("no row of the table has a score: nothing to diagnose.")
+    return kept.reset_index(drop=True)
 
 
 def _matrix(logs: EvalLogs, metric, notes):
