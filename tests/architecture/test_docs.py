@@ -50,7 +50,8 @@ def run_page(tmp_path_factory):
 
 
 def test_every_tutorial_is_found():
-    assert [p.name for p in TUTORIALS] == ["tutorial-leaderboards.md", "tutorial-q1.md",
+    assert [p.name for p in TUTORIALS] == ["tutorial-items.md", "tutorial-leaderboards.md",
+                                           "tutorial-q1.md",
                                            "tutorial-q2.md", "tutorial-q3.md",
                                            "tutorial-runs.md", "tutorial-simulations.md"]
     assert all(hook.is_tutorial(p.name) for p in TUTORIALS)
