@@ -28,6 +28,9 @@ TABLES = {
     # model D has no scored item at all
     "model-without-items": pd.DataFrame(_rows(["A", "B", "C", "D"], 20, lambda k, i: np.nan
                                               if k == 3 else float((i + k) % 3 == 0))),
+    # item 0 every model gets right: no finite joint ML difficulty
+    "extreme-item": pd.DataFrame(_rows(["A", "B", "C"], 20, lambda k, i: 1.0 if i == 0
+                                       else float((i + k) % 3 == 0))),
     "graded": pd.DataFrame(_rows(["A", "B", "C"], 20, lambda k, i: ((i + k) % 5) / 4)),
     "above-one": pd.DataFrame(_rows(["A", "B", "C"], 20, lambda k, i: (i + k) % 3)),
 }
@@ -47,6 +50,11 @@ CASES = [
     ("unknown-irt", "graded", "--irt 3pl", 1, "irt must be one of auto, rasch, 2pl, none"),
     ("top-k-zero", "graded", "--top-k 0", 1, "top_k must be a positive integer"),
     ("negative-top", "graded", "--top -1", 1, "--top must be 0"),
+    ("rasch-exact-extremes", "extreme-item", "--prior-sd 0", 1,
+     "item 0 has every answer right: its joint maximum likelihood estimate is infinite"),
+    ("rasch-penalised-extremes", "extreme-item", "", 0, "1 every model gets right"),
+    ("2pl", "unanswered-item", "--irt 2pl", 0, "2pl model by penalised joint maximum"),
+    ("negative-prior", "graded", "--prior-sd -1", 1, "--prior-sd must be positive"),
 ]
 
 

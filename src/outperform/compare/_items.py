@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
 from .._cost import check_cost
 from .._validation import DegenerateDataError, InvalidInputError, TooFewError, check_probability
@@ -257,8 +258,13 @@ def _irt(x, irt, prior_sd, alpha, notes):
             return None
         irt = "rasch"
     m, n = x.shape
+    cells = int((~np.isnan(x)).sum())
+    # measured: 14 ms per evaluation of 155,000 answered cells (100 models x 5,000 items,
+    # 31% filled), ~200 evaluations, on a loaded machine; ~12 arrays of models x items for
+    # the information; the estimate takes the faster end, 2 us per answered cell
     check_cost("the item response model (--irt)", 1, work=f"{m} models x {n:,} items",
-               bytes_per_unit=120.0 * m * n + 8.0 * m * m, seconds_per_unit=1e-6 * m * n)
+               bytes_per_unit=96.0 * m * n + 80.0 * cells + 8.0 * m * m,
+               seconds_per_unit=2e-6 * cells)
     fit = fit_irt(x, model=irt, prior_sd=prior_sd, alpha=alpha)
     return {"model": irt, "prior_sd": prior_sd, "confidence_level": 1 - alpha,
             "ability": fit["ability"], "se": fit["se"], "low": fit["low"], "high": fit["high"],
@@ -307,7 +313,8 @@ def _split_half(sub, n_splits, rng) -> float | None:
     w = ~np.isnan(sub)
     y = np.where(w, sub, 0.0)
     h = halves.astype(float)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    # small products: a multi-threaded BLAS on a busy machine makes them 20x slower
+    with threadpool_limits(limits=1), np.errstate(divide="ignore", invalid="ignore"):
         first = (h @ y.T) / (h @ w.T)                                   # (R, m)
         second = ((1 - h) @ y.T) / ((1 - h) @ w.T)
     return float(np.mean(decision_accuracy(first, second)))

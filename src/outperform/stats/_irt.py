@@ -159,25 +159,30 @@ def _unpack(v, m, n, two):
 
 
 def _objective(y, w, prior_sd, two):
+    """Negative log-posterior and its gradient, on the answered cells only (index form:
+    the work grows with the answered cells, not with models x items)."""
     m, n = y.shape
+    rows, cols = np.nonzero(w)
+    obs = y[rows, cols]
     prec = 0.0 if prior_sd is None else 1.0 / prior_sd ** 2
 
     def fun(v):
         theta, b, a = _unpack(v, m, n, two)
-        eta = a * (theta[:, None] - b)
-        p = special.expit(eta)
+        diff = theta[rows] - b[cols]
+        a_c = a[cols] if two else 1.0
+        eta = a_c * diff
         # -log-likelihood of a Bernoulli in logit form: log(1 + e^eta) - y eta
-        nll = np.sum(w * (np.logaddexp(0.0, eta) - y * eta))
-        r = w * (p - y)                           # d nll / d eta
-        g_theta = (r * a).sum(axis=1)
-        g_b = -(r * a).sum(axis=0)
+        nll = np.sum(np.logaddexp(0.0, eta) - obs * eta)
+        r = special.expit(eta) - obs                  # d nll / d eta
+        ra = r * a_c
+        g_theta = np.bincount(rows, weights=ra, minlength=m) + prec * theta
+        g_b = -np.bincount(cols, weights=ra, minlength=n) + prec * b
         nll += 0.5 * prec * (theta @ theta + b @ b)
-        g_theta = g_theta + prec * theta
-        g_b = g_b + prec * b
         grad = [g_theta, g_b]
         if two:
             log_a = v[m + n:]
-            g_log_a = (r * (theta[:, None] - b)).sum(axis=0) * a + log_a / LOG_A_SD ** 2
+            g_log_a = np.bincount(cols, weights=r * diff, minlength=n) * a \
+                + log_a / LOG_A_SD ** 2
             nll += 0.5 * (log_a @ log_a) / LOG_A_SD ** 2
             grad.append(g_log_a)
         return nll, np.concatenate(grad)

@@ -92,6 +92,7 @@ def _masked_correlation(a, b, mask):
     tiny = 1e-12 * np.maximum(k, 1)
     out = (da * db).sum(axis=0) / np.sqrt(saa * sbb)
     out[(saa <= tiny) | (sbb <= tiny)] = np.nan
+    out[np.abs(out) < 1e-12] = 0.0      # rounding: no item "negatively discriminating" by -1e-17
     return np.clip(out, -1.0, 1.0)
 
 
