@@ -17,7 +17,7 @@ from ._json_schema import load_schema, validate_report
 from ._latex import latex_escape, render_latex
 from ._markdown import render_markdown
 from ._evals_output import evals_output, eval_warnings
-from ._items import items_output
+from ._items import items_output, items_section
 from ._output_kinds import (battle_lines, battles_output, battles_table, leaderboard_output, plan_output,
                             power_table_output, reports_output, runs_output, simulation_output)
 from ._outputs import (KINDS, Output, load_output_schema, output_dict, render_output,
@@ -35,7 +35,7 @@ def render_json(report) -> str:
 _display.register_html(render_html_fragment)
 
 __all__ = ["FORMATS", "KINDS", "Output", "battle_lines", "battles_output", "battles_table", "eval_warnings", "evals_output",
-           "items_output",
+           "items_output", "items_section",
            "leaderboard_output", "load_output_schema", "output_dict", "plan_output",
            "power_table_output", "render_output", "reports_output", "runs_output", "simulation_output",
            "validate_output", "Bullets", "Document", "Figure", "Paragraph", "ReportFigure", "Section",

@@ -107,13 +107,21 @@ def items_notes(result) -> list[str]:
     return notes + list(result.notes)
 
 
+def items_section(result, shown: int | None = ITEMS_SHOWN, title: str = "") -> Section:
+    """The item diagnostics as one :class:`Section` of a document (its paragraph, the
+    models, signal-and-noise and flagged-items tables, and the notes), for this command's
+    output or for another report that includes them."""
+    tables = (models_table(result), benchmarks_table(result), flagged_table(result, shown))
+    return Section("items", title, (Paragraph(items_intro(result)), *tables,
+                                    Bullets(tuple(items_notes(result)))))
+
+
 def items_output(result, shown: int | None = ITEMS_SHOWN) -> Output:
     """The :class:`Output` (kind ``"items"``) of an :class:`ItemDiagnostics`."""
     intro = items_intro(result)
     tables = [models_table(result), benchmarks_table(result), flagged_table(result, shown)]
     notes = items_notes(result)
-    doc = Document("Item diagnostics", intro, (Section("items", "", (
-        Paragraph(intro), *tables, Bullets(tuple(notes)))),), numbered=False)
+    doc = Document("Item diagnostics", intro, (items_section(result, shown),), numbered=False)
     text = rich_text(intro, *(_rich(t) for t in tables), *(f"- {n}" for n in notes),
                      width=100)
     markdown = "\n\n".join(["# Item diagnostics", intro]
