@@ -152,3 +152,39 @@ def test_no_warning_on_a_plain_fit():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         fit_irt(x)
+
+
+def _numerical_hessian(f, v, h=1e-4):
+    """Central second differences of f at v (written here, independently of outperform)."""
+    k = v.size
+    e = np.eye(k) * h
+    out = np.empty((k, k))
+    for i in range(k):
+        for j in range(i, k):
+            out[i, j] = out[j, i] = (f(v + e[i] + e[j]) - f(v + e[i] - e[j])
+                                     - f(v - e[i] + e[j]) + f(v - e[i] - e[j])) / (4 * h * h)
+    return out
+
+
+@pytest.mark.parametrize("prior_sd", [None, 2.0])
+def test_ability_standard_errors_are_the_inverse_observed_information(prior_sd):
+    # The Rasch model's observed information at the estimate, by finite differences of the
+    # negative log-posterior (prior_sd) or of the negative log-likelihood with b_n = -sum of
+    # the others (prior_sd=None), inverted whole: its diagonal gives the abilities' variances.
+    x, _, _, _ = _simulate(8, 12, 11, b_sd=0.5)
+    rows, cols = x.sum(axis=1), x.sum(axis=0)
+    assert rows.min() > 0 and rows.max() < 12 and cols.min() > 0 and cols.max() < 8
+    m, n = x.shape
+    fit = fit_irt(x, prior_sd=prior_sd)
+
+    def nll(v):
+        theta = v[:m]
+        b = v[m:] if prior_sd else np.append(v[m:], -v[m:].sum())
+        eta = theta[:, None] - b
+        out = np.sum(np.logaddexp(0, eta) - x * eta)
+        return out + (0.5 * (theta @ theta + b @ b) / prior_sd ** 2 if prior_sd else 0.0)
+
+    b_free = fit["difficulty"] if prior_sd else fit["difficulty"][:-1]
+    hess = _numerical_hessian(nll, np.concatenate([fit["ability"], b_free]))
+    se = np.sqrt(np.diag(np.linalg.inv(hess))[:m])
+    np.testing.assert_allclose(fit["se"], se, rtol=1e-4)
