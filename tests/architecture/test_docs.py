@@ -50,7 +50,8 @@ def run_page(tmp_path_factory):
 
 
 def test_every_tutorial_is_found():
-    assert [p.name for p in TUTORIALS] == ["tutorial-gate.md", "tutorial-leaderboards.md",
+    assert [p.name for p in TUTORIALS] == ["tutorial-gate.md", "tutorial-items.md",
+                                           "tutorial-leaderboards.md",
                                            "tutorial-q1.md",
                                            "tutorial-q2.md", "tutorial-q3.md",
                                            "tutorial-runs.md", "tutorial-simulations.md"]

@@ -181,6 +181,7 @@ def _argv(name, d):
         "benchmark": ["benchmark", "--models", "nb,tree", "--datasets", "iris", "--cv", "2x3",
                       "--out", d / "bench.csv"],
         "table": ["table", d / "t6.csv", "--control", "C4.5"],
+        "items": ["items", d / "items.csv", "--n-resamples", "100"],
     }[name]
     return [str(a) for a in argv]
 
@@ -188,7 +189,7 @@ def _argv(name, d):
 OUTPUTS = ["compare", "compare-q1", "compare-predictions", "compare-evals", "leaderboard",
            "battles", "aggregate", "leaderboard-mcs", "aggregate-aso", "simulate", "plan mcnemar",
            "plan paired-t", "plan sign", "plan corrected-t", "plan auc", "plan bayes-mcnemar",
-           "table", "gate", "gate-sequential"]
+           "table", "gate", "gate-sequential", "items"]
 
 
 @pytest.mark.parametrize("name", OUTPUTS)
@@ -230,7 +231,7 @@ def test_markdown_is_written(files, name):
 
 @pytest.mark.parametrize("fmt, mark", [("html", "<table"), ("latex", "\\toprule")])
 @pytest.mark.parametrize("name", ["compare", "leaderboard", "aggregate", "plan mcnemar", "demo",
-                                  "table", "leaderboard-mcs", "aggregate-aso"])
+                                  "table", "leaderboard-mcs", "aggregate-aso", "items"])
 def test_html_and_latex(files, name, fmt, mark):
     res = runner.invoke(app, _argv(name, files) + ["--format", fmt])
     assert res.exit_code == 0, res.output

@@ -21,6 +21,7 @@ from ._compare_evals import compare_evals_cmd
 from ._compare_predictions import compare_predictions_cmd
 from ._demo import demo
 from ._gate import EXIT_HELP, gate_cmd
+from ._items import items_cmd
 from ._leaderboard import leaderboard_cmd
 from ._plan import plan_app
 from ._report import report
@@ -38,6 +39,7 @@ app.command("compare-evals")(compare_evals_cmd)
 app.command("leaderboard")(leaderboard_cmd)
 app.command("table")(table_cmd)
 app.command("gate", epilog=EXIT_HELP)(gate_cmd)
+app.command("items")(items_cmd)
 app.add_typer(plan_app, name="plan")
 
 __all__ = ["app"]

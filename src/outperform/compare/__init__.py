@@ -23,6 +23,7 @@ _WHERE = {
     "MIN_DATA_SETS_TABLE": "._guards",
     "min_data_sets": "._guards",
     "compare_counts": "._hierarchical",
+    "item_diagnostics": "._items",
     "leaderboard": "._leaderboard",
     "compare_predictions": "._q1",
     "compare_one_task": "._q2",
@@ -49,7 +50,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())
 
 __all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_counts",
            "compare_many_tasks", "compare_one_task", "compare_runs", "compare_aso", "compare_predictions",
-           "infer_question", "leaderboard",
+           "infer_question", "item_diagnostics", "leaderboard",
            "min_data_sets", "variance_components",
            "compare_evals", "gate", "save_baseline", "load_baseline",
     "bradley_terry", "plackett_luce", "sample_efficiency", "task_table",

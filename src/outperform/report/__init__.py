@@ -22,6 +22,7 @@ from ._references import bibtex
 from ._evals_output import evals_output, eval_warnings
 from ._gate_output import gate_junit, gate_output, gate_plan_output
 from ._gate_sequential_output import sequential_gate_junit, sequential_gate_output
+from ._items import items_output, items_section
 from ._output_kinds import (battle_lines, battles_output, battles_table, leaderboard_output, plan_output,
                             power_table_output, reports_output, runs_output, simulation_output)
 from ._outputs import (KINDS, Output, load_output_schema, output_dict, render_output,
@@ -44,6 +45,7 @@ __all__ = ["FORMATS", "KINDS", "Output", "battle_lines", "battles_output", "batt
            "gate_junit", "gate_output", "gate_plan_output",
            "sequential_gate_junit", "sequential_gate_output",
            "leaderboard_output", "load_output_schema", "log_mlflow", "output_dict", "plan_output",
+           "items_output", "items_section",
            "power_table_output", "render_output", "reports_output", "runs_output", "simulation_output",
            "validate_output", "Bullets", "Document", "Figure", "Paragraph", "ReportFigure", "Section",
            "Table", "build_document", "latex_escape", "load_schema", "render_html",

@@ -16,6 +16,7 @@ _WHERE = {
     "BinomialInterval": "._intervals",
     "LocationInterval": "._intervals",
     "PointInterval": "._intervals",
+    "ItemDiagnostics": "._items",
     "Leaderboard": "._leaderboard",
     "PairwiseResult": "._pairwise",
     "RankSetCoverage": "._rank_coverage",
@@ -45,7 +46,7 @@ _WHERE = {
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())
 
 __all__ = ["BayesianResult", "ClusteredMean", "ComparisonWithBest", "BinomialInterval", "ComparisonReport", "DECISIONS", "FrequentistResult",
-           "LocationInterval", "PointInterval",
+           "ItemDiagnostics", "LocationInterval", "PointInterval",
            "Leaderboard", "PairwiseResult", "RankSetCoverage", "RankSets", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
            "VarianceComponents", "EvalComparison", "GateResult", "GateTask",
