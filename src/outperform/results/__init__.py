@@ -9,6 +9,8 @@ _WHERE = {
     "BayesianResult": "._bayesian",
     "ClusteredMean": "._clustered",
     "EvalComparison": "._evals",
+    "Agreement": "._judges",
+    "JudgeCorrection": "._judges",
     "FrequentistResult": "._frequentist",
     "BinomialInterval": "._intervals",
     "LocationInterval": "._intervals",
@@ -40,7 +42,7 @@ __all__ = ["BayesianResult", "ClusteredMean", "BinomialInterval", "ComparisonRep
            "LocationInterval", "PointInterval",
            "Leaderboard", "PairwiseResult", "RankSetCoverage", "RankSets", "SCHEMA_VERSION",
            "IntervalEstimate", "PerformanceProfile", "RunsComparison",
-           "VarianceComponents", "EvalComparison",
+           "VarianceComponents", "EvalComparison", "Agreement", "JudgeCorrection",
     "BradleyTerryResult", "PlackettLuceResult", "SampleEfficiency", "TaskTable",
     "ConfidenceSequence", "Race", "SEQUENTIAL_DECISIONS", "SequentialComparison",
 ]
