@@ -15,7 +15,8 @@ Med. 113:13, §2, the Wald interval), is
 
     var(π̂) = [p̂(1 − p̂)/n + π̂² Se(1 − Se)/n₁ + (1 − π̂)² Sp(1 − Sp)/n₀] / (Se + Sp − 1)²,
 
-n the items judged, n₁ and n₀ the labelled items people call right and wrong.
+n the items the judge alone scored (p̂ is their judged rate: the three samples disjoint, as
+the variance assumes), n₁ and n₀ the labelled items people call right and wrong.
 """
 from __future__ import annotations
 
@@ -43,10 +44,11 @@ def rogan_gladen_estimates(gold, judge, *, alpha: float = 0.05) -> dict[str, np.
     -------
     dict of str to ndarray of shape (B,)
         ``estimate`` (clipped to [0, 1]), ``raw`` (unclipped), ``standard_error``, ``low``,
-        ``high`` (clipped to [0, 1]), ``judge_rate`` p̂ (over all n items),
+        ``high`` (clipped to [0, 1]), ``judge_rate`` p̂ (over the n unlabelled items),
         ``sensitivity``, ``specificity``, ``n_positive`` n₁, ``n_negative`` n₀. NaN
         where Se + Sp ≤ 1 (a judge no better than chance carries nothing to correct with)
-        or where the labelled items hold no positive or no negative.
+        or where the labelled items hold no positive or no negative, or no item is
+        unlabelled.
 
     Raises
     ------
@@ -59,7 +61,7 @@ def rogan_gladen_estimates(gold, judge, *, alpha: float = 0.05) -> dict[str, np.
     >>> judge = [1, 1, 0, 1, 0, 1, 1, 1, 0, 1]
     >>> out = rogan_gladen_estimates(gold, judge)
     >>> [round(float(out[k][0]), 4) for k in ("sensitivity", "specificity", "raw", "estimate")]
-    [0.6667, 0.5, 1.2, 1.0]
+    [0.6667, 0.5, 1.8, 1.0]
     """
     check_probability(alpha, "alpha")
     y = np.asarray(gold, dtype=float)
@@ -73,8 +75,8 @@ def rogan_gladen_estimates(gold, judge, *, alpha: float = 0.05) -> dict[str, np.
         raise InvalidInputError("the Rogan–Gladen correction needs 0/1 verdicts from the "
                                 "judge and 0/1 human labels.")
     pos, neg = lab & (y == 1), lab & (y == 0)
-    n1, n0, n = pos.sum(1), neg.sum(1), f.shape[1]
-    p = f.mean(1)
+    n1, n0, n = pos.sum(1), neg.sum(1), (~lab).sum(1)
+    p = np.where(lab, 0.0, f).sum(1) / np.maximum(n, 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         se_ = (pos & (f == 1)).sum(1) / n1
         sp_ = (neg & (f == 0)).sum(1) / n0
@@ -83,7 +85,7 @@ def rogan_gladen_estimates(gold, judge, *, alpha: float = 0.05) -> dict[str, np.
         pi = np.clip(raw, 0.0, 1.0)
         var = (p * (1 - p) / n + pi ** 2 * se_ * (1 - se_) / n1
                + (1 - pi) ** 2 * sp_ * (1 - sp_) / n0) / j ** 2
-    bad = ~(j > 0) | (n1 == 0) | (n0 == 0)
+    bad = ~(j > 0) | (n1 == 0) | (n0 == 0) | (n == 0)
     raw, pi, var = (np.where(bad, np.nan, v) for v in (raw, pi, var))
     sd = np.sqrt(var)
     z = stats.norm.ppf(1 - alpha / 2)
