@@ -79,6 +79,8 @@ class JudgeCorrection(Result):
     gold : dict
         Rows read, rows used, items labelled, per model labels.
     warnings : tuple of str
+    conclusions : tuple of str
+        One sentence per pair: the corrected difference and the model it favours.
     """
 
     task: str
@@ -89,6 +91,7 @@ class JudgeCorrection(Result):
     agreement: tuple[Agreement, ...]
     gold: Mapping[str, Any] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    conclusions: tuple[str, ...] = ()
 
     _repr_fields = ("task", "binary")
 
@@ -97,7 +100,8 @@ class JudgeCorrection(Result):
         return {"task": self.task, "alpha": self.alpha, "binary": self.binary,
                 "models": jsonable(list(self.models)), "pairs": jsonable(list(self.pairs)),
                 "agreement": [a.to_dict() for a in self.agreement],
-                "gold": jsonable(dict(self.gold)), "warnings": list(self.warnings)}
+                "gold": jsonable(dict(self.gold)), "warnings": list(self.warnings),
+                "conclusions": list(self.conclusions)}
 
     def to_frame(self):
         """One row per model, then one per pair (column ``row``: "model" or "pair")."""
