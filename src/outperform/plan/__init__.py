@@ -15,6 +15,8 @@ returning a :class:`PowerAnalysis`:
 * :func:`sign_test_power`, :func:`binomial_test_power` - the exact sign test;
 * :func:`mcnemar_assurance` - Bayesian assurance: the probability of each decision of the
   Bayesian McNemar test, exact, optionally averaged over a design prior;
+* :func:`gold_labels` - human labels a judged evaluation needs for a PPI++ interval of a
+  given width (closed form of the PPI++ variance);
 * :func:`power_curve`, :func:`plot_power_curve` - power against n or against the effect
   (matplotlib imported on use).
 """
@@ -22,6 +24,7 @@ from ._assurance import mcnemar_assurance
 from ._auc import auc_power, hanley_mcneil_variance
 from ._binomial import binomial_test_power, mcnemar_power, sign_test_power
 from ._curve import power_curve
+from ._gold import GoldLabelPlan, gold_labels
 from ._plot import plot_power_curve
 from ._result import Assurance, PowerAnalysis
 from ._ttest import (
@@ -34,7 +37,7 @@ from ._ttest import (
 )
 
 __all__ = [
-    "Assurance", "PowerAnalysis", "WILCOXON_ARE", "auc_power", "binomial_test_power",
+    "Assurance", "GoldLabelPlan", "PowerAnalysis", "gold_labels", "WILCOXON_ARE", "auc_power", "binomial_test_power",
     "corrected_ttest_power", "corrected_ttest_table", "design_effect", "hanley_mcneil_variance",
     "mcnemar_assurance", "mcnemar_power", "paired_ttest_power", "plot_power_curve",
     "power_curve", "sign_test_power", "wilcoxon_power",

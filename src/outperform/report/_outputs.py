@@ -23,7 +23,7 @@ from ._sections import Table
 
 #: What ``kind`` an output's JSON names; ``output.schema.json`` has one definition of each.
 KINDS = ("leaderboard", "battles", "evals", "runs", "power", "assurance", "power-table",
-         "simulation", "reports", "results_table")
+         "simulation", "reports", "results_table", "gold-labels")
 FORMATS = ("text", "markdown", "json", "html", "latex")
 
 
