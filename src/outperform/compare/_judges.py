@@ -82,18 +82,20 @@ def judge_corrections(paired: Mapping[str, PairedTask], gold, pairs, directions,
     unknown = sorted(set(table["task"].dropna()) - set(tasks))
     if unknown:
         warnings.append(f"gold labels of task(s) not in the logs left out: {', '.join(unknown)}.")
-    out = {}
+    matched = {}
     for task, rows in by_task.items():
-        p = paired[task]
-        y, unmatched = _gold_matrix(p, rows)
+        y, unmatched = _gold_matrix(paired[task], rows)
         if unmatched:
             warnings.append(f"{task}: {unmatched} of {len(rows)} gold labels name a model or "
                             "item not among the paired items and were left out (item ids are "
                             "compared as text).")
-        out[task] = _one_task(p, y, pairs, directions[task], alpha, len(rows))
-    if not out or all(c.gold["labels_used"] == 0 for c in out.values()):
+        if np.isfinite(y).any():
+            matched[task] = (y, len(rows))
+    if not matched:
         raise InvalidInputError("no gold label matches a (model, item) of the evaluation logs: "
                                 "check the model names and item ids of the gold table.")
+    out = {task: _one_task(paired[task], y, pairs, directions[task], alpha, n_rows)
+           for task, (y, n_rows) in matched.items()}
     return out, warnings
 
 
