@@ -208,8 +208,8 @@ def gwet_ac1(ratings, *, alpha: float = 0.05, n_resamples: int = 2000,
     Examples
     --------
     >>> res = gwet_ac1([[1, 1], [1, 1], [0, 0], [1, 0]], n_resamples=0)
-    >>> round(res.estimate, 4)         # p_a = 0.75, π = (5/8, 3/8), p_e = 2 · 15/64
-    0.4667
+    >>> round(res.estimate, 4)    # p_a = 0.75, π = (3/8, 5/8), p_e = 2 · 15/64 / (2 − 1)
+    0.5294
     """
     rng = _check(alpha, n_resamples, random_state)
     codes, values = _ratings(ratings)
