@@ -58,6 +58,11 @@ def _ratings(ratings, min_raters: int = 2) -> tuple[np.ndarray, np.ndarray]:
 def _counts(codes: np.ndarray, q: int) -> np.ndarray:
     """(n, q): how many raters put each item in each category."""
     n = codes.shape[0]
+    if n * q > 4 * _BLOCK:
+        raise InvalidInputError(
+            f"{q} distinct values over {n} items: too many categories for a categorical "
+            "coefficient (scores, not categories?); use krippendorff_alpha(..., "
+            "level='interval') or round the values to a few categories.")
     rows = np.repeat(np.arange(n), codes.shape[1])
     flat = codes.ravel()
     keep = flat >= 0
@@ -139,19 +144,22 @@ def cohen_kappa(a, b, *, weights: str | None = None, alpha: float = 0.05,
     dist = {None: (pos[:, None] != pos[None, :]).astype(float),
             "linear": np.abs(pos[:, None] - pos[None, :]).astype(float),
             "quadratic": ((pos[:, None] - pos[None, :]) ** 2).astype(float)}[weights]
-    cell = np.zeros((codes.shape[0], q * q))
-    cell[np.arange(codes.shape[0]), codes[:, 0] * q + codes[:, 1]] = 1.0
-    table = _resampled(cell, n_resamples, rng).reshape(-1, q, q)
-    total = table.sum((1, 2))
-    pa, pb = table.sum(2) / total[:, None], table.sum(1) / total[:, None]
-    observed = (table * dist).sum((1, 2)) / total
+    n = codes.shape[0]
+    eye = np.eye(q)
+    # per item: its disagreement weight, and the two raters' categories (one-hot): the
+    # observed disagreement and both marginals are sums over items
+    per_item = np.column_stack([dist[codes[:, 0], codes[:, 1]], eye[codes[:, 0]],
+                                eye[codes[:, 1]]])
+    sums = _resampled(per_item, n_resamples, rng) / n
+    observed, pa, pb = sums[:, 0], sums[:, 1:q + 1], sums[:, q + 1:]
     expected = np.einsum("rk,kl,rl->r", pa, dist, pb)
     kappa = 1 - _ratio(observed, expected)
+    scale = max(float(dist.max()), 1.0)
     return _result("cohen_kappa", "Cohen's κ" + (f" ({weights} weights)" if weights else ""),
                    kappa, alpha=alpha, n_items=codes.shape[0], n_raters=2,
                    n_resamples=n_resamples,
-                   details={"observed_agreement": float(1 - observed[0] / dist.max()),
-                            "expected_agreement": float(1 - expected[0] / dist.max())})
+                   details={"observed_agreement": float(1 - observed[0] / scale),
+                            "expected_agreement": float(1 - expected[0] / scale)})
 
 
 def fleiss_kappa(ratings, *, alpha: float = 0.05, n_resamples: int = 2000,
@@ -257,6 +265,27 @@ def _delta2(level: str, values: np.ndarray, n_c: np.ndarray) -> np.ndarray:
     return (between - (n_c[:, :, None] + n_c[:, None, :]) / 2) ** 2
 
 
+def _alpha_by_sums(level, counts, m, n_resamples, rng):
+    """Nominal and interval α from per-unit sums (no q × q coincidence matrix per unit):
+
+    nominal: Σ o_ck δ² = Σ_u (m_u² − Σ_c n_uc²)/(m_u − 1), Σ n_c n_k δ² = n² − Σ n_c²;
+    interval: Σ o_ck δ² = Σ_u (2 m_u Σv² − 2 (Σv)²)/(m_u − 1), Σ n_c n_k δ² = 2 n S₂ − 2 S₁²
+    (S₁, S₂ the sums of the pairable values and of their squares)."""
+    if level == "nominal":
+        disagree = (m ** 2 - (counts ** 2).sum(1)) / (m - 1)
+        sums = _resampled(np.column_stack([disagree, counts]), n_resamples, rng)
+        n_c = sums[:, 1:]
+        n = n_c.sum(1)
+        expected = n ** 2 - (n_c ** 2).sum(1)
+    else:                                  # ``counts`` holds per unit (m, Σv, Σv²)
+        s1, s2 = counts[:, 1], counts[:, 2]
+        disagree = (2 * m * s2 - 2 * s1 ** 2) / (m - 1)
+        sums = _resampled(np.column_stack([disagree, m, s1, s2]), n_resamples, rng)
+        n = sums[:, 1]
+        expected = 2 * n * sums[:, 3] - 2 * sums[:, 2] ** 2
+    return 1 - (n - 1) * _ratio(sums[:, 0], expected), n
+
+
 def krippendorff_alpha(ratings, *, level: str = "nominal", alpha: float = 0.05,
                        n_resamples: int = 2000, random_state=0) -> Agreement:
     """Krippendorff's α of any number of raters with missing values, bootstrap interval over
@@ -294,22 +323,41 @@ def krippendorff_alpha(ratings, *, level: str = "nominal", alpha: float = 0.05,
     if level == "ratio" and (values < 0).any():
         raise InvalidInputError("the ratio level of measurement needs values ≥ 0.")
     q = values.size
+    if level == "interval":                        # from the values' sums: no categories
+        v = np.where(codes >= 0, values[np.maximum(codes, 0)], 0.0)
+        m = (codes >= 0).sum(1).astype(float)
+        keep = m >= 2
+        if keep.sum() < 1:
+            raise InvalidInputError("Krippendorff's α needs a unit with at least 2 values.")
+        sums = np.column_stack([m, v.sum(1), (v ** 2).sum(1)])[keep]
+        a, n = _alpha_by_sums(level, sums, sums[:, 0], n_resamples, rng)
+        return _result("krippendorff_alpha", f"Krippendorff's α ({level})", a, alpha=alpha,
+                       n_items=int(keep.sum()), n_raters=codes.shape[1],
+                       n_resamples=n_resamples,
+                       details={"level": level, "pairable_values": float(n[0])})
     counts = _counts(codes, q)
     m = counts.sum(1)
     keep = m >= 2
     if keep.sum() < 1:
         raise InvalidInputError("Krippendorff's α needs a unit with at least 2 values.")
     counts, m = counts[keep], m[keep]
-    coinc = (counts[:, :, None] * counts[:, None, :]
-             - counts[:, :, None] * np.eye(q)[None]) / (m - 1)[:, None, None]
-    o = _resampled(coinc.reshape(-1, q * q), n_resamples, rng).reshape(-1, q, q)
-    n_c = o.sum(2)
-    n = n_c.sum(1)
-    d2 = _delta2(level, values, n_c)
-    observed = (o * d2).sum((1, 2)) if d2.ndim == 3 else np.einsum("rck,ck->r", o, d2)
-    outer = n_c[:, :, None] * n_c[:, None, :]
-    expected = (outer * d2).sum((1, 2))
-    a = 1 - (n - 1) * _ratio(observed, expected)
+    if level == "nominal":
+        a, n = _alpha_by_sums(level, counts, m, n_resamples, rng)
+    else:
+        if q * q * keep.sum() > _BLOCK * 4:
+            raise InvalidInputError(
+                f"{q} distinct values in {int(keep.sum())} units: the {level} level's "
+                f"coincidence matrices would take {q * q * int(keep.sum()) * 8 / 1e9:.1f} GB; "
+                "round the values to fewer categories, or use level='interval'.")
+        coinc = (counts[:, :, None] * counts[:, None, :]
+                 - counts[:, :, None] * np.eye(q)[None]) / (m - 1)[:, None, None]
+        o = _resampled(coinc.reshape(-1, q * q), n_resamples, rng).reshape(-1, q, q)
+        n_c = o.sum(2)
+        n = n_c.sum(1)
+        d2 = _delta2(level, values, n_c)
+        observed = (o * d2).sum((1, 2)) if d2.ndim == 3 else np.einsum("rck,ck->r", o, d2)
+        expected = (n_c[:, :, None] * n_c[:, None, :] * d2).sum((1, 2))
+        a = 1 - (n - 1) * _ratio(observed, expected)
     return _result("krippendorff_alpha", f"Krippendorff's α ({level})", a, alpha=alpha,
                    n_items=int(keep.sum()), n_raters=codes.shape[1], n_resamples=n_resamples,
                    details={"level": level, "pairable_values": float(n[0])})
