@@ -35,6 +35,8 @@ def d(tmp_path_factory):
     gold.assign(item=gold["item"] + 1000).to_csv(d / "elsewhere.csv", index=False)
     pd.concat([gold[gold["model"] == "A"], gold[gold["model"] == "B"].head(1)]).to_csv(
         d / "one_label_b.csv", index=False)
+    gold.assign(item=np.where(gold["model"] == "B", gold["item"] + 30, gold["item"])).to_csv(
+        d / "disjoint.csv", index=False)
     return d
 
 
@@ -52,6 +54,8 @@ CASES = [
      "no gold label matches a (model, item)"),
     ("gold-one-label-for-a-model", "compare-evals {d}/evals.csv --gold {d}/one_label_b.csv",
      1, "at least 2 human labels per model; too few for B (1)"),
+    ("gold-disjoint-items-per-model", "compare-evals {d}/evals.csv --gold {d}/disjoint.csv",
+     0, "no corrected paired difference for A vs B: it needs at least 2 items labelled"),
     ("gold-no-task-several-tasks", "compare-evals {d}/two_tasks.csv --gold {d}/gold.csv", 1,
      "add a task column"),
     ("gold-clusters-ignored", "compare-evals {d}/evals.csv --cluster passage --gold "
@@ -91,6 +95,10 @@ def _kernels():
          InvalidInputError, "judge scores must be finite"),
         ("rogan-gladen-graded", lambda: rogan_gladen_estimates([1, 0.5], [1, 0]),
          InvalidInputError, "0/1 verdicts"),
+        ("alpha-scores-as-categories",
+         lambda: krippendorff_alpha(np.random.default_rng(0).random((9000, 2)) * 1e6 // 1,
+                                    level="ordinal"),
+         InvalidInputError, "too many categories for a categorical coefficient"),
         ("ppi-one-label", lambda: ppi_mean_estimates([1, np.nan, np.nan], [1, 0, 1]),
          InvalidInputError, "at least 2 items with a human label"),
     ]

@@ -39,8 +39,11 @@ def test_krippendorff_published_example():
 def test_krippendorff_equals_the_package(level):
     krippendorff = pytest.importorskip("krippendorff")
     rng = np.random.default_rng(7)
+    scores = np.round(rng.normal(5, 1, (3, 60)), 3)            # nearly every value distinct
+    scores[rng.random(scores.shape) < 0.2] = nan
     for data in (np.array(KRIPPENDORFF_C, float),
-                 np.where(rng.random((3, 40)) < 0.2, nan, rng.integers(1, 6, (3, 40)))):
+                 np.where(rng.random((3, 40)) < 0.2, nan, rng.integers(1, 6, (3, 40))),
+                 scores):
         # krippendorff.alpha(reliability_data=raters × units, level_of_measurement=level)
         expected = krippendorff.alpha(reliability_data=data, level_of_measurement=level)
         got = krippendorff_alpha(data.T, level=level, n_resamples=0).estimate

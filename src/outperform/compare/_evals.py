@@ -132,6 +132,12 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
     for task, p in paired.items():
         directions[task], note = _direction(p.metric, higher_is_better)
         warnings += list(p.warnings) + ([note] if note else [])
+    judged = {}
+    if gold is not None:   # before the long analyses: a bad gold table fails fast
+        from ._judges import judge_corrections
+
+        judged, more = judge_corrections(paired, gold, pairs, directions, alpha)
+        warnings += more + [w for j in judged.values() for w in j.warnings]
     # With more than two models, one family-wise decision per task: the leaderboard's
     # adjusted paired tests (its letters) decide every sentence about a pair (issue 24).
     boards = ({task: _leaderboard(p, directions[task], alpha) for task, p in paired.items()}
@@ -151,12 +157,6 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
                  "tasks of one direction, or choose one metric per task (metric=)."]
     else:
         across, hierarchical, notes = _across(paired, matrix, names, alpha, threshold, control)
-    judged = {}
-    if gold is not None:
-        from ._judges import judge_corrections
-
-        judged, more = judge_corrections(paired, gold, pairs, directions, alpha)
-        warnings += more + [w for j in judged.values() for w in j.warnings]
     return EvalComparison(models=names, tasks=tuple(paired), metrics={t: p.metric for t, p in
                                                                       paired.items()},
                           higher_is_better=hib, per_task=per_task, across_tasks=across,

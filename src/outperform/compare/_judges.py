@@ -106,15 +106,17 @@ def _one_task(p: PairedTask, y, pairs, hib, alpha, n_rows) -> JudgeCorrection:
     if few:
         raise TooFewError(f"{p.task}: the PPI++ correction needs at least 2 human labels per "
                           f"model; too few for {', '.join(few)}.")
+    warnings = []
+    both = np.array([int((np.isfinite(y[a]) & np.isfinite(y[b])).sum()) for a, b in pairs])
+    if (both < 2).any():
+        bad = [f"{p.models[a]} vs {p.models[b]}" for (a, b), c in zip(pairs, both) if c < 2]
+        warnings.append(f"{p.task}: no corrected paired difference for {', '.join(bad)}: it "
+                        "needs at least 2 items labelled by people for both models (label the "
+                        "same items for every model).")
+        pairs = [q for q, c in zip(pairs, both) if c >= 2]
     ia, ib = (np.array([q[k] for q in pairs], dtype=int) for k in (0, 1))
     rows_y = np.concatenate([y, y[ia] - y[ib]])           # NaN unless both labelled
     rows_f = np.concatenate([f, f[ia] - f[ib]])
-    both = np.isfinite(rows_y).sum(1)
-    if (both < 2).any():
-        bad = [f"{p.models[a]} vs {p.models[b]}" for (a, b), c in zip(pairs, both[len(y):])
-               if c < 2]
-        raise TooFewError(f"{p.task}: a corrected paired difference needs at least 2 items "
-                          f"labelled for both models; too few for {', '.join(bad)}.")
     est = ppi_mean_estimates(rows_y, rows_f, alpha=alpha)
     z = _z(alpha)
     binary = bool(p.binary and np.isin(y[np.isfinite(y)], (0.0, 1.0)).all())
@@ -135,7 +137,6 @@ def _one_task(p: PairedTask, y, pairs, hib, alpha, n_rows) -> JudgeCorrection:
                      f"(judge alone {row['judge_difference']:+.4g}); p = {row['pvalue']:.3g}"))
     labelled = np.isfinite(y)
     agreement = _agreement(f[labelled], y[labelled], binary, alpha)
-    warnings = []
     if p.clusters is not None:
         warnings.append(f"{p.task}: the PPI++ intervals treat items as independent; the "
                         "clusters are not used by the correction.")
