@@ -70,3 +70,20 @@ def test_gold_that_matches_nothing_is_refused():
     gold["item"] = "other-" + gold["item"]
     with pytest.raises(InvalidInputError, match="no gold label matches"):
         compare_evals(table, gold=gold)
+
+
+@pytest.mark.slow                 # three models: the per-task leaderboard's bootstrap (~1 s)
+def test_three_models_holm_over_the_pairs():
+    from statsmodels.stats.multitest import multipletests
+
+    table, gold, _ = _judged()
+    third = table[table["model"] == "small"].assign(model="tiny")
+    third["score"] = third["score"].to_numpy()[::-1]
+    table = pd.concat([table, third])
+    gold = pd.concat([gold, gold[gold["model"] == "small"].assign(model="tiny")])
+    j = compare_evals(table, gold=gold).judge["task"]
+    raw = [r["pvalue"] for r in j.pairs]
+    # statsmodels.stats.multitest.multipletests(raw, method="holm")[1]
+    assert [r["pvalue_adjusted"] for r in j.pairs] == pytest.approx(
+        multipletests(raw, method="holm")[1], abs=1e-12)
+    assert all("Holm-adjusted over the 3 pairs" in c for c in j.conclusions)

@@ -17,6 +17,7 @@ from ..data._evals._gold import read_gold
 from ..data._evals._pairing import PairedTask
 from ..results._judges import JudgeCorrection
 from ..stats._agreement import cohen_kappa, gwet_ac1, krippendorff_alpha
+from ..stats._multipletests import adjust_pvalues
 from ..stats._ppi import ppi_mean_estimates
 from ..stats._rogan_gladen import rogan_gladen_estimates
 from ._words import conclusion, favoured
@@ -123,18 +124,25 @@ def _one_task(p: PairedTask, y, pairs, hib, alpha, n_rows) -> JudgeCorrection:
     rg = rogan_gladen_estimates(y, f, alpha=alpha) if binary else None
     m = len(p.models)
     models = tuple(_model_row(p.models[k], est, k, z, rg) for k in range(m))
+    # more than one pair: Holm over the pairs decides (one family-wise decision per task)
+    raw = est["pvalue"][m:]
+    adjusted = adjust_pvalues(raw, "holm") if len(pairs) > 1 else raw
     pair_rows, words = [], []
     for r, (a, b) in enumerate(pairs):
-        row = _pair_row(p.models[a], p.models[b], est, m + r, z, alpha, hib)
+        row = _pair_row(p.models[a], p.models[b], est, m + r, z, alpha, hib,
+                        float(adjusted[r]))
         pair_rows.append(row)
+        p_words = (f"p = {row['pvalue']:.3g}" if len(pairs) == 1 else
+                   f"unadjusted p = {row['pvalue']:.3g}, Holm-adjusted over the "
+                   f"{len(pairs)} pairs p = {row['pvalue_adjusted']:.3g}")
         words.append(conclusion(
             "PPI++ paired difference", row["a"], row["b"],
-            decision=bool(row["pvalue"] < alpha), difference=row["ppi_difference"],
+            decision=bool(row["pvalue_adjusted"] < alpha), difference=row["ppi_difference"],
             higher_is_better=hib,
             evidence=f"{row['a']} − {row['b']} = {row['ppi_difference']:+.4g}, "
                      f"{1 - alpha:.0%} CI [{row['ppi_low']:+.4g}, {row['ppi_high']:+.4g}] "
                      f"from the judge corrected by {row['n_gold']} human-labelled items "
-                     f"(judge alone {row['judge_difference']:+.4g}); p = {row['pvalue']:.3g}"))
+                     f"(judge alone {row['judge_difference']:+.4g}); {p_words}"))
     labelled = np.isfinite(y)
     agreement = _agreement(f[labelled], y[labelled], binary, alpha)
     if p.clusters is not None:
@@ -176,15 +184,16 @@ def _model_row(name, est, k, z, rg) -> dict:
     return row
 
 
-def _pair_row(a, b, est, r, z, alpha, hib) -> dict:
+def _pair_row(a, b, est, r, z, alpha, hib, adjusted) -> dict:
     d, p = float(est["estimate"][r]), float(est["pvalue"][r])
-    side = favoured(d, higher_is_better=hib) if p < alpha else 0
+    side = favoured(d, higher_is_better=hib) if adjusted < alpha else 0
     return {"a": a, "b": b, "judge_difference": float(est["judge_mean"][r]),
             "judge_low": float(est["judge_mean"][r] - z * est["judge_se"][r]),
             "judge_high": float(est["judge_mean"][r] + z * est["judge_se"][r]),
             "ppi_difference": d, "ppi_low": float(est["low"][r]),
             "ppi_high": float(est["high"][r]), "ppi_se": float(est["standard_error"][r]),
-            "pvalue": p, "lam": float(est["lam"][r]), "n_gold": int(est["n_gold"][r]),
+            "pvalue": p, "pvalue_adjusted": adjusted, "lam": float(est["lam"][r]),
+            "n_gold": int(est["n_gold"][r]),
             "n_effective": float(est["n_effective"][r]),
             "better": {1: a, -1: b}.get(side, "")}
 

@@ -43,7 +43,8 @@ def judge_tables(result) -> tuple[Table, ...]:
                           f"{r['judge_difference']:+.3f} "
                           f"{_ci(r['judge_low'], r['judge_high'], '+.3f')}",
                           f"{r['ppi_difference']:+.3f} {_ci(r['ppi_low'], r['ppi_high'], '+.3f')}",
-                          f"{r['pvalue']:.3g}",
+                          f"{r['pvalue']:.3g}" + ("" if r["pvalue_adjusted"] == r["pvalue"]
+                                                  else f" (Holm {r['pvalue_adjusted']:.3g})"),
                           str(r["n_gold"]), f"{r['n_effective']:.0f}",
                           r["better"] or "neither"])
         for a in j.agreement:
@@ -54,7 +55,8 @@ def judge_tables(result) -> tuple[Table, ...]:
     tables = [Table("judge_means", "Judge alone vs corrected by human labels: mean score",
                     mean_header, means, "summary"),
               Table("judge_differences", f"Judge alone vs corrected: paired differences A − B "
-                    f"({level} CI; better: PPI++ p below α)",
+                    f"({level} CI; better: PPI++ p below α, Holm-adjusted over the pairs when "
+                    "there are several)",
                     ["task", "A vs B", f"judge alone ({level} CI)", f"PPI++ ({level} CI)",
                      "p (PPI++)", "labelled both", "n_eff", "better"], diffs, "frequentist")]
     if agree:

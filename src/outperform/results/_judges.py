@@ -70,10 +70,11 @@ class JudgeCorrection(Result):
         ``specificity`` (Rogan–Gladen).
     pairs : tuple of dict
         One row per pair (A, B): ``judge_difference``/``judge_low``/``judge_high``,
-        ``ppi_difference``/``ppi_low``/``ppi_high``/``ppi_se``/``pvalue``, ``lam``,
+        ``ppi_difference``/``ppi_low``/``ppi_high``/``ppi_se``/``pvalue``,
+        ``pvalue_adjusted`` (Holm over the pairs when there are several), ``lam``,
         ``n_gold`` (items labelled for both), ``n_effective``, ``better`` (the model the
-        corrected difference favours at ``alpha``, "" for none). A − B, positive favours A
-        when higher is better.
+        corrected difference favours at ``alpha`` by the adjusted p, "" for none). A − B,
+        positive favours A when higher is better.
     agreement : tuple of Agreement
         Judge against people on the gold items (each (item, model) a unit).
     gold : dict
