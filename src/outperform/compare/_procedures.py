@@ -317,7 +317,8 @@ PROCEDURES = (
     P("rogan_gladen", "Rogan–Gladen", "the Rogan–Gladen corrected rate",
       "0/1 verdicts; the judge's sensitivity and specificity the same on labelled and "
       "unlabelled items, estimated on a random labelled subset; delta-method interval from "
-      "independent binomials (Rogan & Gladen 1978; Lang & Reiczigel 2014 §2).",
+      "independent binomials (Rogan & Gladen 1978; Lang & Reiczigel 2014); the Wald "
+      "interval can fall short with few labels.",
       "estimate", "outperform.stats._rogan_gladen:rogan_gladen_estimates",
       "Rogan & Gladen 1978; Lang & Reiczigel 2014", reported_in=()),
     P("cohen_kappa", "Cohen's κ", "Cohen's κ",

@@ -11,7 +11,7 @@ N_EFF_NOTE = ("PPI++: the judge's scores of every item corrected by the human la
               "for the PPI++ interval's width, n_gold · var(human-only) / var(PPI++) (Boyeau et "
               "al. 2025). Rogan–Gladen: the judge's rate on the unlabelled items corrected by "
               "its sensitivity and specificity on the labelled ones (Rogan & Gladen 1978), "
-              "delta-method interval (Lang & Reiczigel 2014).")
+              "delta-method interval (Rogan & Gladen 1978; Lang & Reiczigel 2014).")
 
 
 def _ci(lo, hi, spec) -> str:

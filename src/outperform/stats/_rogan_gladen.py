@@ -8,15 +8,17 @@ screening test", Am. J. Epidemiol. 107:71, eq. 1)
     π̂ = (p̂ + Sp − 1) / (Se + Sp − 1),
 
 with Se and Sp estimated on the human-labelled items. Its delta-method variance, the three
-estimates independent binomials (Greenland 1996, "Basic methods for sensitivity analysis of
-biases", Int. J. Epidemiol. 25:1107, appendix; Lang & Reiczigel 2014, "Confidence limits
-for prevalence of disease adjusted for estimated sensitivity and specificity", Prev. Vet.
-Med. 113:13, §2, the Wald interval), is
+estimates independent binomials (Rogan & Gladen 1978, the variance with Se and Sp estimated
+from samples; restated as "the Rogan–Gladen variance estimate" by Lang & Reiczigel 2014,
+"Confidence limits for prevalence of disease adjusted for estimated sensitivity and
+specificity", Prev. Vet. Med. 113:13, Methods), is
 
     var(π̂) = [p̂(1 − p̂)/n + π̂² Se(1 − Se)/n₁ + (1 − π̂)² Sp(1 − Sp)/n₀] / (Se + Sp − 1)²,
 
 n the items the judge alone scored (p̂ is their judged rate: the three samples disjoint, as
-the variance assumes), n₁ and n₀ the labelled items people call right and wrong.
+the variance assumes), n₁ and n₀ the labelled items people call right and wrong. The normal
+(Wald) interval on it can fall short of its level with few labels; Lang & Reiczigel (2014)
+add two successes and two failures to each proportion for that (not done here).
 """
 from __future__ import annotations
 
