@@ -128,3 +128,20 @@ def test_rogan_gladen_without_specificity_is_said():
     assert any("no Rogan–Gladen rate" in w for w in res.warnings)
     rows = {r["model"]: r for r in res.judge["task"].models}
     assert np.isnan(rows["A"]["rg_mean"]) and rows["B"]["rg_mean"] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("fmt", ["json", "markdown", "html", "latex", "text"])
+def test_gold_report_in_every_format(d, fmt):
+    import json
+
+    from outperform.report import validate_output
+
+    res = runner.invoke(app, ["compare-evals", str(d / "evals.csv"), "--gold",
+                              str(d / "gold.csv"), "--format", fmt])
+    assert res.exit_code == 0, res.output
+    if fmt == "json":
+        data = validate_output(json.loads(res.stdout))
+        assert set(data["judge"]["task"]["models"][0]) >= {"ppi_mean", "rg_mean",
+                                                             "n_effective"}
+    else:
+        assert "PPI++" in res.stdout and "Gwet" in res.stdout
