@@ -206,3 +206,24 @@ def test_site_builds(tmp_path, run_page):
             assert f'src="../figures/{name}"' in html, (page.name, name)
             shown += 1
     assert shown >= 4   # Q1 posterior, Q2 posterior, Q3 CD diagram, power curves
+
+
+def test_evaluation_logs_judged_section_prints_what_the_page_says():
+    """docs/evaluation-logs.md, "Judged evaluations" (issue 30): its blocks, run in order in
+    one namespace, print what the page shows."""
+    import contextlib
+    import io
+
+    text = (DOCS / "evaluation-logs.md").read_text(encoding="utf-8")
+    section = text.split("## Judged evaluations", 1)[1].split("\n## ", 1)[0]
+    namespace: dict = {"__name__": "__judges__"}
+    ran = 0
+    for n, block in enumerate(hook.blocks(section), start=1):
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(compile(block.code, f"evaluation-logs.md, judged block {n}", "exec"),
+                 namespace)
+        assert block.expected is not None, f"judged block {n} shows no output"
+        assert _lines(printed.getvalue()) == _lines(block.expected), f"judged block {n}"
+        ran += 1
+    assert ran == 3

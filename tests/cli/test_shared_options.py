@@ -65,7 +65,8 @@ def test_the_walk_sees_every_command():
     names = {name for name, _ in COMMANDS}
     assert {"compare", "compare-predictions", "compare-evals", "leaderboard", "aggregate",
             "report", "benchmark", "simulate", "demo", "plan mcnemar", "plan paired-t",
-            "plan sign", "plan corrected-t", "plan auc", "plan bayes-mcnemar", "table"} <= names
+            "plan sign", "plan corrected-t", "plan auc", "plan bayes-mcnemar", "table",
+            "plan gold-labels"} <= names
 
 
 @pytest.mark.parametrize("name, command", COMMANDS, ids=[n for n, _ in COMMANDS])
@@ -86,7 +87,7 @@ def test_shared_options_have_one_name_and_one_default(name, command):
 RESULT_COMMANDS = ["compare", "compare-predictions", "compare-evals", "leaderboard",
                    "aggregate", "simulate", "plan mcnemar", "plan paired-t", "plan sign",
                    "plan corrected-t", "plan auc", "plan bayes-mcnemar", "demo", "benchmark", "table",
-                   "gate"]
+                   "gate", "plan gold-labels"]
 
 
 @pytest.mark.parametrize("name", RESULT_COMMANDS)
@@ -177,6 +178,7 @@ def _argv(name, d):
         "plan auc": ["plan", "auc", "--auc-a", ".85", "--auc-b", ".8"],
         "plan bayes-mcnemar": ["plan", "bayes-mcnemar", "--n", "200", "--accuracy-a", ".8",
                                "--accuracy-b", ".75", "--discordance", ".15"],
+        "plan gold-labels": ["plan", "gold-labels", "--width", "0.1", "--correlation", "0.8"],
         "demo": ["demo", "--out", d / "demo"],
         "benchmark": ["benchmark", "--models", "nb,tree", "--datasets", "iris", "--cv", "2x3",
                       "--out", d / "bench.csv"],

@@ -81,13 +81,20 @@ def compare_evals_cmd(
     top: Optional[int] = typer.Option(None, help="More than two models: print the N best of "
                                       "each task's leaderboard (default: all up to 20 models, "
                                       "else 10; 0: all)."),
+    gold: Optional[Path] = typer.Option(None, "--gold", help="Human labels of some items when "
+                                        "the scores are a judge's: a CSV/Parquet table (model, "
+                                        "item, label or human or score[, task]). Adds the "
+                                        "judge-only vs PPI++ corrected means and differences, "
+                                        "Rogan–Gladen rates (0/1) and judge–human agreement."),
 ) -> None:
     """Compare language models from their per-sample evaluation logs, paired by item.
 
     Per task: the paired difference of mean scores with its (cluster-robust) CI, McNemar and
     Bayesian McNemar (0/1 scores) or t-tests (graded scores); over tasks: Q3 and the
     hierarchical McNemar (Miller 2024; Williams 2026 §5); more than two models: a leaderboard
-    per task (rank confidence sets, tiers, letters).
+    per task (rank confidence sets, tiers, letters). With --gold (human labels of some items
+    of a judged evaluation): PPI++ corrected means and differences beside the judge's alone,
+    and the judge's agreement with people.
     """
     from ._output import check_out
 
@@ -99,12 +106,16 @@ def compare_evals_cmd(
     if top is not None and top < 0:
         raise InvalidInputError(f"--top must be 0 (all models) or a positive number, got {top}.")
     check_out(out)
+    if gold is not None and not gold.is_file():
+        raise InvalidInputError(f"--gold {gold}: no such file (a CSV or Parquet table of human "
+                                "labels: model, item, label).")
 
     from ..compare import compare_evals
 
     result = compare_evals([str(p) for p in paths], format=log, metric=metric,
                            cluster=cluster, intersect=intersect, control=control,
-                           alpha=alpha, higher_is_better=direction)
+                           alpha=alpha, higher_is_better=direction,
+                           gold=None if gold is None else str(gold))
     print_eval_comparison(result, output_format, top=top, out=out, fragment=fragment)
 
 

@@ -260,3 +260,24 @@ def bayes_mcnemar_cmd(
     _show(mcnemar_assurance(n=n, accuracy_a=accuracy_a, accuracy_b=accuracy_b,
                             discordance=discordance, rope=rope, threshold=threshold), fmt, out,
           fragment)
+
+
+@plan_app.command("gold-labels")
+def gold_labels_cmd(
+    width: float = typer.Option(..., help="Full width of the interval wanted on the mean "
+                                "score (0.1 for ±0.05 of accuracy)."),
+    correlation: float = typer.Option(..., help="Correlation of judge and human scores per "
+                                      "item (φ for 0/1 verdicts), from a pilot."),
+    sd: float = typer.Option(0.5, help="Standard deviation of the human score (0.5: the "
+                             "largest for 0/1 scores)."),
+    n_items: Optional[int] = typer.Option(None, "--n-items", help="Items in the evaluation "
+                                          "(default: unlimited)."),
+    alpha: float = opt.alpha(),
+    fmt: Format = _FORMAT, out: Optional[Path] = _OUT, fragment: bool = _FRAGMENT,
+) -> None:
+    """Human labels a judged evaluation needs for a PPI++ interval of a given width."""
+    from ..plan import gold_labels
+
+    check_out(out)
+    _show(gold_labels(width, correlation=correlation, sd=sd, n_items=n_items, alpha=alpha),
+          fmt, out, fragment)

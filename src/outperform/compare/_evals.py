@@ -45,7 +45,7 @@ from ._words import conclusion, constant_difference, favoured, probability_summa
 def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: bool = False,
                   format: str = "auto", models=None, control: str | None = None,
                   higher_is_better: bool | None = None, alpha: float = 0.05,
-                  threshold: float = 0.95, rope=None) -> EvalComparison:
+                  threshold: float = 0.95, rope=None, gold=None) -> EvalComparison:
     """Compare language models from their per-sample evaluation logs, paired by item.
 
     Parameters
@@ -76,6 +76,13 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
     rope : float, optional
         Half-width of the ROPE: on φ for binary scores (default Williams eq. 7), in score units
         for real scores (default 0.1 sd of the differences).
+    gold : path or DataFrame, optional
+        Human labels of a subset of the items when the scores are a judge's (LLM-as-judge):
+        one row per (model, item), columns ``model``, an item id, the human score (``label``,
+        ``gold``, ``y_true``, ``human`` or ``score``), optionally ``task``. Adds
+        ``EvalComparison.judge``: per model and pair, the judge-only and the PPI++ corrected
+        mean and difference (Angelopoulos, Duchi & Zrnic 2023) with the effective sample
+        size, Rogan–Gladen rates for 0/1 verdicts, and the judge's agreement with people.
 
     Returns
     -------
@@ -125,6 +132,12 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
     for task, p in paired.items():
         directions[task], note = _direction(p.metric, higher_is_better)
         warnings += list(p.warnings) + ([note] if note else [])
+    judged = {}
+    if gold is not None:   # before the long analyses: a bad gold table fails fast
+        from ._judges import judge_corrections
+
+        judged, more = judge_corrections(paired, gold, pairs, directions, alpha)
+        warnings += more + [w for j in judged.values() for w in j.warnings]
     # With more than two models, one family-wise decision per task: the leaderboard's
     # adjusted paired tests (its letters) decide every sentence about a pair (issue 24).
     boards = ({task: _leaderboard(p, directions[task], alpha) for task, p in paired.items()}
@@ -149,7 +162,7 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
                           higher_is_better=hib, per_task=per_task, across_tasks=across,
                           hierarchical=hierarchical, score_matrix=matrix, leaderboards=boards,
                           pairing={t: _pairing_summary(p) for t, p in paired.items()},
-                          provenance=tuple(r.to_dict() for r in logs.runs),
+                          provenance=tuple(r.to_dict() for r in logs.runs), judge=judged,
                           warnings=tuple(dict.fromkeys(warnings)), notes=tuple(notes))
 
 

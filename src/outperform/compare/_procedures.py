@@ -367,6 +367,51 @@ PROCEDURES = (
       "pairwise", "outperform.stats._rank_sets:rank_sets",
       "Mogstad, Romano, Shaikh & Wilhelm 2024", clusters=True, reported_in=("leaderboard",),
       references=("mogstad2024",)),
+    # Judged evaluations: human labels correct the judge; agreement of judge and people
+    # (issue 30).
+    P("ppi_mean", "PPI++ mean", "the prediction-powered (PPI++) estimate of the mean",
+      "the human-labelled items a uniform random subset of the items, labelled and "
+      "unlabelled items independent draws; human scores the truth; normal approximation "
+      "(Angelopoulos, Duchi & Zrnic 2023, PPI++ §2; power tuning λ clipped to [0, 1]).",
+      "estimate", "outperform.stats._ppi:ppi_mean_estimates",
+      "Angelopoulos, Duchi & Zrnic 2023 (PPI++) §2", reported_in=(),
+      references=("angelopoulos2023", "angelopoulos2023ppipp")),
+    P("ppi_difference", "PPI++ paired difference",
+      "the prediction-powered (PPI++) paired difference of mean scores",
+      "as the PPI++ mean, on the per-item differences A − B: the items labelled for both "
+      "models a uniform random subset; independent items (Boyeau et al. 2025 §3).",
+      "pairwise", "outperform.stats._ppi:ppi_mean_estimates",
+      "Angelopoulos, Duchi & Zrnic 2023; Boyeau et al. 2025 §3", reported_in=(),
+      references=("angelopoulos2023", "angelopoulos2023ppipp")),
+    P("rogan_gladen", "Rogan–Gladen", "the Rogan–Gladen corrected rate",
+      "0/1 verdicts; the judge's sensitivity and specificity the same on labelled and "
+      "unlabelled items, estimated on a random labelled subset; delta-method interval from "
+      "independent binomials (Rogan & Gladen 1978; Lang & Reiczigel 2014); the Wald "
+      "interval can fall short with few labels.",
+      "estimate", "outperform.stats._rogan_gladen:rogan_gladen_estimates",
+      "Rogan & Gladen 1978; Lang & Reiczigel 2014", reported_in=(),
+      references=("rogan1978", "lang2014")),
+    P("cohen_kappa", "Cohen's κ", "Cohen's κ",
+      "two raters, categories fixed in advance, independent items; chance agreement from "
+      "each rater's own marginal shares (Cohen 1960); bootstrap over items.",
+      "estimate", "outperform.stats._agreement:cohen_kappa", "Cohen 1960, 1968",
+      reported_in=(), references=("cohen1960",)),
+    P("fleiss_kappa", "Fleiss' κ", "Fleiss' κ",
+      "the same number of raters per item, independent items; chance agreement from the "
+      "pooled shares (Fleiss 1971); bootstrap over items.",
+      "estimate", "outperform.stats._agreement:fleiss_kappa", "Fleiss 1971", reported_in=(),
+      references=("fleiss1971",)),
+    P("gwet_ac1", "Gwet's AC1", "Gwet's AC1",
+      "two or more raters, missing ratings allowed, independent items; chance agreement "
+      "Σπ_k(1 − π_k)/(q − 1), stable when one category dominates (Gwet 2008); bootstrap "
+      "over items.",
+      "estimate", "outperform.stats._agreement:gwet_ac1", "Gwet 2008", reported_in=(),
+      references=("gwet2008",)),
+    P("krippendorff_alpha", "Krippendorff's α", "Krippendorff's α",
+      "any number of raters, missing values, a level of measurement (nominal, ordinal, "
+      "interval, ratio); independent units (Krippendorff 2011); bootstrap over units.",
+      "estimate", "outperform.stats._agreement:krippendorff_alpha", "Krippendorff 2011",
+      reported_in=(), references=("krippendorff2011",)),
     # Sequential evaluation: decisions valid at every look (issue 26).
     P("betting_confidence_sequence", "Betting confidence sequence",
       "an anytime-valid betting confidence sequence (Waudby-Smith & Ramdas 2024)",

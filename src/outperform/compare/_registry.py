@@ -14,8 +14,9 @@ from functools import cache
 from importlib import import_module
 
 #: What a procedure decides.
+#: ("estimate": an estimate with its interval, no decision: corrected means, agreement.)
 DECIDES = ("omnibus", "pairwise", "against control", "equivalence", "non-inferiority",
-           "with the best", "best set")
+           "with the best", "best set", "estimate")
 #: How a procedure uses a control model: never, optionally, or only with one.
 CONTROL = ("no", "optional", "required")
 #: Where a result is reported: ComparisonReport.tests / .posthoc / .best, a Leaderboard, the

@@ -58,6 +58,10 @@ ITEM_COLUMNS = ("item", "example", "doc_id", "sample_id", "id")
 #: Names of the true-label column of a per-example predictions table, in order of preference.
 Y_TRUE_COLUMNS = (Y_TRUE, "label", "target", "truth", "ground_truth", "gold", "y_test", "y")
 STEP_COLUMNS = (STEP, "epoch", "iteration", "n_samples")
+#: The human score of a table of human labels (``compare_evals(gold=)``), in order of
+#: preference: a y_true-role column (the labels are the truth the judge is measured
+#: against), then ``human``, then ``score`` (the evaluation table's own name).
+GOLD_SCORE_COLUMNS = (*Y_TRUE_COLUMNS, "human", "human_score", "score")
 #: Names of columns of a predictions table that usually identify clusters of examples
 #: (Williams 2026 §6.1): candidates for a cluster, never a model's predictions.
 CLUSTER_HINTS = ("group", "cluster", "doc", "document", "doc_id", "speaker", "subject",
@@ -109,6 +113,21 @@ def find_column(columns, role: str) -> object | None:
     order = {EXAMPLE: ITEM_COLUMNS, Y_TRUE: Y_TRUE_COLUMNS, STEP: STEP_COLUMNS}.get(
         role, (role, *(a for a, r in ALIASES.items() if r == role)))
     return next((names[k] for k in order if k in names), None)
+
+
+def gold_score_column(columns):
+    """The human-score column of a table of human labels, as spelt there, or None (the
+    first of :data:`GOLD_SCORE_COLUMNS` present).
+
+    Examples
+    --------
+    >>> gold_score_column(["model", "item", "Human"]), gold_score_column(["item", "label"])
+    ('Human', 'label')
+    """
+    names = {}
+    for c in reversed(list(columns)):
+        names[_key(c)] = c
+    return next((names[k] for k in GOLD_SCORE_COLUMNS if k in names), None)
 
 
 def item_column(columns):

@@ -17,6 +17,8 @@ returning a :class:`PowerAnalysis`:
   Bayesian McNemar test, exact, optionally averaged over a design prior;
 * :func:`gate_power`, :func:`gate_sample_size`, :func:`threshold_gate_fail_probability` -
   a regression gate's power at its n, the items it needs, and the point-threshold gates';
+* :func:`gold_labels` - human labels a judged evaluation needs for a PPI++ interval of a
+  given width (closed form of the PPI++ variance);
 * :func:`power_curve`, :func:`plot_power_curve` - power against n or against the effect
   (matplotlib imported on use).
 """
@@ -25,6 +27,7 @@ from ._auc import auc_power, hanley_mcneil_variance
 from ._binomial import binomial_test_power, mcnemar_power, sign_test_power
 from ._curve import power_curve
 from ._gate import gate_power, gate_sample_size, threshold_gate_fail_probability
+from ._gold import GoldLabelPlan, gold_labels
 from ._plot import plot_power_curve
 from ._result import Assurance, PowerAnalysis
 from ._ttest import (
@@ -37,9 +40,9 @@ from ._ttest import (
 )
 
 __all__ = [
-    "Assurance", "PowerAnalysis", "WILCOXON_ARE", "auc_power", "binomial_test_power",
+    "Assurance", "GoldLabelPlan", "PowerAnalysis", "WILCOXON_ARE", "auc_power", "binomial_test_power",
     "corrected_ttest_power", "corrected_ttest_table", "design_effect", "gate_power",
-    "gate_sample_size", "hanley_mcneil_variance", "threshold_gate_fail_probability",
+    "gate_sample_size", "gold_labels", "hanley_mcneil_variance", "threshold_gate_fail_probability",
     "mcnemar_assurance", "mcnemar_power", "paired_ttest_power", "plot_power_curve",
     "power_curve", "sign_test_power", "wilcoxon_power",
 ]

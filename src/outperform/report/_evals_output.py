@@ -66,7 +66,7 @@ def _rich(t: Table):
     from rich.markup import escape
     from rich.table import Table as RichTable
 
-    words = {"task", "metric", "model", "A vs B", "better"}
+    words = {"task", "metric", "model", "A vs B", "better", "coefficient"}
     out = RichTable(title=escape(t.title), title_justify="left")
     for name in t.header:
         out.add_column(escape(name), justify="left" if name in words else "right",
@@ -100,12 +100,18 @@ def provenance_line(result) -> str:
 def evals_output(result, *, top: int | None = None, width: int | None = None) -> Output:
     """The comparison's tables, leaderboards, conclusions and notes (its warnings are the
     caller's to print, on stderr)."""
+    from ._judges_output import N_EFF_NOTE, judge_tables
+
     scores, diffs = eval_tables(result)
+    judged = judge_tables(result)
     boards = board_lines(result, top)
     notes = [f"note: {line}" for line in result.notes]
-    text = rich_text(_rich(scores), _rich(diffs), SE_NOTE, *boards, *result.conclusions,
+    text = rich_text(_rich(scores), _rich(diffs), SE_NOTE, *(_rich(t) for t in judged),
+                     *((N_EFF_NOTE,) if judged else ()), *boards, *result.conclusions,
                      *notes, provenance_line(result), width=width)
     sections = (Section("tables", "", (scores, diffs, Paragraph(SE_NOTE, note=True))),
+                *((Section("judge", "Judge corrected by human labels",
+                           (*judged, Paragraph(N_EFF_NOTE, note=True))),) if judged else ()),
                 Section("leaderboards", "Leaderboards", tuple(Paragraph(b) for b in boards)),
                 Section("conclusions", "Conclusions", (
                     Bullets(tuple(result.conclusions), "conclusions"),

@@ -227,8 +227,17 @@ def aso_blocks(results) -> tuple[list[str], Table]:
 # -- power analyses ------------------------------------------------------------------------
 
 def plan_output(result) -> Output:
-    """A :class:`~outperform.plan.PowerAnalysis` or :class:`~outperform.plan.Assurance`."""
+    """A :class:`~outperform.plan.PowerAnalysis`, :class:`~outperform.plan.Assurance` or
+    :class:`~outperform.plan.GoldLabelPlan`."""
     payload = result.to_dict()
+    if hasattr(result, "n_classical"):                   # a GoldLabelPlan
+        rows = [[k, f"{v:.6g}" if isinstance(v, float) else str(v)]
+                for k, v in payload.items() if k != "details" and v is not None]
+        table = Table("gold_labels", "Human labels needed", ["quantity", "value"], rows,
+                      "summary")
+        return Output("gold-labels", payload, simple_document("Gold labels for PPI++",
+                                                              [str(result)], [table]),
+                      str(result))
     if hasattr(result, "probabilities"):
         rows = [[k, f"{v:.4f}"] for k, v in result.probabilities.items()]
         table = Table("assurance", "Probability of each decision", ["decision", "probability"],

@@ -24,7 +24,7 @@ from ._sections import Table
 #: What ``kind`` an output's JSON names; ``output.schema.json`` has one definition of each.
 KINDS = ("leaderboard", "battles", "evals", "runs", "power", "assurance", "power-table",
          "simulation", "reports", "results_table", "gate", "gate-plan",
-         "gate-sequential", "items")
+         "gate-sequential", "items", "gold-labels")
 FORMATS = ("text", "markdown", "json", "html", "latex")
 
 

@@ -35,6 +35,9 @@ class EvalComparison(Result):
         Per task: items compared, clusters, epochs, within-item variance, items left out.
     provenance : tuple of dict
         One record per run read: harness, version, file, model, task, settings.
+    judge : mapping of str to JudgeCorrection
+        With human labels (``gold=``), per task: judge-only and corrected (PPI++,
+        Rogan–Gladen) means and differences, and the judge's agreement with people.
     warnings, notes : tuple of str
     """
 
@@ -49,6 +52,7 @@ class EvalComparison(Result):
     leaderboards: Mapping[str, Any] = field(default_factory=dict)
     pairing: Mapping[str, dict] = field(default_factory=dict)
     provenance: tuple[dict, ...] = ()
+    judge: Mapping[str, Any] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
 
@@ -95,6 +99,7 @@ class EvalComparison(Result):
         for rep in (self.across_tasks, self.hierarchical):
             if rep is not None:
                 out += [f"over tasks: {c}" for c in rep.conclusions]
+        out += [f"{task}: {c}" for task, j in self.judge.items() for c in j.conclusions]
         return tuple(out)
 
     def to_dict(self) -> dict[str, Any]:
@@ -106,4 +111,6 @@ class EvalComparison(Result):
                 "hierarchical": None if self.hierarchical is None else self.hierarchical.to_dict(),
                 "leaderboards": {t: b.to_dict() for t, b in self.leaderboards.items()},
                 "pairing": jsonable(dict(self.pairing)), "provenance": jsonable(list(self.provenance)),
+                **({"judge": {t: j.to_dict() for t, j in self.judge.items()}} if self.judge
+                   else {}),
                 "warnings": list(self.warnings), "notes": list(self.notes)}

@@ -10,6 +10,12 @@ from .._lazy import lazy_exports
 #: dependencies (scipy.stats, pandas) before a command needs them.
 _WHERE = {
     "friedman_aligned_ranks": "._aligned_ranks",
+    "cohen_kappa": "._agreement",
+    "fleiss_kappa": "._agreement",
+    "gwet_ac1": "._agreement",
+    "krippendorff_alpha": "._agreement",
+    "ppi_mean_estimates": "._ppi",
+    "rogan_gladen_estimates": "._rogan_gladen",
     "repeated_measures_anova": "._anova",
     "groups_from_critical_difference": "._cliques",
     "nonsignificant_groups": "._cliques",
@@ -127,7 +133,8 @@ __getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals(), _deprecated)
 
 
 __all__ = [
-    "PairwiseCounts", "DiscordanceCounts",
+    "PairwiseCounts", "DiscordanceCounts", "cohen_kappa", "fleiss_kappa", "gwet_ac1",
+    "krippendorff_alpha", "ppi_mean_estimates", "rogan_gladen_estimates",
     "PoissonBinomial", "against_control", "auc_covariance", "pairwise_mcnemar",
     "beta_risk_bound", "cochrans_q", "delong_test", "discordance_counts",
     "langford_test_set_bound", "mcnemar", "mcnemar_table", "paired_bootstrap",
