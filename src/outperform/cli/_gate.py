@@ -49,6 +49,7 @@ def gate_cmd(
                                         "json, html, latex or junit (JUnit XML, one test case "
                                         "per task)."),
     out: Optional[Path] = opt.out(),
+    fragment: bool = opt.fragment(),
     metric: Optional[str] = opt.metric("Metric to gate, e.g. acc, 'exact_match,strict-match' "
                                        "(default: each task's first)."),
     task: Optional[List[str]] = typer.Option(None, "--task", help="Gate only this task "
@@ -109,9 +110,11 @@ def gate_cmd(
     from ._output import check_out
 
     check_out(out)
+    if fragment and fmt is not GateFormat.latex:
+        opt.check_fragment(fragment, fmt)
     if plan:
         return _plan(baseline, candidate, margin, discordance, sd, repeats, within_variance,
-                     alpha, power, fmt, out)
+                     alpha, power, fmt, out, fragment)
     if baseline is None:
         raise InvalidInputError("give the BASELINE and CANDIDATE per-item results (or --plan "
                                 "to plan a gate).")
@@ -129,7 +132,7 @@ def gate_cmd(
     if sequential or shuffle:
         return _sequential(baseline, candidate, margin, alpha, metric, task, log_format,
                            opt.direction(lower_is_better, higher_is_better), samples, k,
-                           shuffle, seed, y_true, fmt, out,
+                           shuffle, seed, y_true, fmt, out, fragment,
                            ignored={"--cluster": cluster is not None, "--aa": aa,
                                     "--intersect": intersect})
     from ..compare import gate
@@ -140,12 +143,12 @@ def gate_cmd(
                                                                     higher_is_better),
                   samples=samples, k=k, aa=aa, n_resamples=n_resamples, random_state=seed,
                   y_true=y_true)
-    _emit(result, fmt, out)
+    _emit(result, fmt, out, fragment)
     raise typer.Exit(exit_code(result))
 
 
 def _sequential(baseline, candidate, margin, alpha, metric, task, log_format, direction,
-                samples, k, shuffle, seed, y_true, fmt, out, ignored) -> None:
+                samples, k, shuffle, seed, y_true, fmt, out, fragment, ignored) -> None:
     """``--sequential``: the gate after every item (:func:`outperform.compare.sequential_gate`)."""
     given = [flag for flag, on in ignored.items() if on]
     if given:
@@ -163,7 +166,8 @@ def _sequential(baseline, candidate, margin, alpha, metric, task, log_format, di
     if fmt is GateFormat.junit:
         write_output(sequential_gate_junit(result), out)
     else:
-        write_output(render_output(sequential_gate_output(result), fmt.value), out)
+        write_output(render_output(sequential_gate_output(result), fmt.value,
+                                   fragment=fragment), out)
     if fmt is GateFormat.text:
         for line in result.warnings:
             err.print(f"[yellow]warning:[/yellow] {escape(line)}", soft_wrap=True)
@@ -176,21 +180,21 @@ def exit_code(result) -> int:
             "inconclusive": EXIT_INCONCLUSIVE}[result.verdict]
 
 
-def _emit(result, fmt: GateFormat, out: Optional[Path]) -> None:
+def _emit(result, fmt: GateFormat, out: Optional[Path], fragment: bool = False) -> None:
     from ..report import gate_junit, gate_output, render_output
     from ._output import write_output
 
     if fmt is GateFormat.junit:
         write_output(gate_junit(result), out)
     else:
-        write_output(render_output(gate_output(result), fmt.value), out)
+        write_output(render_output(gate_output(result), fmt.value, fragment=fragment), out)
     if fmt is GateFormat.text:
         for line in result.warnings:
             err.print(f"[yellow]warning:[/yellow] {escape(line)}", soft_wrap=True)
 
 
 def _plan(baseline, candidate, margin, discordance, sd, repeats, within_variance, alpha,
-          power, fmt, out) -> None:
+          power, fmt, out, fragment=False) -> None:
     if baseline is not None or candidate is not None:
         raise InvalidInputError("--plan plans a gate before it runs: give no files, only "
                                 "--margin and --discordance or --sd (the gate itself reports "
@@ -207,4 +211,4 @@ def _plan(baseline, candidate, margin, discordance, sd, repeats, within_variance
     res = gate_sample_size(margin=margin, discordance=discordance, sd=sd, repeats=repeats,
                            within_variance=within_variance, alpha=alpha, power=power)
     write_output(render_output(gate_plan_output(res, margin=margin, alpha=alpha, power=power),
-                               fmt.value), out)
+                               fmt.value, fragment=fragment), out)

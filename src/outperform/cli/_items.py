@@ -39,6 +39,7 @@ def items_cmd(
     log_format: Optional[str] = typer.Option(None, "--log-format", help="Format of the logs: "
                                              "auto, lm-eval, inspect, helm or csv."),
     fmt: Format = opt.format_(),
+    fragment: bool = opt.fragment(),
     out: Optional[Path] = opt.out(),
 ) -> None:
     """Item diagnostics: per item its difficulty and discrimination (corrected item-total
@@ -49,6 +50,8 @@ def items_cmd(
     from ._output import check_out, emit_output
 
     check_out(out)
+
+    opt.check_fragment(fragment, fmt)
     if top < 0:
         raise InvalidInputError(f"--top must be 0 (all items) or positive, got {top}.")
     if prior_sd < 0:
@@ -62,4 +65,4 @@ def items_cmd(
                               prior_sd=prior_sd or None, alpha=alpha,
                               n_resamples=n_resamples, n_splits=n_splits, random_state=seed,
                               format=(log_format or "auto").lower())
-    emit_output(items_output(result, shown=top or None), fmt, out)
+    emit_output(items_output(result, shown=top or None), fmt, out, fragment)

@@ -56,6 +56,9 @@ def table_cmd(
                                  "on the decimal point (\\usepackage{siunitx})."),
     fmt: Format = opt.format_("Output format: text, markdown, json, html or latex (a booktabs "
                               "table float to paste into a paper)."),
+    fragment: bool = opt.fragment("With --format latex: accepted for every command; the "
+                                  "table's LaTeX is a table environment to \\input (the "
+                                  "packages it needs in a comment), never a whole document."),
     out: Optional[Path] = opt.out(),
     encoding: Optional[str] = opt.encoding(),
 ) -> None:
@@ -79,6 +82,7 @@ def table_cmd(
                                   transpose=transpose, caption=caption, label=label,
                                   siunitx=siunitx)
     fmt = Format(fmt)
+    opt.check_fragment(fragment, fmt)
     if fmt is not Format.text:     # the text shows them; the other formats say them here too
         for note in output_dict(output)["notes"]:
             err.print(f"[yellow]note:[/yellow] {escape(note)}", soft_wrap=True, highlight=False)
