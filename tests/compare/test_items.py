@@ -1,6 +1,8 @@
 """item_diagnostics (compare/_items.py): the model x item matrix read from a long table or
 evaluation logs, and each benchmark's signal-to-noise ratio and decision accuracy equal to
-the reference code of Heineman et al. (2025) run on the same scores."""
+the outputs of the reference code of Heineman et al. (2025) on the same scores, stored in
+tests/fixtures/peers/signal_and_noise.json by make_signal_and_noise.py beside it."""
+import json
 import warnings
 
 import numpy as np
@@ -9,11 +11,10 @@ import pytest
 from scipy import special
 
 from _paths import FIXTURES
-from _snr_reference import load
 from outperform.compare import item_diagnostics
 from outperform.report import items_output, render_output, validate_output
 
-REF = load()
+REF = json.loads((FIXTURES / "peers" / "signal_and_noise.json").read_text())["item_diagnostics"]
 LM_EVAL = FIXTURES / "evals" / "lm_eval"
 
 
@@ -27,25 +28,23 @@ def _table(m=10, n=80, seed=0, missing=0.0, tasks=("arc", "gsm")):
 
 
 def test_signal_to_noise_and_decision_accuracy_equal_the_reference_code():
-    df = _table()
-    res = item_diagnostics(df, n_resamples=500)
-    wide = df.pivot_table(index="model", columns=["task", "item"], values="score")
-    # items in order of first appearance, as outperform reads them
-    wide = wide[list(df[["task", "item"]].drop_duplicates().itertuples(index=False, name=None))]
-    overall = wide.mean(axis=1).to_numpy()
+    # the stored matrix is _table()'s: model m{i} is row i, item j of task tasks[j]
+    x = np.array(REF["scores"], dtype=float)
+    assert np.array_equal(_table()["score"].to_numpy().reshape(x.shape), x)
+    df = pd.DataFrame([{"model": model, "task": REF["tasks"][j], "item": j, "score": x[i, j]}
+                       for i, model in enumerate(REF["models"]) for j in range(x.shape[1])])
+    res = item_diagnostics(df, n_resamples=REF["n_resamples"])
     # all tasks: the models' means are the signal; the noise the best model's mean over the
-    # same bootstrap resamples of its items (the first draws of default_rng(0))
-    best = wide.iloc[int(np.argmax(overall))].to_numpy()
-    rng = np.random.default_rng(0)
-    boot = best[rng.integers(0, best.size, (500, best.size))].mean(axis=1)
+    # same bootstrap resamples of its items (the first draws of default_rng(0));
+    # snr.metrics.signal_to_noise_ratio(signal, noise)
     row = res.benchmarks[0]
-    assert row["task"] is None and row["noise_model"] == wide.index[int(np.argmax(overall))]
-    assert row["snr"] == pytest.approx(REF.signal_to_noise_ratio(overall, boot), rel=1e-12)
+    assert row["task"] is None and row["noise_model"] == REF["noise_model"]
+    assert row["snr"] == pytest.approx(REF["snr"], rel=1e-12)
     # each subtask against all tasks: snr.metrics.decision_acc_fast(task means, all means)
+    assert [r["task"] for r in res.benchmarks[1:]] == list(REF["decision_acc_vs_all"])
     for row in res.benchmarks[1:]:
-        means = wide[row["task"]].mean(axis=1).to_numpy()
         assert row["decision_accuracy_vs_all"] == pytest.approx(
-            REF.decision_acc_fast(means, overall), abs=1e-15)
+            REF["decision_acc_vs_all"][row["task"]], abs=1e-15)
         assert row["n_items"] == 40
 
 

@@ -1,56 +1,48 @@
 """Item statistics and Heineman et al. (2025)'s signal-to-noise ratio and decision accuracy
-(stats/_items.py), against scipy and against the reference code of the paper run on the same
-scores (allenai/signal-and-noise, snr/metrics.py, pinned in tests/fixtures/real/README.md)."""
+(stats/_items.py), against scipy and against the outputs of the paper's reference code
+(allenai/signal-and-noise, snr/metrics.py) stored in tests/fixtures/peers/signal_and_noise.json
+by make_signal_and_noise.py beside it (the calls recorded there)."""
+import json
+
 import numpy as np
 import pytest
 from scipy import stats as sps
 
-from _snr_reference import load
+from _paths import FIXTURES
 from outperform._validation import InvalidInputError
 from outperform.stats import (decision_accuracy, item_statistics, signal_to_noise_ratio,
                               top_k_agree)
 
-REF = load()
+REF = json.loads((FIXTURES / "peers" / "signal_and_noise.json").read_text())
 
 
-def _checkpoints(seed=0, mixes=12, steps=5):
-    """A (mix, checkpoint) score matrix as their compute_snr_small_scale reads it."""
-    rng = np.random.default_rng(seed)
-    return 0.4 + 0.1 * rng.random((mixes, 1)) + rng.normal(0, 0.01, (mixes, steps))
-
-
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_snr_equals_the_reference_code_on_the_same_score_matrix(seed):
-    scores = _checkpoints(seed)
+@pytest.mark.parametrize("case", REF["signal_to_noise_ratio"], ids=lambda c: f"seed{c['seed']}")
+def test_snr_equals_the_reference_code_on_the_same_score_matrix(case):
     # their compute_snr_small_scale: signal = each mix's mean of its last 5 checkpoints,
-    # noise = the scores flattened; then snr.metrics.signal_to_noise_ratio(signal, noise)
-    signal, noise = scores.mean(axis=1), scores.flatten()
-    expected = REF.signal_to_noise_ratio(list(signal), list(noise))
-    assert signal_to_noise_ratio(signal, noise) == pytest.approx(expected, rel=1e-12)
-    # their large-scale form: one model's last 30 checkpoints as the noise
-    last = np.random.default_rng(seed + 10).normal(0.6, 0.02, 30)
-    assert signal_to_noise_ratio(signal, last) == pytest.approx(
-        REF.signal_to_noise_ratio(signal, last), rel=1e-12)
+    # noise = the scores flattened; snr.metrics.signal_to_noise_ratio(list(signal), list(noise))
+    signal, noise = np.array(case["signal"]), np.array(case["noise"])
+    assert signal_to_noise_ratio(signal, noise) == pytest.approx(case["snr"], rel=1e-12)
+    # their large-scale form: one model's last 30 checkpoints as the noise;
+    # snr.metrics.signal_to_noise_ratio(signal, last)
+    assert signal_to_noise_ratio(signal, np.array(case["last"])) == pytest.approx(
+        case["snr_last"], rel=1e-12)
 
 
 def test_snr_rows_are_the_single_calls():
-    rng = np.random.default_rng(3)
-    m, n = rng.random((4, 7)) + 0.2, rng.random((4, 9)) + 0.2
-    rows = signal_to_noise_ratio(m, n)
-    assert rows == pytest.approx([REF.signal_to_noise_ratio(a, b) for a, b in zip(m, n)],
-                                 rel=1e-12)
+    # [snr.metrics.signal_to_noise_ratio(a, b) for a, b in zip(signal, noise)]
+    case = REF["signal_to_noise_ratio_rows"]
+    rows = signal_to_noise_ratio(np.array(case["signal"]), np.array(case["noise"]))
+    assert rows == pytest.approx(case["snr"], rel=1e-12)
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2, 3])
-def test_decision_accuracy_equals_the_reference_code(seed):
-    rng = np.random.default_rng(seed)
-    small = rng.random(15)
-    target = small + rng.normal(0, 0.2, 15)
-    small[[2, 5]] = small[7]                         # ties, counted as their code counts them
-    expected = REF.decision_acc_fast(small, target)
-    assert decision_accuracy(small, target) == pytest.approx(expected, abs=1e-15)
+@pytest.mark.parametrize("case", REF["decision_acc_fast"], ids=lambda c: f"seed{c['seed']}")
+def test_decision_accuracy_equals_the_reference_code(case):
+    # small has ties (items 2, 5, 7), counted as their code counts them;
+    # snr.metrics.decision_acc_fast(small, target) and decision_acc_fast(target, small)
+    small, target = np.array(case["small"]), np.array(case["target"])
+    assert decision_accuracy(small, target) == pytest.approx(case["small_vs_target"], abs=1e-15)
     assert decision_accuracy(np.stack([small, target]), np.stack([target, small])) == \
-        pytest.approx([expected, REF.decision_acc_fast(target, small)], abs=1e-15)
+        pytest.approx([case["small_vs_target"], case["target_vs_small"]], abs=1e-15)
 
 
 def test_decision_accuracy_properties():
