@@ -214,7 +214,7 @@ def test_cli_battles_are_handed_to_the_battles_module(tmp_path, monkeypatch):
     assert res.exit_code == 0, res.output
     assert calls[0][0] == path
     assert calls[0][1] == dict(alpha=0.05, n_resamples=500, random_state=3, anchor="x",
-                               fmt="text", plot=None)
+                               fmt="text", plot=None, fragment=False)
 
 
 def test_compare_on_benchmark_predictions_names_what_works(tmp_path):
