@@ -13,7 +13,7 @@ from ._pairwise import PairwiseResult
 from ._runs import RunsComparison
 from ._serialize import jsonable
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 
 
 @dataclass(frozen=True, repr=False)
