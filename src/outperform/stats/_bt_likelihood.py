@@ -150,16 +150,34 @@ class PairTotals:
         return meat
 
 
-def battle_types(model_a, model_b, outcome, weights):
+#: most (pair, outcome) keys counted by one ``np.bincount`` (linear time) rather than sorted
+MAX_BINCOUNT_KEYS = 50_000_000
+
+
+def battle_types(model_a, model_b, outcome, weights, counts=None):
     """Distinct battles: (i, j, outcome in the i < j orientation, weight) and their counts.
 
     Battles of one type are exchangeable, so resampling n battles with replacement is a
     multinomial draw over the types with probabilities count / n.
 
+    Parameters
+    ----------
+    model_a, model_b : ndarray of int, shape (n,)
+        Model indices (0 .. m - 1) of each row.
+    outcome : ndarray of int, shape (n,)
+        0 = model_a won, 1 = model_b won, 2 = tie.
+    weights : ndarray, shape (n,)
+        Frequency weight of a battle.
+    counts : ndarray of int, shape (n,), optional
+        Battles each row stands for (rows already aggregated into counts, e.g. by
+        :func:`outperform.data.battle_counts`); default 1. Rows with counts are the same
+        types as the battles expanded, so the result is the same.
+
     Returns
     -------
     rows : ndarray, shape (n_types, 4)
-        (i, j, oriented outcome, weight) with i < j; outcome 0 = i won, 1 = j won, 2 = tie.
+        (i, j, oriented outcome, weight) with i < j; outcome 0 = i won, 1 = j won, 2 = tie;
+        sorted by (i, j, outcome[, weight]).
     counts : ndarray of int, shape (n_types,)
     """
     lo, hi = np.minimum(model_a, model_b), np.maximum(model_a, model_b)
@@ -167,15 +185,26 @@ def battle_types(model_a, model_b, outcome, weights):
     m = int(max(model_a.max(), model_b.max())) + 1
     key = (lo.astype(np.int64) * m + hi) * 3 + oriented
     if np.all(weights == weights[0]):
-        # one weight (the usual case): the integer key alone, sorted much faster than rows
-        keys, counts = np.unique(key, return_counts=True)
+        # one weight (the usual case): the integer key alone; when the keys are few enough,
+        # counted in linear time (np.bincount) instead of sorted; the same keys, in order
+        if m * m * 3 <= MAX_BINCOUNT_KEYS:
+            tally = np.bincount(key, weights=counts, minlength=m * m * 3)
+            keys = np.flatnonzero(tally)
+            n_of = tally[keys]
+        elif counts is None:
+            keys, n_of = np.unique(key, return_counts=True)
+        else:
+            keys, inverse = np.unique(key, return_inverse=True)
+            n_of = np.bincount(inverse, weights=counts)
         weight = np.full(keys.size, float(weights[0]))
     else:
-        both, counts = np.unique(np.column_stack([key, weights]), axis=0, return_counts=True)
+        both, inverse = np.unique(np.column_stack([key, weights]), axis=0,
+                                  return_inverse=True)
+        n_of = np.bincount(inverse.ravel(), weights=counts, minlength=len(both))
         keys, weight = both[:, 0].astype(np.int64), both[:, 1]
     pair, out = np.divmod(keys, 3)
     rows = np.column_stack([pair // m, pair % m, out, weight]).astype(float)
-    return rows, counts
+    return rows, np.rint(n_of).astype(np.int64)
 
 
 def pair_totals(rows: np.ndarray, counts: np.ndarray, n_models: int, n_outcomes: int) -> tuple[PairTotals,
