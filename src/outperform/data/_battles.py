@@ -40,11 +40,13 @@ def _first_bad(mask: np.ndarray, df: pd.DataFrame, column: str) -> str:
 
 def _codes(column: pd.Series) -> tuple[np.ndarray, pd.Index]:
     """Codes of a column's values as stripped text (``astype(str).str.strip()``, computed
-    on the distinct values only), and those texts."""
-    codes, uniques = pd.factorize(column)
+    on the distinct values only; -1 for a missing value), and those texts."""
+    codes, uniques = pd.factorize(column)       # missing values: code -1
     text = pd.Index(pd.Index(uniques).astype(str).str.strip())
     merged, names = pd.factorize(text)          # "x" and " x" are one name
-    return (merged[codes] if len(merged) else codes), pd.Index(names)
+    if len(merged) and not np.array_equal(merged, np.arange(len(merged))):
+        codes = np.where(codes < 0, -1, merged[codes])
+    return codes, pd.Index(names)
 
 
 def _winner_by_name(raw: pd.Index, wcode: np.ndarray, model_of: np.ndarray,
@@ -59,6 +61,8 @@ def _winner_by_name(raw: pd.Index, wcode: np.ndarray, model_of: np.ndarray,
     side spellings (``side``) stand. ``raw``: the stripped winner texts, ``wcode`` each
     row's code into them, ``model_of`` the model code of each text (-1: no model's name).
     """
+    if (model_of < 0).all():                # no winner is a model's name
+        return side
     named = model_of[wcode]
     is_a, is_b = named == ia, named == ib
     tie = side == 2
@@ -106,19 +110,18 @@ def _battle_codes(source, encoding, anony_only, drop_ties, language):
             f"the battles table has no column {', '.join(map(repr, missing))}; it needs "
             "model_a, model_b, winner (a, b or tie) and optionally weight, one row per "
             f"battle (columns found: {', '.join(map(str, df.columns))}).")
+    coded = {col: _codes(df[col]) for col in BATTLE_COLUMNS}
     for col in BATTLE_COLUMNS:
-        absent = df[col].isna().to_numpy()
+        absent = coded[col][0] < 0          # pandas' missing values have no code
         if absent.any():
             raise InvalidInputError(
                 f"{col} is missing in row {int(np.flatnonzero(absent)[0]) + 1} (and "
                 f"{int(absent.sum()) - 1} other rows): every battle needs both models and a "
                 "winner; drop or fill those rows.")
-    ca, names_a = _codes(df["model_a"])
-    cb, names_b = _codes(df["model_b"])
+    (ca, names_a), (cb, names_b), (wcode, raw) = (coded[c] for c in BATTLE_COLUMNS)
     names = names_a.append(names_b).unique()
     ia = names.get_indexer(names_a)[ca] if len(ca) else ca
     ib = names.get_indexer(names_b)[cb] if len(cb) else cb
-    wcode, raw = _codes(df["winner"])
     spelled = raw.str.lower()
     side_of = np.array([SIDE.get(WINNERS.get(v), -1) for v in spelled], dtype=np.int8)
     side = _winner_by_name(raw, wcode, names.get_indexer(raw), ia, ib, side_of[wcode], names)
@@ -170,8 +173,10 @@ def _battle_codes(source, encoding, anony_only, drop_ties, language):
     if not keep.any():
         raise TooFewError("the battles table has no battle of positive weight"
                           + (" left after the filters." if steps else "."))
-    ia, ib, side, weight = ia[keep], ib[keep], side[keep], weight[keep]
-    n_models = np.unique(np.concatenate([ia, ib])).size
+    if not keep.all():
+        ia, ib, side, weight = ia[keep], ib[keep], side[keep], weight[keep]
+    n_models = int(np.count_nonzero(np.bincount(ia, minlength=len(names))
+                                    + np.bincount(ib, minlength=len(names))))
     if n_models < 2:
         raise TooFewError(f"the battles involve {n_models} model; a rating needs at least 2.")
     return np.asarray(names, dtype=object), ia, ib, side, weight, notes
