@@ -25,6 +25,7 @@ _WHERE = {
     "load_uci54": "._uci54",
     "load_uci54_arrays": "._uci54",
     "read_battles": "._battles",
+    "battle_counts": "._battles",
 }
 
 
@@ -34,5 +35,5 @@ __all__ = [
     "ResultsTable", "ScoreMatrix", "load_demsar_table2", "load_demsar_table6",
     "load_demsar_table6_ranks", "load_uci54", "load_uci54_arrays", "load_williams_table1", "metric_direction", "read_results", "read_table",
     "EvalLogs", "EvalRun", "PairedTask", "pair_items", "read_eval_logs",
-    "read_battles", "column_role", "find_column", "metric_units",
+    "read_battles", "battle_counts", "column_role", "find_column", "metric_units",
 ]

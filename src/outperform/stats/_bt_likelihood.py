@@ -42,8 +42,12 @@ class PairTotals:
         m (+1 with a tie parameter).
     """
 
-    def __init__(self, pairs: np.ndarray, totals: np.ndarray, n_models: int):
+    def __init__(self, pairs: np.ndarray, totals: np.ndarray, n_models: int,
+                 half_ties: np.ndarray | None = None):
         self.pairs, self.totals, self.n_models = pairs, totals, n_models
+        #: K = 2 with ties split into half a win each: the tie total of each pair (its
+        #: battles' scores are those of the tie, not of two half wins; see score_outer)
+        self.half_ties = half_ties
         k = totals.shape[1]
         self.local = LOCAL[k]
         self.n_params = n_models + (k == 3)
@@ -138,14 +142,22 @@ class PairTotals:
 
         A battle's score depends only on its pair and outcome, so the sum runs over the
         (pair, outcome) cells weighted by their totals (the HC0 sandwich of battle-level
-        data with frequency weights).
+        data with frequency weights). A tie split into half a win for each side
+        (``half_ties``) is one battle with log-likelihood (log p_i + log p_j) / 2 and score
+        the mean of the two wins' scores, not two half battles: its (tie total) x s s' is
+        taken out of the win cells and added with that score.
         """
         p = self.probabilities(theta)
         k = p.shape[1]
         meat = np.zeros((self.n_params, self.n_params))
-        for outcome in range(k):       # K <= 3 outcomes, not a loop over data
-            s = (np.eye(k)[outcome] - p) @ self.local          # (n_pairs, K) local scores
-            outer = self.totals[:, outcome, None, None] * s[:, :, None] * s[:, None, :]
+        totals = self.totals
+        scores = [(np.eye(k)[outcome] - p) @ self.local for outcome in range(k)]
+        if self.half_ties is not None:
+            totals = totals - 0.5 * self.half_ties[:, None]
+            totals = np.column_stack([totals, self.half_ties])
+            scores.append(0.5 * (scores[0] + scores[1]))
+        for outcome, s in enumerate(scores):   # K <= 3 outcomes, not a loop over data
+            outer = totals[:, outcome, None, None] * s[:, :, None] * s[:, None, :]
             np.add.at(meat, (self.slots[:, :, None], self.slots[:, None, :]), outer)
         return meat
 
@@ -240,4 +252,8 @@ def pair_totals(rows: np.ndarray, counts: np.ndarray, n_models: int, n_outcomes:
     contrib = sparse.csr_matrix((w, (r, c)), shape=(len(rows), keys.size * n_outcomes))
     pairs = np.stack([keys // n_models, keys % n_models], axis=1)
     totals = (contrib.T @ counts.astype(float)).reshape(-1, n_outcomes)
-    return PairTotals(pairs, totals, n_models), contrib
+    half = None
+    if n_outcomes == 2 and np.any(outcome == 2):
+        tie = outcome == 2
+        half = np.bincount(pair_of[tie], weight[tie] * counts[tie], minlength=keys.size)
+    return PairTotals(pairs, totals, n_models, half), contrib
