@@ -164,15 +164,16 @@ def _battle_codes(source, encoding, anony_only, drop_ties, language):
                                  anony_only=anony_only, drop_ties=drop_ties,
                                  language=language)
     notes = []
+    filtered = anony_only or language is not None or drop_ties != "none"
     if arena or steps:
         what = "Chatbot Arena battle log" if arena else "battles"
-        notes.append(f"{what}: {len(df):,} battles read"
-                     + ("; " + "; ".join(steps) if steps else
-                        " (all kept: no filter on anony, ties or language)") + ".")
+        if not filtered:
+            steps.insert(0, "all kept (no filter on anony, language or ties)")
+        notes.append(f"{what}: {len(df):,} battles read; " + "; ".join(steps) + ".")
     keep &= weight > 0
     if not keep.any():
         raise TooFewError("the battles table has no battle of positive weight"
-                          + (" left after the filters." if steps else "."))
+                          + (" left after the filters." if filtered else "."))
     if not keep.all():
         ia, ib, side, weight = ia[keep], ib[keep], side[keep], weight[keep]
     n_models = int(np.count_nonzero(np.bincount(ia, minlength=len(names))
