@@ -16,10 +16,10 @@ Timed, alternating in each round (best of ``--rounds``), ties as half a win for 
   and ``evalica.bootstrap(evalica.bradley_terry, ..., bootstrap_method="percentile")``,
   which refits the battle rows once per resample (scipy.stats.bootstrap); at 10 million
   battles that is run with ``--evalica-resamples`` (default 2) resamples and its time per
-  resample is scaled to R (printed as such);
+  resample (its time less the fit's) is scaled to R (printed as such);
 * arena-rank (LMArena's package, JAX; it needs jax 0.8, so it runs in its own venv,
   ``--arena-rank-python``, default /work/peers/arena-rank/bin/python, timed inside that
-  process): ``PairDataset.from_pandas(df)`` then ``BradleyTerry(...).
+  process, its process pool spawned, as forked workers hang after JAX has started): ``PairDataset.from_pandas(df)`` then ``BradleyTerry(...).
   compute_ratings_and_cis(dataset, ci_method="bootstrap", num_bootstrap=R)`` (its own
   aggregation into counts and multinomial bootstrap, fitted by L-BFGS in a process pool),
   and the fit alone (``ci_method="sandwich"``).
@@ -43,23 +43,32 @@ import pandas as pd
 ARENA_WINNERS = np.array(["model_a", "model_b", "tie", "tie (bothbad)"], dtype=object)
 
 ARENA_RANK_SCRIPT = """
-import json, sys, time
+import json, multiprocessing, sys, time
 import pandas as pd
 from arena_rank.utils.data_utils import PairDataset
 from arena_rank.models.bradley_terry import BradleyTerry
 
-df = pd.read_parquet(sys.argv[1])
-resamples = int(sys.argv[2])
-out = {}
-for method in ("sandwich", "bootstrap"):
-    t = time.perf_counter()
-    ds = PairDataset.from_pandas(df)
-    model = BradleyTerry(n_competitors=len(ds.competitors))
-    res = model.compute_ratings_and_cis(ds, ci_method=method, num_bootstrap=resamples)
-    float(res["ratings"][0]), float(res["rating_lower"][0])   # JAX is lazy: wait for it
-    out[method] = time.perf_counter() - t
-    out[method + "_ratings"] = dict(zip(res["competitors"], map(float, res["ratings"])))
-print(json.dumps(out))
+
+def main():
+    df = pd.read_parquet(sys.argv[1])
+    resamples = int(sys.argv[2])
+    out = {}
+    for method in ("sandwich", "bootstrap"):
+        t = time.perf_counter()
+        ds = PairDataset.from_pandas(df)
+        model = BradleyTerry(n_competitors=len(ds.competitors))
+        res = model.compute_ratings_and_cis(ds, ci_method=method, num_bootstrap=resamples)
+        float(res["ratings"][0]), float(res["rating_lower"][0])   # JAX is lazy: wait
+        out[method] = time.perf_counter() - t
+        out[method + "_ratings"] = dict(zip(res["competitors"], map(float, res["ratings"])))
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    # its bootstrap's process pool, forked after JAX started its threads, hangs (seen
+    # here); spawned workers do not
+    multiprocessing.set_start_method("spawn")
+    main()
 """
 
 
@@ -164,11 +173,14 @@ def main() -> None:
                       f"{res['bootstrap']:8.2f} s   (load {os.getloadavg()[0]:.2f})",
                       flush=True)
     scale = {"evalica": args.resamples / args.evalica_resamples}
-    best = {k: {p: min(v) * (scale.get(k, 1.0) if p == "bootstrap" else 1.0)
-                for p, v in t.items()} for k, t in times.items()}
+    if "evalica" in times:       # its fit, then its resamples' time per resample x R
+        t = times["evalica"]
+        t["bootstrap"] = [f + (b - f) * scale["evalica"] for f, b in zip(t["fit"],
+                                                                          t["bootstrap"])]
+    best = {k: {p: min(v) for p, v in t.items()} for k, t in times.items()}
     print(f"best of {args.rounds} rounds (wall seconds):")
     for name, b in best.items():
-        note = (f"  ({args.evalica_resamples} resamples timed, x{scale[name]:g})"
+        note = (f"  ({args.evalica_resamples} resamples timed, scaled to {args.resamples})"
                 if name in scale else "")
         print(f"  {name:<11} fit {b['fit']:8.2f} s (x{b['fit'] / best['ours']['fit']:6.2f})"
               f"   fit + {args.resamples} resamples {b['bootstrap']:8.2f} s "

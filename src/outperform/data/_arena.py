@@ -19,7 +19,7 @@ import pandas as pd
 
 from .._validation import InvalidInputError, TooFewError
 
-__all__ = ["read_arena_log", "battle_filters", "ARENA_SUFFIXES", "DROP_TIES"]
+__all__: list[str] = []   # read through outperform.data.read_battles
 
 ARENA_SUFFIXES = (".json", ".jsonl", ".ndjson")
 #: which ties ``drop_ties`` removes: none, every tie, or the "tie (bothbad)" votes only

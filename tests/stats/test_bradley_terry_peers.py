@@ -20,7 +20,6 @@ import pandas as pd
 import pytest
 
 from outperform.compare import bradley_terry as bt_table
-from outperform.stats import bradley_terry
 
 ARENA_RANK = Path("/work/peers/arena-rank/bin/python")
 ELO = 400 / np.log(10)
