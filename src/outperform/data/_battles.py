@@ -51,14 +51,17 @@ def _factorize(column: pd.Series) -> tuple[np.ndarray, pd.Index]:
             return pd.factorize(column)
         try:
             arrow = column.array.__arrow_array__()
-            if isinstance(arrow, pa.ChunkedArray):
-                arrow = arrow.combine_chunks()
-            encoded = arrow.dictionary_encode()
-            indices = encoded.indices
+            if not isinstance(arrow, pa.ChunkedArray):
+                arrow = pa.chunked_array([arrow])
+            if arrow.num_chunks == 0:
+                return pd.factorize(column)
+            # one dictionary for every chunk (a Parquet file is read in several)
+            encoded = arrow.dictionary_encode().unify_dictionaries()
+            indices = pa.chunked_array([c.indices for c in encoded.chunks])
             if indices.null_count:
                 indices = pc.fill_null(indices, -1)
-            return (indices.to_numpy(zero_copy_only=False),
-                    pd.Index(encoded.dictionary.to_pylist(), dtype=object))
+            return (indices.to_numpy(),
+                    pd.Index(encoded.chunk(0).dictionary.to_pylist(), dtype=object))
         except (TypeError, pa.ArrowException):
             pass
     return pd.factorize(column)
