@@ -24,8 +24,12 @@ Timed, alternating in each round (best of ``--rounds``), ties as half a win for 
   aggregation into counts and multinomial bootstrap, fitted by L-BFGS in a process pool),
   and the fit alone (``ci_method="sandwich"``).
 
+Ours also prints its CPU time (this process's), which the load of a shared machine hardly
+changes; the wall times are what the load leaves.
+
 Run:  OPENBLAS_NUM_THREADS=1 python benchmarks/bench_arena_scale.py [--models 250]
           [--battles 10000000] [--resamples 100] [--rounds 2] [--evalica-resamples 2]
+          [--skip evalica arena-rank]
 """
 from __future__ import annotations
 
@@ -89,13 +93,14 @@ def run_ours(df: pd.DataFrame, resamples: int) -> dict:
     from outperform.compare import bradley_terry
 
     out = {}
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     fit = bradley_terry(df, ties="half")
-    out["fit"] = time.perf_counter() - t
-    t = time.perf_counter()
+    out["fit"], out["fit_cpu"] = time.perf_counter() - t, time.process_time() - cpu
+    t, cpu = time.perf_counter(), time.process_time()
     boot = bradley_terry(df, ties="half", interval="bootstrap", n_resamples=resamples,
                          random_state=0)
     out["bootstrap"] = time.perf_counter() - t
+    out["bootstrap_cpu"] = time.process_time() - cpu
     out["ratings"] = dict(zip(fit.models, fit.ratings))
     out["failed"] = boot.n_failed_resamples
     return out
@@ -169,8 +174,10 @@ def main() -> None:
                 for part in ("fit", "bootstrap"):
                     times[name][part].append(res[part])
                 ratings[name] = res["ratings"]
+                cpu = (f"   CPU {res['fit_cpu']:.2f} s / {res['bootstrap_cpu']:.2f} s"
+                       if "fit_cpu" in res else "")
                 print(f"  round {r + 1} {name:<11} fit {res['fit']:8.2f} s   bootstrap "
-                      f"{res['bootstrap']:8.2f} s   (load {os.getloadavg()[0]:.2f})",
+                      f"{res['bootstrap']:8.2f} s   (load {os.getloadavg()[0]:.2f}){cpu}",
                       flush=True)
     scale = {"evalica": args.resamples / args.evalica_resamples}
     if "evalica" in times:       # its fit, then its resamples' time per resample x R
