@@ -93,8 +93,11 @@ def leaderboard_cmd(
         from ._battles import leaderboard_battles
 
         kwargs = dict(alpha=alpha, n_resamples=n_resamples, random_state=seed, anchor=anchor,
-                      fmt=fmt, plot=plot, anony_only=anony_only, drop_ties=drop_ties,
-                      language=language or None, encoding=encoding)
+                      fmt=fmt, plot=plot)
+        for key, value in (("anony_only", anony_only), ("drop_ties", drop_ties),
+                           ("language", language or None), ("encoding", encoding)):
+            if value not in (False, "none", None):      # the reader's filters, when set
+                kwargs[key] = value
         if out is not None:
             kwargs["out"] = out
         leaderboard_battles(file, **kwargs)
