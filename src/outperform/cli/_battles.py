@@ -22,14 +22,17 @@ def leaderboard_battles(path: Path, *, alpha: float = 0.05, n_resamples: int = 1
                         random_state: int | None = 0, anchor: str | None = None,
                         fmt: Format | str = Format.text, ties: str = "davidson",
                         plot: Path | None = None, console: Console | None = None,
-                        out: Path | None = None, fragment: bool = False) -> None:
+                        out: Path | None = None, fragment: bool = False,
+                        anony_only: bool = False, drop_ties: str = "none", language=None,
+                        encoding: str | None = None) -> None:
     """Read a battles file, fit Bradley–Terry, print the ratings table on stdout.
 
     Parameters
     ----------
     path : Path
         Battles table (.csv, .tsv, .parquet): model_a, model_b, winner (a, b, tie) and
-        optional weight (:func:`outperform.data.read_battles`).
+        optional weight, or a Chatbot Arena battle log (.json, .jsonl)
+        (:func:`outperform.data.read_battles`).
     alpha : float
         1 - the level of the rating intervals.
     n_resamples : int
@@ -47,6 +50,8 @@ def leaderboard_battles(path: Path, *, alpha: float = 0.05, n_resamples: int = 1
         Where the text goes (stdout by default).
     out : Path, optional
         Write the output to this file instead.
+    anony_only, drop_ties, language, encoding
+        The reader's filters and the file's encoding (:func:`outperform.data.read_battles`).
 
     Raises
     ------
@@ -67,7 +72,8 @@ def leaderboard_battles(path: Path, *, alpha: float = 0.05, n_resamples: int = 1
     result = bradley_terry(path, ties=ties, anchor=anchor, alpha=alpha,
                            interval="bootstrap" if n_resamples else "sandwich",
                            n_resamples=max(n_resamples, 2), random_state=random_state,
-                           progress=True)
+                           progress=True, anony_only=anony_only, drop_ties=drop_ties,
+                           language=language, encoding=encoding)
     if fmt is Format.text and out is None:
         # On a terminal the styles of rich: the table as rich draws it, the notes dimmed.
         console = console or Console()

@@ -33,9 +33,21 @@ def leaderboard_cmd(
                              "tests."),
     n_resamples: int = typer.Option(1000, "--n-resamples", help="Bootstrap resamples."),
     battles: bool = typer.Option(False, "--battles", help="FILE holds pairwise battles "
-                                 "(model_a, model_b, winner in a/b/tie): Bradley–Terry ratings."),
+                                 "(model_a, model_b, winner in a/b/tie): Bradley–Terry ratings "
+                                 "(implied by a .json/.jsonl file: Chatbot Arena's battle "
+                                 "log)."),
     anchor: Optional[str] = typer.Option(None, help="--battles: the model rated 1000 on the "
                                          "Elo scale."),
+    anony_only: bool = typer.Option(False, "--anony-only", help="--battles: rate the "
+                                    "anonymous battles only (column anony true), as Chatbot "
+                                    "Arena's leaderboard does."),
+    drop_ties: str = typer.Option("none", "--drop-ties", help="--battles: drop no tie "
+                                  "(none), every tie (all), or the 'tie (bothbad)' votes "
+                                  "only (bothbad)."),
+    language: Optional[list[str]] = typer.Option(None, "--language", help="--battles: keep "
+                                                 "the battles in this language (column "
+                                                 "language, e.g. English; repeat for "
+                                                 "several)."),
     metric: Optional[str] = opt.metric("Score column, when there are several."),
     lower_is_better: bool = opt.lower_is_better(),
     higher_is_better: bool = opt.higher_is_better(),
@@ -81,6 +93,12 @@ def leaderboard_cmd(
     check_out(out)
     if plot is not None:
         _output_file(plot, "--plot", FIGURE_SUFFIXES)   # before the bootstrap, not after
+    from ..data._arena import ARENA_SUFFIXES
+
+    battles = battles or file.name.lower().endswith(ARENA_SUFFIXES)  # Arena's battle logs
+    if not battles and (anony_only or drop_ties != "none" or language):
+        raise InvalidInputError("--anony-only, --drop-ties and --language filter pairwise "
+                                "battles: add --battles.")
     if battles:
         if control is not None:
             raise InvalidInputError("--control applies to rankings of scores, not to --battles "
@@ -92,6 +110,10 @@ def leaderboard_cmd(
 
         kwargs = dict(alpha=alpha, n_resamples=n_resamples, random_state=seed, anchor=anchor,
                       fmt=fmt, plot=plot, fragment=fragment)
+        for key, value in (("anony_only", anony_only), ("drop_ties", drop_ties),
+                           ("language", language or None), ("encoding", encoding)):
+            if value not in (False, "none", None):      # the reader's filters, when set
+                kwargs[key] = value
         if out is not None:
             kwargs["out"] = out
         leaderboard_battles(file, **kwargs)

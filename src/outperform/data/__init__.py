@@ -29,6 +29,7 @@ _WHERE = {
     "read_array": "._arrays",
     "read_mlflow": "._mlflow",
     "read_tensorboard": "._tensorboard",
+    "battle_counts": "._battles",
 }
 
 
@@ -38,6 +39,6 @@ __all__ = [
     "ResultsTable", "ScoreMatrix", "load_demsar_table2", "load_demsar_table6",
     "load_demsar_table6_ranks", "load_uci54", "load_uci54_arrays", "load_williams_table1", "metric_direction", "read_results", "read_table",
     "EvalLogs", "EvalRun", "PairedTask", "pair_items", "read_eval_logs",
-    "read_battles", "column_role", "find_column", "metric_units", "read_sklearn", "read_array",
-    "read_mlflow", "read_tensorboard",
+    "read_battles", "battle_counts", "column_role", "find_column", "metric_units",
+    "read_sklearn", "read_array", "read_mlflow", "read_tensorboard",
 ]

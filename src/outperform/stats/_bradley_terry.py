@@ -124,7 +124,8 @@ def _display_matrix(m: int, anchor: int | None) -> np.ndarray:
 
 
 @renamed(confidence_level="alpha")
-def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davidson",
+def bradley_terry(model_a, model_b, winner, *, weights=None, counts=None,
+                  ties: str = "davidson",
                   anchor: str | None = None, anchor_rating: float = 1000.0,
                   alpha: float = 0.05, interval: str = "sandwich",
                   n_resamples: int = 1000, batch_size: int = 200, random_state=0,
@@ -138,7 +139,15 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davids
     winner : array_like of {"a", "b", "tie"}, shape (n,)
         Outcome of each battle.
     weights : array_like, shape (n,), optional
-        Frequency weights (battles a row stands for), >= 0; default 1.
+        Frequency weights (battles a row stands for), >= 0; default 1. The bootstrap
+        resamples the rows, each with its weight.
+    counts : array_like of int, shape (n,), optional
+        Number of identical battles each row stands for (battles aggregated into counts,
+        :func:`outperform.data.battle_counts`), >= 0; default 1. The fit, its covariances
+        and its bootstrap are those of the rows repeated ``counts`` times: the bootstrap
+        resamples the battles, a multinomial draw over the rows with probabilities
+        counts / sum(counts) (identical in distribution, and for one seed identical, to
+        resampling the expanded rows).
     ties : {"davidson", "half"}
         "davidson": a tie is a third outcome with probability nu sqrt(pi_i pi_j) / D
         (Davidson 1970); "half": a tie counts as half a win for each side (Chatbot Arena's
@@ -210,6 +219,13 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davids
     weights = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
     if weights.shape != a.shape or not np.all(np.isfinite(weights)) or np.any(weights < 0):
         raise InvalidInputError("weights must be finite, >= 0 and one per battle.")
+    if counts is not None:
+        counts = np.asarray(counts)
+        if (counts.shape != a.shape or not np.all(np.isfinite(counts)) or np.any(counts < 0)
+                or np.any(counts != np.rint(counts))):
+            raise InvalidInputError("counts must be whole numbers >= 0, one per row (the "
+                                    "battles each row stands for).")
+        counts = counts.astype(np.int64)
     unknown = ~np.isin(w_raw, list(OUTCOMES))
     if unknown.any():
         raise InvalidInputError(f"winner must be 'a', 'b' or 'tie'; got {w_raw[unknown][0]!r}.")
@@ -218,8 +234,10 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davids
     check_choice(ties, "ties", TIES)
     check_choice(interval, "interval", ("sandwich", "model", "bootstrap"))
     confidence_level = 1.0 - check_alpha(alpha)
-    keep = weights > 0
+    keep = weights > 0 if counts is None else (weights > 0) & (counts > 0)
     a, b, w_raw, weights = a[keep], b[keep], w_raw[keep], weights[keep]
+    if counts is not None:
+        counts = counts[keep]
     models, idx = np.unique(np.concatenate([a, b]), return_inverse=True)
     m = models.size
     if m < 2:
@@ -234,8 +252,8 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davids
         raise DegenerateDataError("every battle is a tie: Davidson's tie parameter is "
                                   "infinite and the abilities are not identified.")
     davidson = ties == "davidson" and has_ties
-    rows, counts = battle_types(ia, ib, outcome, weights)
-    pt, contrib = pair_totals(rows, counts, m, 3 if davidson else 2)
+    rows, type_counts = battle_types(ia, ib, outcome, weights, counts)
+    pt, contrib = pair_totals(rows, type_counts, m, 3 if davidson else 2)
     _check_identifiable(pt, list(models))
     theta = fit_abilities(pt, davidson)
 
@@ -254,7 +272,7 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davids
     if interval == "bootstrap":
         from ._bt_bootstrap import bootstrap_abilities
 
-        lam_boot, failed = bootstrap_abilities(pt, contrib, counts, theta,
+        lam_boot, failed = bootstrap_abilities(pt, contrib, type_counts, theta,
                                                n_resamples, batch_size, random_state,
                                                progress)
         boot = anchor_rating + ELO_PER_LOGIT * lam_boot @ disp.T
@@ -270,6 +288,8 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, ties: str = "davids
         cov = (robust_full if interval == "sandwich" else cov_full)[:m, :m]
         se = ELO_PER_LOGIT * np.sqrt(np.clip(np.diag(disp @ cov @ disp.T), 0, None))
         low, high = ratings - z * se, ratings + z * se
+    if counts is not None:
+        weights = weights * counts
     wins = np.bincount(ia[outcome == 0], weights[outcome == 0], m) + np.bincount(
         ib[outcome == 1], weights[outcome == 1], m)
     losses = np.bincount(ib[outcome == 0], weights[outcome == 0], m) + np.bincount(

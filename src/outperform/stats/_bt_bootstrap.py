@@ -5,11 +5,14 @@ battle types (:func:`._bt_likelihood.battle_types`), so a batch of B resamples i
 ``Generator.multinomial`` call and its outcome totals one sparse product (weights x
 contributions), with no loop over battles or resamples.
 
-The B maximum likelihood problems are independent, so maximising the sum of their
-log-likelihoods over the stacked parameters (B x P) solves each one; that sum is maximised
-by ``scipy.optimize.minimize(method="Newton-CG")`` with the batched gradient and
-Hessian-vector product (the Hessian is block diagonal), started at the full-data estimate
-and preconditioned by the full data's inverse information (a change of variables).
+The B maximum likelihood problems are independent. Up to :data:`._bt_newton.MAX_DENSE`
+parameters they are fitted by batched damped Newton steps with the dense information
+matrices (:func:`._bt_newton.newton_batch`, a few steps from the full-data estimate);
+beyond it, maximising the sum of their log-likelihoods over the stacked parameters (B x P)
+solves each one; that sum is maximised by ``scipy.optimize.minimize(method="Newton-CG")``
+with the batched gradient and Hessian-vector product (the Hessian is block diagonal),
+started at the full-data estimate and preconditioned by the full data's inverse
+information (a change of variables).
 
 A resample in which some group of models never loses to the others has no finite estimate
 (Ford 1957); such resamples are found by one strongly-connected-components call on the
@@ -25,10 +28,14 @@ from .._parallel import progress_bar
 from .._cost import check_cost
 from .._validation import InvalidInputError, check_random_state
 from ._bt_likelihood import PairTotals
+from ._bt_newton import MAX_DENSE, newton_batch
 
 #: largest batch x pairs x outcomes array of one batch of resamples (2.5e6 floats, 20 MB);
 #: larger batches were slower on 200 models (the stacked Newton-CG takes more steps)
 MAX_CELLS = 2_500_000
+#: the same bound for dense Newton: a batch's information matrices (B x P x P) and local
+#: information terms (B x pairs x 9) together (8e6 floats, 64 MB)
+MAX_DENSE_CELLS = 8_000_000
 
 
 def _identifiable(pt: PairTotals, totals: np.ndarray) -> np.ndarray:
@@ -86,6 +93,18 @@ def _fit_batch(pt: PairTotals, totals: np.ndarray, theta: np.ndarray,
     return out
 
 
+def _fit(pt: PairTotals, totals: np.ndarray, theta: np.ndarray, whiten: np.ndarray,
+         dense: bool) -> np.ndarray:
+    """A batch's fits: dense batched Newton, or Newton-CG when the parameters are many or a
+    resample's information matrix is singular."""
+    if dense:
+        try:
+            return newton_batch(pt, totals, theta)
+        except np.linalg.LinAlgError:
+            pass
+    return _fit_batch(pt, totals, theta, whiten)
+
+
 def bootstrap_abilities(pt: PairTotals, contrib, counts: np.ndarray, theta: np.ndarray,
                         n_resamples: int, batch_size: int, random_state,
                         progress: bool) -> tuple[np.ndarray, int]:
@@ -96,17 +115,23 @@ def bootstrap_abilities(pt: PairTotals, contrib, counts: np.ndarray, theta: np.n
         raise InvalidInputError(f"n_resamples must be an integer >= 2, got {n_resamples!r}.")
     if int(batch_size) != batch_size or batch_size < 1:
         raise InvalidInputError(f"batch_size must be a positive integer, got {batch_size!r}.")
-    # measured: ~3.4 us per resample and pair x outcome cell (10 models, 2,000 battles); a
-    # resample's abilities are held three times (fits, their concatenation, the ratings)
+    # measured: ~3.4 us per resample and pair x outcome cell (10 models, 2,000 battles,
+    # Newton-CG); with dense Newton ~0.45 us (CPU; 250 models, 10 million battles, 62,000
+    # cells), the rate given (the faster end); a resample's abilities are held three
+    # times (fits, their concatenation, the ratings)
     check_cost("n_resamples (--n-resamples)", n_resamples,
                work=f"{pt.n_models} models and {pt.totals.shape[0]} pairs of models",
-               bytes_per_unit=3 * 8 * pt.n_models, seconds_per_unit=1e-6 * pt.totals.size)
+               bytes_per_unit=3 * 8 * pt.n_models, seconds_per_unit=4e-7 * pt.totals.size)
     rng = check_random_state(random_state)
     n_total = int(counts.sum())
     share = counts / n_total
     k = pt.totals.shape[1]
     # memory and speed: keep a batch's arrays of resamples x pairs x outcomes small
-    batch_size = int(min(batch_size, max(1, MAX_CELLS // pt.totals.size)))
+    dense = pt.n_params <= MAX_DENSE
+    per_resample = (pt.n_params ** 2 + pt.slots.size * pt.slots.shape[1] if dense
+                    else pt.totals.size)
+    batch_size = int(min(batch_size, max(1, (MAX_DENSE_CELLS if dense else MAX_CELLS)
+                                         // per_resample)))
     free = np.arange(1, pt.n_params)
     whiten = np.linalg.cholesky(np.linalg.inv(pt.information(theta)[np.ix_(free, free)]))
     out, failed = [], 0
@@ -118,7 +143,7 @@ def bootstrap_abilities(pt: PairTotals, contrib, counts: np.ndarray, theta: np.n
             ok = _identifiable(pt, totals)
             failed += int(size - ok.sum())
             if ok.any():
-                fits = _fit_batch(pt, totals[ok], theta, whiten)[:, :pt.n_models]
+                fits = _fit(pt, totals[ok], theta, whiten, dense)[:, :pt.n_models]
                 finite = np.all(np.isfinite(fits), axis=1)
                 failed += int(np.sum(~finite))
                 out.append(fits[finite])

@@ -42,8 +42,12 @@ class PairTotals:
         m (+1 with a tie parameter).
     """
 
-    def __init__(self, pairs: np.ndarray, totals: np.ndarray, n_models: int):
+    def __init__(self, pairs: np.ndarray, totals: np.ndarray, n_models: int,
+                 half_ties: np.ndarray | None = None):
         self.pairs, self.totals, self.n_models = pairs, totals, n_models
+        #: K = 2 with ties split into half a win each: the tie total of each pair (its
+        #: battles' scores are those of the tie, not of two half wins; see score_outer)
+        self.half_ties = half_ties
         k = totals.shape[1]
         self.local = LOCAL[k]
         self.n_params = n_models + (k == 3)
@@ -138,28 +142,54 @@ class PairTotals:
 
         A battle's score depends only on its pair and outcome, so the sum runs over the
         (pair, outcome) cells weighted by their totals (the HC0 sandwich of battle-level
-        data with frequency weights).
+        data with frequency weights). A tie split into half a win for each side
+        (``half_ties``) is one battle with log-likelihood (log p_i + log p_j) / 2 and score
+        the mean of the two wins' scores, not two half battles: its (tie total) x s s' is
+        taken out of the win cells and added with that score.
         """
         p = self.probabilities(theta)
         k = p.shape[1]
         meat = np.zeros((self.n_params, self.n_params))
-        for outcome in range(k):       # K <= 3 outcomes, not a loop over data
-            s = (np.eye(k)[outcome] - p) @ self.local          # (n_pairs, K) local scores
-            outer = self.totals[:, outcome, None, None] * s[:, :, None] * s[:, None, :]
+        totals = self.totals
+        scores = [(np.eye(k)[outcome] - p) @ self.local for outcome in range(k)]
+        if self.half_ties is not None:
+            totals = totals - 0.5 * self.half_ties[:, None]
+            totals = np.column_stack([totals, self.half_ties])
+            scores.append(0.5 * (scores[0] + scores[1]))
+        for outcome, s in enumerate(scores):   # K <= 3 outcomes, not a loop over data
+            outer = totals[:, outcome, None, None] * s[:, :, None] * s[:, None, :]
             np.add.at(meat, (self.slots[:, :, None], self.slots[:, None, :]), outer)
         return meat
 
 
-def battle_types(model_a, model_b, outcome, weights):
+#: most (pair, outcome) keys counted by one ``np.bincount`` (linear time) rather than sorted
+MAX_BINCOUNT_KEYS = 50_000_000
+
+
+def battle_types(model_a, model_b, outcome, weights, counts=None):
     """Distinct battles: (i, j, outcome in the i < j orientation, weight) and their counts.
 
     Battles of one type are exchangeable, so resampling n battles with replacement is a
     multinomial draw over the types with probabilities count / n.
 
+    Parameters
+    ----------
+    model_a, model_b : ndarray of int, shape (n,)
+        Model indices (0 .. m - 1) of each row.
+    outcome : ndarray of int, shape (n,)
+        0 = model_a won, 1 = model_b won, 2 = tie.
+    weights : ndarray, shape (n,)
+        Frequency weight of a battle.
+    counts : ndarray of int, shape (n,), optional
+        Battles each row stands for (rows already aggregated into counts, e.g. by
+        :func:`outperform.data.battle_counts`); default 1. Rows with counts are the same
+        types as the battles expanded, so the result is the same.
+
     Returns
     -------
     rows : ndarray, shape (n_types, 4)
-        (i, j, oriented outcome, weight) with i < j; outcome 0 = i won, 1 = j won, 2 = tie.
+        (i, j, oriented outcome, weight) with i < j; outcome 0 = i won, 1 = j won, 2 = tie;
+        sorted by (i, j, outcome[, weight]).
     counts : ndarray of int, shape (n_types,)
     """
     lo, hi = np.minimum(model_a, model_b), np.maximum(model_a, model_b)
@@ -167,15 +197,26 @@ def battle_types(model_a, model_b, outcome, weights):
     m = int(max(model_a.max(), model_b.max())) + 1
     key = (lo.astype(np.int64) * m + hi) * 3 + oriented
     if np.all(weights == weights[0]):
-        # one weight (the usual case): the integer key alone, sorted much faster than rows
-        keys, counts = np.unique(key, return_counts=True)
+        # one weight (the usual case): the integer key alone; when the keys are few enough,
+        # counted in linear time (np.bincount) instead of sorted; the same keys, in order
+        if m * m * 3 <= MAX_BINCOUNT_KEYS:
+            tally = np.bincount(key, weights=counts, minlength=m * m * 3)
+            keys = np.flatnonzero(tally)
+            n_of = tally[keys]
+        elif counts is None:
+            keys, n_of = np.unique(key, return_counts=True)
+        else:
+            keys, inverse = np.unique(key, return_inverse=True)
+            n_of = np.bincount(inverse, weights=counts)
         weight = np.full(keys.size, float(weights[0]))
     else:
-        both, counts = np.unique(np.column_stack([key, weights]), axis=0, return_counts=True)
+        both, inverse = np.unique(np.column_stack([key, weights]), axis=0,
+                                  return_inverse=True)
+        n_of = np.bincount(inverse.ravel(), weights=counts, minlength=len(both))
         keys, weight = both[:, 0].astype(np.int64), both[:, 1]
     pair, out = np.divmod(keys, 3)
     rows = np.column_stack([pair // m, pair % m, out, weight]).astype(float)
-    return rows, counts
+    return rows, np.rint(n_of).astype(np.int64)
 
 
 def pair_totals(rows: np.ndarray, counts: np.ndarray, n_models: int, n_outcomes: int) -> tuple[PairTotals,
@@ -211,4 +252,8 @@ def pair_totals(rows: np.ndarray, counts: np.ndarray, n_models: int, n_outcomes:
     contrib = sparse.csr_matrix((w, (r, c)), shape=(len(rows), keys.size * n_outcomes))
     pairs = np.stack([keys // n_models, keys % n_models], axis=1)
     totals = (contrib.T @ counts.astype(float)).reshape(-1, n_outcomes)
-    return PairTotals(pairs, totals, n_models), contrib
+    half = None
+    if n_outcomes == 2 and np.any(outcome == 2):
+        tie = outcome == 2
+        half = np.bincount(pair_of[tie], weight[tie] * counts[tie], minlength=keys.size)
+    return PairTotals(pairs, totals, n_models, half), contrib
