@@ -43,6 +43,8 @@ class StyleControlResult(Result):
         standardisation undone by ``coefficients / feature_sd``).
     l2 : float
         Penalty 0.5 * l2 * |coefficients|^2 added to the mean negative log-likelihood.
+    wins, losses, ties_count : ndarray, shape (m,)
+        Weighted counts of each model's battles.
     """
 
     models: tuple
@@ -74,6 +76,9 @@ class StyleControlResult(Result):
     n_battles: float
     n_rows: int
     log_likelihood: float
+    wins: np.ndarray = field(default=None, repr=False)
+    losses: np.ndarray = field(default=None, repr=False)
+    ties_count: np.ndarray = field(default=None, repr=False)
     notes: tuple = ()
 
     _repr_fields = ("models", "features", "confidence_level", "l2")
@@ -107,7 +112,8 @@ class StyleControlResult(Result):
                  "uncontrolled_rating": self.uncontrolled_ratings[o],
                  "uncontrolled_low": self.uncontrolled_low[o],
                  "uncontrolled_high": self.uncontrolled_high[o],
-                 "rank_change": self.rank_change[o]}
+                 "rank_change": self.rank_change[o], "wins": self.wins[o],
+                 "losses": self.losses[o], "ties": self.ties_count[o]}
         if self.rank_sets is not None:
             frame["rank_set_low"] = self.rank_sets.simultaneous[o, 0]
             frame["rank_set_high"] = self.rank_sets.simultaneous[o, 1]
@@ -124,10 +130,12 @@ class StyleControlResult(Result):
     def to_dict(self) -> dict:
         return jsonable({
             "method": "style-controlled Bradley-Terry",
+            "ties": "half" if np.any(self.ties_count > 0) else "none",
+            "control_for": list(self.features),
             "anchor": self.anchor_rule, "elo_per_logit": ELO_PER_LOGIT,
             "confidence_level": self.confidence_level,
             "interval": "normal approximation with the sandwich covariance (battles as units)",
-            "l2": self.l2, "reweight": self.reweight, "normalized": self.normalized,
+            "l2": self.l2, "reweight": self.reweight,
             "n_battles": self.n_battles, "log_likelihood": self.log_likelihood,
             "notes": list(self.notes),
             "coefficients": self.coefficients_frame().to_dict(orient="records"),

@@ -275,6 +275,9 @@ def bradley_terry_style(model_a, model_b, winner, features_a, features_b=None, *
                               n_resamples=n_resamples, random_state=random_state, unit="item")
         else:
             notes.append("no rank sets: the weights are not whole numbers of battles.")
+    counts = [np.bincount(ia[w_raw == o], weights[w_raw == o], m)
+              + np.bincount(ib[w_raw == q], weights[w_raw == q], m)
+              for o, q in (("a", "b"), ("b", "a"), ("tie", "tie"))]
     return StyleControlResult(
         models=tuple(str(s) for s in models), features=names, abilities=theta[:m],
         coefficients=beta, covariance=cov, ratings=ratings, rating_low=ratings - z * se,
@@ -288,4 +291,4 @@ def bradley_terry_style(model_a, model_b, winner, features_a, features_b=None, *
         anchor=anchor, anchor_rating=float(anchor_rating), l2=float(l2),
         reweight=bool(reweight), normalized=features_b is not None,
         n_battles=float(weights.sum()), n_rows=design.n_rows, log_likelihood=ll,
-        notes=tuple(notes))
+        wins=counts[0], losses=counts[1], ties_count=counts[2], notes=tuple(notes))
