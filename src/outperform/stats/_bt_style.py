@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import optimize
+from scipy.sparse.csgraph import connected_components
 from scipy.special import expit, log_expit, ndtri
 from scipy.stats import rankdata
 
@@ -43,6 +44,25 @@ from ._bt_style_design import StyleDesign, relative_differences, standardize
 __all__ = ["bradley_terry_style", "fit_style"]
 
 OUTCOME = {"a": 1.0, "b": 0.0, "tie": 0.5}
+
+
+def _check_connected(d: StyleDesign, models) -> None:
+    """Refuse battles whose abilities have no finite estimate (Ford 1957): the graph "i won
+    or tied against j" must be strongly connected."""
+    m = d.n_models
+    beats = np.zeros((m, m), dtype=bool)
+    beats[d.ia[d.y > 0], d.ib[d.y > 0]] = True
+    beats[d.ib[d.y < 1], d.ia[d.y < 1]] = True
+    n_comp, label = connected_components(beats, directed=True, connection="strong")
+    if n_comp > 1:
+        src, dst = np.nonzero(beats)
+        beaten = np.zeros(n_comp, dtype=bool)
+        beaten[label[dst][label[src] != label[dst]]] = True
+        group = [str(models[k]) for k in np.flatnonzero(label == np.flatnonzero(~beaten)[0])]
+        raise DegenerateDataError(
+            f"the Bradley-Terry abilities are not finite: {', '.join(group[:5])} never lost "
+            "nor tied against the other models (or the models fall into groups that never "
+            "met; Ford 1957). Add battles between the groups, or rate them separately.")
 
 
 def fit_style(d: StyleDesign, l2: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -248,6 +268,7 @@ def bradley_terry_style(model_a, model_b, winner, features_a, features_b=None, *
         np.searchsorted(np.array(["a", "b", "tie"]), w_raw)]
     ia, ib = idx[:a.size], idx[a.size:]
     design = StyleDesign(ia, ib, y, x, weights, m, reweight, min_pair_count)
+    _check_connected(design, models)
     theta, cov, _, ll = fit_style(design, l2)
     plain = StyleDesign(ia, ib, y, np.zeros((a.size, 0)), weights, m, reweight, min_pair_count)
     theta0, cov0, _, _ = fit_style(plain, 0.0)
