@@ -41,7 +41,7 @@ from ..results._style import StyleControlResult
 from ._bradley_terry import _display_matrix
 from ._bt_style_design import StyleDesign, relative_differences, standardize
 
-__all__ = ["bradley_terry_style", "fit_style"]
+__all__ = ["bradley_terry_style"]
 
 OUTCOME = {"a": 1.0, "b": 0.0, "tie": 0.5}
 

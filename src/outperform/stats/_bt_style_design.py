@@ -22,7 +22,7 @@ from scipy import sparse
 
 from .._validation import InvalidInputError
 
-__all__ = ["relative_differences", "standardize", "StyleDesign"]
+__all__ = ["relative_differences"]
 
 
 def relative_differences(features_a, features_b) -> np.ndarray:
