@@ -103,10 +103,13 @@ def fit_style(d: StyleDesign, l2: float) -> tuple[np.ndarray, np.ndarray, np.nda
                                   "style feature separates the outcomes; add battles or set "
                                   "l2 > 0.")
     bread = np.linalg.inv(hess(x) * n)
-    p_ = expit(X @ x)
-    s = np.asarray(X.multiply((d.v * (d.y - p_))[:, None]).todense())
-    s -= pen * x                                   # minus the per-battle share of the penalty
-    meat = (s * d.counts[:, None]).T @ s
+    # meat sum_b c_b psi_b psi_b', psi_b = g_b x_b - q (g_b = v_b (y_b - p_b), q = l2 (0, beta)
+    # the per-battle share of the penalty), expanded so that X stays sparse
+    g = d.v * (d.y - expit(X @ x))
+    q = pen * x
+    sx = X.T @ (d.counts * g)
+    meat = (np.asarray((X.T @ X.multiply((d.counts * g * g)[:, None])).todense())
+            - np.outer(sx, q) - np.outer(q, sx) + n * np.outer(q, q))
     theta = np.concatenate([[0.0], x])
     full = np.zeros((m + p, m + p))
     sandwich, model = full.copy(), full.copy()
@@ -289,7 +292,13 @@ def bradley_terry_style(model_a, model_b, winner, features_a, features_b=None, *
     sets, notes = None, []
     if rank_sets:
         if np.all(weights == np.round(weights)):
+            from .._cost import check_cost
             from ._rank_sets import rank_sets as _rank_sets
+
+            # the per-battle influence values (float64) and rank_sets' float32 copies
+            check_cost("battles (rank_sets=False, --n-resamples 0: no rank sets)",
+                       weights.sum(), work=f"rank sets of {m} models from the battles' "
+                       "influence values", bytes_per_unit=20.0 * m)
 
             scores = ratings + _influence(design, theta, l2, disp)
             sets = _rank_sets(scores, names=[str(s) for s in models], alpha=alpha,
