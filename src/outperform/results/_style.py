@@ -72,7 +72,6 @@ class StyleControlResult(Result):
     anchor_rating: float
     l2: float
     reweight: bool
-    normalized: bool
     n_battles: float
     n_rows: int
     log_likelihood: float

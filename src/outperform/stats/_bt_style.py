@@ -319,6 +319,6 @@ def bradley_terry_style(model_a, model_b, winner, features_a, features_b=None, *
         uncontrolled_rank=rankdata(-ratings0, method="min").astype(int), rank_sets=sets,
         feature_mean=mean, feature_sd=sd, confidence_level=float(confidence_level),
         anchor=anchor, anchor_rating=float(anchor_rating), l2=float(l2),
-        reweight=bool(reweight), normalized=features_b is not None,
+        reweight=bool(reweight),
         n_battles=float(weights.sum()), n_rows=design.n_rows, log_likelihood=ll,
         wins=counts[0], losses=counts[1], ties_count=counts[2], notes=tuple(notes))
