@@ -20,9 +20,12 @@ penalised. The first model's ability is fixed at 0; ``scipy.optimize.minimize``
 Sandwich. With per-battle estimating functions psi_b = v_b (y_b - p_b) x_b - l2 (0, beta)
 (their weighted sum is 0 at the optimum), cov = H^-1 (sum_b c_b psi_b psi_b') H^-1 with H the
 Hessian of N L (Huber 1967; White 1980, HC0 with battles as units), for abilities and
-coefficients jointly. arena-rank subtracts l2^2 beta beta' / N instead of
-N l2^2 beta beta' from the meat and adds 1e-5 to H's diagonal; with ``l2 = 0`` the two
-agree up to that ridge.
+coefficients jointly. arena-rank (0.1.1) differs with ``l2 > 0``: its bread leaves out the
+penalty's Hessian and its meat subtracts l2^2 beta beta' / N rather than N l2^2 beta beta';
+and it adds a ridge (1e-5) to the Hessian's diagonal instead of removing the abilities'
+common shift, which biases its variances by about ridge / (smallest nonzero eigenvalue of
+the mean Hessian), ~2% when lengths and models are nearly collinear. With ``l2 = 0`` the two
+agree up to that ridge (tests/stats/test_bt_style_peer.py).
 
 Elo scale: rating = anchor_rating + 400 / ln 10 * (lambda - mean lambda), or
 lambda - lambda_anchor with ``anchor`` (arena-rank: scale 400, base 10, init 1000, the mean).
