@@ -139,6 +139,13 @@ def files(tmp_path_factory):
     pd.DataFrame([{"model_a": a, "model_b": b, "winner": rng.choice(["a", "b", "tie"])}
                   for _ in range(40) for a, b in (("x", "y"), ("y", "z"), ("x", "z"))]
                  ).to_csv(d / "battles.csv", index=False)
+    n = 300
+    ia = rng.integers(0, 3, n)
+    ib = (ia + rng.integers(1, 3, n)) % 3
+    pd.DataFrame({"model_a": np.array(["x", "y", "z"])[ia], "model_b": np.array(["x", "y", "z"])[ib],
+                  "winner": rng.choice(["a", "b", "tie"], n), "tokens_a": rng.poisson(300, n),
+                  "tokens_b": rng.poisson(300, n), "header_count_a": rng.integers(0, 3, n),
+                  "header_count_b": rng.integers(0, 3, n)}).to_csv(d / "style.csv", index=False)
     pd.DataFrame([{"task": f"t{t}", "model": m, "run": s,
                    "score": mu + rng.normal(0, .05) + t / 10}
                   for t in range(5) for m, mu in (("A", .5), ("B", .6)) for s in range(5)]
@@ -166,6 +173,8 @@ def _argv(name, d):
                             "--sequential", "--shuffle"],
         "leaderboard": ["leaderboard", d / "items.csv", "--n-resamples", "200", "--control", "B"],
         "battles": ["leaderboard", d / "battles.csv", "--battles", "--n-resamples", "50"],
+        "battles-style": ["leaderboard", d / "style.csv", "--battles", "--control-for",
+                          "length,markdown", "--n-resamples", "100"],
         "aggregate": ["aggregate", d / "runs.csv", "--n-resamples", "200"],
         "leaderboard-mcs": ["leaderboard", d / "items.csv", "--n-resamples", "200", "--mcs"],
         "aggregate-aso": ["aggregate", d / "runs.csv", "--n-resamples", "200", "--aso"],
@@ -189,7 +198,7 @@ def _argv(name, d):
 
 
 OUTPUTS = ["compare", "compare-q1", "compare-predictions", "compare-evals", "leaderboard",
-           "battles", "aggregate", "leaderboard-mcs", "aggregate-aso", "simulate", "plan mcnemar",
+           "battles", "battles-style", "aggregate", "leaderboard-mcs", "aggregate-aso", "simulate", "plan mcnemar",
            "plan paired-t", "plan sign", "plan corrected-t", "plan auc", "plan bayes-mcnemar",
            "table", "gate", "gate-sequential", "items"]
 
@@ -233,7 +242,8 @@ def test_markdown_is_written(files, name):
 
 @pytest.mark.parametrize("fmt, mark", [("html", "<table"), ("latex", "\\toprule")])
 @pytest.mark.parametrize("name", ["compare", "leaderboard", "aggregate", "plan mcnemar", "demo",
-                                  "table", "leaderboard-mcs", "aggregate-aso", "items"])
+                                  "table", "leaderboard-mcs", "aggregate-aso", "items",
+                                  "battles-style"])
 def test_html_and_latex(files, name, fmt, mark):
     res = runner.invoke(app, _argv(name, files) + ["--format", fmt])
     assert res.exit_code == 0, res.output

@@ -48,6 +48,15 @@ def leaderboard_cmd(
                                                  "the battles in this language (column "
                                                  "language, e.g. English; repeat for "
                                                  "several)."),
+    control_for: Optional[str] = typer.Option(
+        None, "--control-for", help="--battles: style features to control for, "
+        "comma-separated (LMArena's style control): length (columns sum_assistant_tokens_a/_b "
+        "or tokens_a/_b), markdown (header_count, list_count, bold_count _a/_b), or any "
+        "stem with columns <name>_a and <name>_b; shows the ratings with and without control "
+        "and the rank change (--plot: the rank changes)."),
+    l2: float = typer.Option(0.0, "--l2", help="--control-for: L2 penalty on the style "
+                             "coefficients, per battle (arena-rank's reg; 0: maximum "
+                             "likelihood)."),
     metric: Optional[str] = opt.metric("Score column, when there are several."),
     lower_is_better: bool = opt.lower_is_better(),
     higher_is_better: bool = opt.higher_is_better(),
@@ -106,6 +115,16 @@ def leaderboard_cmd(
         if mcs:
             raise InvalidInputError("--mcs applies to rankings of scores or losses, not to "
                                     "--battles (pairwise outcomes have no loss per item).")
+        if control_for is not None:
+            from ._style_control import leaderboard_style
+
+            leaderboard_style(file, control_for, l2=l2, alpha=alpha, n_resamples=n_resamples,
+                              random_state=seed, anchor=anchor, fmt=fmt, plot=plot, out=out,
+                              fragment=fragment, encoding=encoding)
+            return
+        if l2 != 0.0:
+            raise InvalidInputError("--l2 penalises the style coefficients: add "
+                                    "--control-for.")
         from ._battles import leaderboard_battles
 
         kwargs = dict(alpha=alpha, n_resamples=n_resamples, random_state=seed, anchor=anchor,
@@ -120,6 +139,9 @@ def leaderboard_cmd(
         return
     if anchor is not None:
         raise InvalidInputError("--anchor applies to --battles (Bradley–Terry ratings) only.")
+    if control_for is not None or l2 != 0.0:
+        raise InvalidInputError("--control-for and --l2 apply to --battles (style-controlled "
+                                "Bradley–Terry ratings) only.")
     if not mcs and (mcs_statistic != "R" or block_size != 1 or mcs_bootstrap != "stationary"):
         raise InvalidInputError("--mcs-statistic, --block-size and --mcs-bootstrap set up the "
                                 "model confidence set: add --mcs.")

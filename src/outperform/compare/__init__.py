@@ -32,6 +32,7 @@ _WHERE = {
     "compare_aso": "._aso",
     "variance_components": "._variance",
     "bradley_terry": "._ratings",
+    "bradley_terry_style": "._style_control",
     "plackett_luce": "._ratings",
     "sample_efficiency": "._curves",
     "task_table": "._table_marks",
@@ -53,7 +54,7 @@ __all__ = ["FALSE_DECISION_BOUND", "MIN_DATA_SETS_TABLE", "compare", "compare_co
            "infer_question", "item_diagnostics", "leaderboard",
            "min_data_sets", "variance_components",
            "compare_evals", "gate", "save_baseline", "load_baseline",
-    "bradley_terry", "plackett_luce", "sample_efficiency", "task_table",
+    "bradley_terry", "bradley_terry_style", "plackett_luce", "sample_efficiency", "task_table",
     "Procedure", "procedure", "procedures", "posthoc_help",
     "SequentialGate", "race", "sequential_compare", "sequential_gate",
 ]

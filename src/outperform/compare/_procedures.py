@@ -455,4 +455,19 @@ PROCEDURES = (
       "pairwise", "outperform.stats._replicability:replicability",
       "Dror, Baumer, Bogomolov & Reichart 2017, TACL", reported_in=(),
       references=("dror2017", "benjamini2008")),
+    # Style-controlled Bradley–Terry (issue 30): LMArena's style control.
+    P("bradley_terry_style", "Style-controlled Bradley–Terry",
+      "the style-controlled Bradley–Terry model (LMArena's style control)",
+      "independent battles; P(A beats B) logistic in the ability difference plus a linear "
+      "effect of the style differences (f_A - f_B) / (f_A + f_B), standardised, the same for "
+      "every pair of models; a tie is half a win for each side; intervals from the sandwich "
+      "covariance, valid for large numbers of battles (Bradley & Terry 1952; Li, Angelopoulos "
+      "& Chiang 2024; White 1980).",
+      "estimate", "outperform.stats._bt_style:bradley_terry_style",
+      "Bradley & Terry 1952; Chiang et al. 2024; Li, Angelopoulos & Chiang 2024 (LMArena "
+      "blog); arena-rank's ContextualBradleyTerry", reported_in=(),
+      help="Bradley–Terry ratings with and without control for answer length and markdown "
+           "(leaderboard --battles --control-for).",
+      references=("bradley1952", "chiang2024", "li2024stylecontrol", "white1980",
+                  "mogstad2024")),
 )

@@ -453,3 +453,36 @@ def replicability_words(better: str, worse: str, res) -> str:
             f"{res.n_data_sets} data sets by Bonferroni's count and on at least "
             f"{res.k_fisher} by Fisher's (replicability analysis, Dror et al. 2017, "
             f"α = {res.alpha:g}); {which}.")
+
+
+def style_control_words(result, most: int = 5) -> list[str]:
+    """Sentences on a style-controlled leaderboard: the style coefficients (which way each
+    style feature sways the votes) and the models whose rank moves under control.
+
+    ``result`` is a :class:`~outperform.results.StyleControlResult`; a coefficient whose
+    interval excludes 0 is called significant at its level.
+    """
+    level = f"{100 * result.confidence_level:g}%"
+    lines = []
+    for k, name in enumerate(result.features):
+        b, lo, hi = result.coefficients[k], result.coefficient_low[k], result.coefficient_high[k]
+        if lo > 0 or hi < 0:
+            way = "more" if b > 0 else "less"
+            lines.append(f"Votes favour the answer with {way} {name} than its opponent's: "
+                         f"coefficient {b:+.3f} per sd of the normalised difference, {level} "
+                         f"interval [{lo:+.3f}, {hi:+.3f}].")
+        else:
+            lines.append(f"No significant effect of {name} on the votes (coefficient "
+                         f"{b:+.3f}, {level} interval [{lo:+.3f}, {hi:+.3f}] contains 0).")
+    change = result.rank_change
+    moved = np.flatnonzero(change != 0)
+    if moved.size == 0:
+        lines.append("Controlling for style changes no model's rank.")
+    else:
+        moved = moved[np.argsort(-np.abs(change[moved]), kind="stable")][:most]
+        parts = [f"{result.models[i]} {result.uncontrolled_rank[i]} → {result.rank[i]}"
+                 for i in moved]
+        lines.append(f"Controlling for style moves {int((change != 0).sum())} of "
+                     f"{len(result.models)} models (rank without → with control): "
+                     + "; ".join(parts) + ".")
+    return lines

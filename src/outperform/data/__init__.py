@@ -25,6 +25,7 @@ _WHERE = {
     "load_uci54": "._uci54",
     "load_uci54_arrays": "._uci54",
     "read_battles": "._battles",
+    "read_style_battles": "._style_battles",
     "read_sklearn": "._sklearn",
     "read_array": "._arrays",
     "read_mlflow": "._mlflow",
@@ -39,6 +40,6 @@ __all__ = [
     "ResultsTable", "ScoreMatrix", "load_demsar_table2", "load_demsar_table6",
     "load_demsar_table6_ranks", "load_uci54", "load_uci54_arrays", "load_williams_table1", "metric_direction", "read_results", "read_table",
     "EvalLogs", "EvalRun", "PairedTask", "pair_items", "read_eval_logs",
-    "read_battles", "battle_counts", "column_role", "find_column", "metric_units",
-    "read_sklearn", "read_array", "read_mlflow", "read_tensorboard",
+    "read_battles", "battle_counts", "read_style_battles", "column_role", "find_column",
+    "metric_units", "read_sklearn", "read_array", "read_mlflow", "read_tensorboard",
 ]

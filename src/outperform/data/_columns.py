@@ -67,6 +67,16 @@ GOLD_SCORE_COLUMNS = (*Y_TRUE_COLUMNS, "human", "human_score", "score")
 CLUSTER_HINTS = ("group", "cluster", "doc", "document", "doc_id", "speaker", "subject",
                  "patient", "session", "video", "image_id", "user", "user_id")
 BATTLE_COLUMNS = ("model_a", "model_b", WINNER)
+#: Style features of battles (``leaderboard --battles --control-for``): a name given by the
+#: user -> the features it stands for, each read from the columns ``<feature>_a`` and
+#: ``<feature>_b`` (the two answers' values), the first spelling present. LMArena's names
+#: (arena-rank's examples: sum_assistant_tokens, header_count, list_count, bold_count) first.
+STYLE_GROUPS = {
+    "length": (("sum_assistant_tokens", "tokens", "n_tokens", "length", "answer_tokens",
+                "response_tokens", "chars"),),
+    "markdown": (("header_count", "headers"), ("list_count", "lists"),
+                 ("bold_count", "bold")),
+}
 
 
 def _key(name) -> str:
@@ -174,6 +184,47 @@ def refuse_stripped_twins(names, col: str) -> None:
             f"the {col} names {same} differ only by spaces around them: they would be "
             f"compared as different {col}s. Strip the spaces (e.g. "
             f"df[{col!r}] = df[{col!r}].str.strip()), or rename them if they are different.")
+
+
+def style_columns(columns, name: str) -> list[tuple[str, object, object]]:
+    """The style features a ``--control-for`` name stands for, and their two columns.
+
+    Parameters
+    ----------
+    columns : sequence
+        The battle table's columns.
+    name : str
+        ``length``, ``markdown`` (:data:`STYLE_GROUPS`), or any feature with columns
+        ``<name>_a`` and ``<name>_b``, or one per-battle column ``<name>`` (a covariate
+        used as it is; returned with B's column None).
+
+    Returns
+    -------
+    list of (feature, column of A, column of B or None)
+
+    Raises
+    ------
+    InvalidInputError
+        No such columns, naming what was looked for.
+    """
+    by_key = {_key(c): c for c in columns}
+    key = _key(name)
+    found = []
+    for spellings in STYLE_GROUPS.get(key, ((key,),)):
+        for s in spellings:
+            if f"{s}_a" in by_key and f"{s}_b" in by_key:
+                found.append((s, by_key[f"{s}_a"], by_key[f"{s}_b"]))
+                break
+        else:
+            if key not in STYLE_GROUPS and key in by_key:
+                found.append((key, by_key[key], None))
+    if not found:
+        wanted = [f"{s[0]}_a/{s[0]}_b" for s in STYLE_GROUPS.get(key, ((key,),))]
+        raise InvalidInputError(
+            f"--control-for {name!r}: the battles table has no columns {', '.join(wanted)}"
+            f"{'' if key in STYLE_GROUPS else f' nor {key}'} (the values of the answers of "
+            f"model A and model B; columns found: {', '.join(map(str, columns))}).")
+    return found
 
 
 def looks_like_battles(columns) -> bool:

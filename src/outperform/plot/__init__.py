@@ -12,6 +12,7 @@ import importlib
 #: public name -> private module that defines it
 _WHERE = {
     "plot_bradley_terry": "_bradley_terry",
+    "plot_rank_changes": "_style_control",
     "cd_diagram": "_cd_diagram",
     "cd_diagram_from_result": "_cd_diagram",
     "save_figure": "_cd_diagram",

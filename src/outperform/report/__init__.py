@@ -28,6 +28,7 @@ from ._output_kinds import (battle_lines, battles_output, battles_table, leaderb
 from ._outputs import (KINDS, Output, load_output_schema, output_dict, render_output,
                        validate_output)
 from ._results_table import results_table, results_table_output
+from ._style_control import style_control_output
 from ._sections import Table
 from ._text import render_text
 
@@ -40,7 +41,7 @@ def render_json(report) -> str:
 _display.register_html(render_html_fragment)
 
 __all__ = ["FORMATS", "KINDS", "Output", "battle_lines", "battles_output", "battles_table",
-           "bibtex", "checklist_answer", "eval_warnings", "evals_output", "methods_keys",
+           "bibtex", "checklist_answer", "style_control_output", "eval_warnings", "evals_output", "methods_keys",
            "methods_paragraph",
            "gate_junit", "gate_output", "gate_plan_output",
            "sequential_gate_junit", "sequential_gate_output",
