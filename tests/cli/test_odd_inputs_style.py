@@ -108,3 +108,17 @@ def test_control_for_without_battles(tmp_path):
 def test_python(table, control_for, error, message):
     with pytest.raises(error, match=message):
         bradley_terry_style(TABLES[table], control_for, rank_sets=False)
+
+
+def test_arena_filters_are_not_silently_dropped_with_style_control(tmp_path):
+    """--control-for reads every battle of the table: the Arena filters are refused, not
+    ignored."""
+    from typer.testing import CliRunner
+
+    from outperform.cli import app
+
+    path = tmp_path / "battles.csv"
+    path.write_text("model_a,model_b,winner,tokens_a,tokens_b\nx,y,model_a,10,20\n")
+    res = CliRunner().invoke(app, ["leaderboard", str(path), "--battles", "--control-for",
+                                   "length", "--anony-only"])
+    assert res.exit_code == 1 and "not applied with --control-for" in res.output

@@ -116,6 +116,11 @@ def leaderboard_cmd(
             raise InvalidInputError("--mcs applies to rankings of scores or losses, not to "
                                     "--battles (pairwise outcomes have no loss per item).")
         if control_for is not None:
+            if anony_only or drop_ties != "none" or language:
+                raise InvalidInputError("--anony-only, --drop-ties and --language are not "
+                                        "applied with --control-for (the style-controlled fit "
+                                        "reads every battle of the table): filter the table "
+                                        "first.")
             from ._style_control import leaderboard_style
 
             leaderboard_style(file, control_for, l2=l2, alpha=alpha, n_resamples=n_resamples,
