@@ -34,12 +34,17 @@ app.command("benchmark")(benchmark)
 app.command("report")(report)
 app.command("simulate")(simulate)
 app.command("demo")(demo)
-app.command("aggregate")(aggregate_cmd)
+app.command("aggregate", short_help="Runs x tasks (deep learning, RL): IQM and other "
+            "aggregates with bootstrap intervals, probability of improvement, almost "
+            "stochastic order.")(aggregate_cmd)
 app.command("compare-evals")(compare_evals_cmd)
-app.command("leaderboard")(leaderboard_cmd)
-app.command("table")(table_cmd)
+app.command("leaderboard", short_help="Rank many models: rank confidence sets, tiers, "
+            "letters, could-be-best sets; Bradley–Terry ratings of battles.")(leaderboard_cmd)
+app.command("table", short_help="The per-data-set results table of a paper (LaTeX, "
+            "Markdown, HTML): mean ± sd, best in bold, marks, ranks.")(table_cmd)
 app.command("gate", epilog=EXIT_HELP)(gate_cmd)
-app.command("items")(items_cmd)
+app.command("items", short_help="Item diagnostics of a benchmark: difficulty, "
+            "discrimination, signal-to-noise, Rasch/2PL abilities.")(items_cmd)
 app.add_typer(plan_app, name="plan")
 
 __all__ = ["app"]
