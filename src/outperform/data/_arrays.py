@@ -23,6 +23,15 @@ def is_array(data) -> bool:
     return isinstance(data, np.ndarray)
 
 
+def _numbers(x: np.ndarray, orientation: str) -> np.ndarray:
+    """The array as floats; InvalidInputError naming the orientation when it is not numeric."""
+    try:
+        return x.astype(float)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"the array holds non-numeric values ({x.dtype}); "
+                                f"{orientation}.") from None
+
+
 def _model_names(names, rows: int, k: int, orientation: str, *,
                  one_model: bool = False) -> list[str]:
     """The names of the ``k`` columns of a ``(rows, k)`` array, checked against its orientation.
@@ -91,11 +100,7 @@ def read_array(data, *, question: str = "auto", names=None,
     if question == "Q1":
         raise InvalidInputError("per-example predictions need their true labels: pass a "
                                 "DataFrame with a y_true column and one column per model.")
-    try:
-        x = x.astype(float)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"the array holds non-numeric values ({x.dtype}); "
-                                f"{ORIENTATION}.") from None
+    x = _numbers(x, ORIENTATION)
     rows, k = x.shape
     names = _model_names(names, rows, k, ORIENTATION)
     folds = question == "Q2"
@@ -201,11 +206,7 @@ def read_item_array(data, *, names=None, metric: str | None = None) -> pd.DataFr
     if x.ndim != 2:
         raise InvalidInputError(f"an array of per-item scores must be 2-D ({ITEMS_ORIENTATION}); "
                                 f"got shape {x.shape}.")
-    try:
-        x = x.astype(float)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"the array holds non-numeric values ({x.dtype}); "
-                                f"{ITEMS_ORIENTATION}.") from None
+    x = _numbers(x, ITEMS_ORIENTATION)
     rows, k = x.shape
     names = _model_names(names, rows, k, ITEMS_ORIENTATION)
     frame = pd.DataFrame({MODEL: np.tile(names, rows), "example": np.repeat(np.arange(rows), k),
