@@ -4,7 +4,6 @@ draws are shown on the built site (docs/hooks/tutorials.py, the mkdocs hook that
 same code at build time)."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -12,26 +11,14 @@ import sys
 
 import pytest
 
+from _docs_hook import lines, load_hook
 from _paths import ROOT
 
 DOCS = ROOT / "docs"
 TUTORIALS = sorted(DOCS.glob("tutorial-*.md"))
 
 
-def _load_hook():
-    spec = importlib.util.spec_from_file_location("docs_hook_tutorials",
-                                                  DOCS / "hooks" / "tutorials.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module   # as mkdocs loads hooks (dataclasses look it up)
-    spec.loader.exec_module(module)
-    return module
-
-
-hook = _load_hook()
-
-
-def _lines(text: str) -> list[str]:
-    return [line.rstrip() for line in text.strip("\n").splitlines()]
+hook = load_hook()
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +52,7 @@ def test_tutorial_code_runs_and_prints_what_the_page_says(page, run_page):
     assert code_blocks, f"{page.name} has no python block"
     for n, block in enumerate(code_blocks, start=1):
         if block.expected is not None:
-            assert _lines(block.printed) == _lines(block.expected), f"{page.name}, block {n}"
+            assert lines(block.printed) == lines(block.expected), f"{page.name}, block {n}"
 
 
 @pytest.mark.parametrize("page", TUTORIALS, ids=lambda p: p.stem)
@@ -118,7 +105,7 @@ def test_tables_page_code_prints_what_the_page_says():
     assert len(ran) >= 2
     for n, block in ran:
         assert block.expected is not None, f"tables.md, block {n} shows no output"
-        assert _lines(block.printed) == _lines(block.expected), f"tables.md, block {n}"
+        assert lines(block.printed) == lines(block.expected), f"tables.md, block {n}"
 
 
 @pytest.mark.slow
@@ -129,7 +116,7 @@ def test_tables_page_autorank_side_by_side():
     side = [(n, b) for n, b in ran if "autorank" in b.code]
     assert side, "tables.md has no autorank block"
     for n, block in side:
-        assert _lines(block.printed) == _lines(block.expected), f"tables.md, block {n}"
+        assert lines(block.printed) == lines(block.expected), f"tables.md, block {n}"
 
 
 def test_which_test_page_mirrors_compare():
@@ -224,6 +211,6 @@ def test_evaluation_logs_judged_section_prints_what_the_page_says():
             exec(compile(block.code, f"evaluation-logs.md, judged block {n}", "exec"),
                  namespace)
         assert block.expected is not None, f"judged block {n} shows no output"
-        assert _lines(printed.getvalue()) == _lines(block.expected), f"judged block {n}"
+        assert lines(printed.getvalue()) == lines(block.expected), f"judged block {n}"
         ran += 1
     assert ran == 3

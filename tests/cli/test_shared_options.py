@@ -58,6 +58,12 @@ EXCEPTIONS = {
     ("demo", "--alpha"): 0.10,
     # report writes several files at once: --format is repeatable, none given = four.
     ("report", "--format"): None,
+    # the gate reports its minimum detectable regression at a fixed power; plan solves for it.
+    ("gate", "--power"): 0.8,
+    # aggregate's percentile intervals of IQM and optimality gap kept their 2,000 resamples.
+    ("aggregate", "--n-resamples"): 2000,
+    # items prints items to look at, not a ranking of models: 20 of them.
+    ("items", "--top"): 20,
 }
 
 

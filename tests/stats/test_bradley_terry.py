@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from _battles import random_battles
 from outperform import DegenerateDataError, InvalidInputError
 from outperform.compare import bradley_terry as bt_table
 from outperform.data import read_battles
@@ -33,14 +34,7 @@ def _citation_battles():
 
 
 def _random_battles(seed=3, m=6, n=400, tie_rate=0.0):
-    rng = np.random.default_rng(seed)
-    lam = rng.normal(0, 0.8, m)
-    a = rng.integers(0, m, n)
-    b = (a + rng.integers(1, m, n)) % m
-    win = np.where(rng.random(n) < 1 / (1 + np.exp(lam[b] - lam[a])), "a", "b")
-    win = np.where(rng.random(n) < tie_rate, "tie", win)
-    names = np.array([f"model{k}" for k in range(m)])
-    return pd.DataFrame({"model_a": names[a], "model_b": names[b], "winner": win})
+    return random_battles(seed, m, n, tie_rate, sd=0.8, wins=("a", "b"), prefix="model")
 
 
 def test_citations_match_bradleyterry2():

@@ -6,24 +6,17 @@ check that this is the fit on the battles (to 1e-10), and that resampling the co
 multinomially is, in distribution, resampling the battles.
 """
 import numpy as np
-import pandas as pd
 import pytest
 from scipy import stats
 
+from _battles import random_battles
 from outperform.compare import bradley_terry as bt_table
 from outperform.data import battle_counts
 from outperform.stats import bradley_terry
 
 
 def _battles(seed=4, m=5, n=600, tie_rate=0.2):
-    rng = np.random.default_rng(seed)
-    lam = rng.normal(0, 0.7, m)
-    a = rng.integers(0, m, n)
-    b = (a + rng.integers(1, m, n)) % m
-    win = np.where(rng.random(n) < 1 / (1 + np.exp(lam[b] - lam[a])), "model_a", "model_b")
-    win = np.where(rng.random(n) < tie_rate, rng.choice(["tie", "tie (bothbad)"], n), win)
-    names = np.array([f"m{k}" for k in range(m)])
-    return pd.DataFrame({"model_a": names[a], "model_b": names[b], "winner": win})
+    return random_battles(seed, m, n, tie_rate, sd=0.7, ties=("tie", "tie (bothbad)"))
 
 
 FIELDS = ("abilities", "covariance", "robust_covariance", "ratings", "rating_low",

@@ -16,9 +16,9 @@ import subprocess
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
+from _battles import random_battles
 from outperform.compare import bradley_terry as bt_table
 
 ARENA_RANK = Path("/work/peers/arena-rank/bin/python")
@@ -26,14 +26,7 @@ ELO = 400 / np.log(10)
 
 
 def _battles(seed=2, m=6, n=3000, tie_rate=0.2):
-    rng = np.random.default_rng(seed)
-    lam = rng.normal(0, 0.7, m)
-    a = rng.integers(0, m, n)
-    b = (a + rng.integers(1, m, n)) % m
-    w = np.where(rng.random(n) < 1 / (1 + np.exp(lam[b] - lam[a])), "model_a", "model_b")
-    w = np.where(rng.random(n) < tie_rate, "tie", w)
-    names = np.array([f"m{k}" for k in range(m)])
-    return pd.DataFrame({"model_a": names[a], "model_b": names[b], "winner": w})
+    return random_battles(seed, m, n, tie_rate, sd=0.7)
 
 
 @pytest.mark.slow

@@ -27,8 +27,8 @@ def aggregate_cmd(
     normalize: str = typer.Option("none", help="none, min-max (per task: best run 1, worst 0) "
                                   "or reference:FILE (a table with columns task, zero, one, e.g. "
                                   "random and human scores)."),
-    n_resamples: int = typer.Option(2000, "--n-resamples", help="Bootstrap resamples (rliable "
-                                    "uses 50,000)."),
+    n_resamples: int = opt.n_resamples("Bootstrap resamples (rliable uses 50,000).",
+                                       default=2000),
     tasks_random: bool = typer.Option(False, "--tasks-random", help="Also resample tasks (the "
                                       "two-level bootstrap): intervals for a larger population "
                                       "of tasks, not only new seeds on these tasks."),

@@ -10,7 +10,7 @@ from .._validation import OutperformError
 from . import _options as opt
 from ._errors import err
 from ._options import Format
-from ._output import SCHEDULER_HELP, _backend, _exit_on_bad_input, emit_reports, writing
+from ._output import _backend, _exit_on_bad_input, emit_reports, writing
 
 
 def benchmark(
@@ -27,8 +27,8 @@ def benchmark(
                                        "outperform-benchmark-<cv>-<metric>-seed<seed>.parquet in "
                                        "the working directory. A rerun with the same file "
                                        "resumes where it stopped."),
-    n_jobs: int = typer.Option(1, help="Parallel fits (joblib; -1: all cores)."),
-    scheduler: Optional[str] = typer.Option(None, metavar="<address>", help=SCHEDULER_HELP),
+    n_jobs: int = opt.n_jobs("Parallel fits (joblib; -1: all cores)."),
+    scheduler: Optional[str] = opt.scheduler(),
     seed: int = opt.seed("random_state of the splits (recorded in the output)."),
     rope: Optional[float] = opt.rope(),
     alpha: float = opt.alpha(),

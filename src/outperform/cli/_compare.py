@@ -32,8 +32,8 @@ def compare_cmd(
                                 "repeated-measures ANOVA with paired t-tests, Holm; it assumes "
                                 "normal scores and sphericity, §3.2.1)."),
     rope: Optional[float] = opt.rope(),
-    rho: Optional[float] = typer.Option(None, help="One task with folds: correlation of fold "
-                                        "differences (default n_test/n_total, or 1/k)."),
+    rho: Optional[float] = opt.rho("One task with folds: correlation of fold differences "
+                                   "(default n_test/n_total, or 1/k)."),
     n_train: Optional[float] = typer.Option(None, "--n-train", help="One task with folds: "
                                             "size of a training set (with --n-test; rho = "
                                             "n_test / (n_train + n_test), Nadeau & Bengio)."),

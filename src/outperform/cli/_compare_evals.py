@@ -19,8 +19,6 @@ from ._errors import err
 from ._options import Format
 
 LOG_FORMATS = ("auto", "lm-eval", "inspect", "helm", "hf-details", "csv")
-LOG_FORMAT_HELP = ("Format of the logs: auto, lm-eval, inspect, helm, hf-details or csv (auto: each file "
-                   "by its name and content).")
 
 
 class _OutputOrLogFormat(str, Enum):
@@ -61,16 +59,14 @@ def compare_evals_cmd(
                                        "(model, \\[task,] item, score[, cluster][, epoch])."),
     fmt: _OutputOrLogFormat = typer.Option(_OutputOrLogFormat.text, "--format",
                                            help=opt.FORMAT_HELP, case_sensitive=False),
-    log_format: Optional[str] = typer.Option(None, "--log-format", help=LOG_FORMAT_HELP),
+    log_format: Optional[str] = opt.log_format(),
     metric: Optional[str] = opt.metric("Metric to compare, e.g. acc, 'exact_match,strict-match', "
                                        "an Inspect scorer (default: each task's first)."),
     cluster: Optional[str] = opt.cluster("Field grouping the items (a doc field, Inspect "
                                          "metadata, HELM sub_split, a column): cluster-robust "
                                          "SEs."),
     cluster_by: Optional[str] = opt.old("--cluster-by", "--cluster"),
-    intersect: bool = typer.Option(False, "--intersect", help="Compare on the items and tasks "
-                                   "all models share instead of refusing when some are "
-                                   "missing."),
+    intersect: bool = opt.intersect(),
     control: Optional[str] = opt.control(),
     alpha: float = opt.alpha(),
     lower_is_better: bool = opt.lower_is_better(),
@@ -78,9 +74,8 @@ def compare_evals_cmd(
     json_out: bool = opt.old("--json", "--format json", default=False),
     out: Optional[Path] = opt.out(),
     fragment: bool = opt.fragment(),
-    top: Optional[int] = typer.Option(None, help="More than two models: print the N best of "
-                                      "each task's leaderboard (default: all up to 20 models, "
-                                      "else 10; 0: all)."),
+    top: Optional[int] = opt.top("More than two models: print the N best of each task's "
+                                 "leaderboard (default: all up to 20 models, else 10; 0: all)."),
     gold: Optional[Path] = typer.Option(None, "--gold", help="Human labels of some items when "
                                         "the scores are a judge's: a CSV/Parquet table (model, "
                                         "item, label or human or score[, task]). Adds the "

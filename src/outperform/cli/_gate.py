@@ -18,8 +18,6 @@ from .._validation import InvalidInputError
 from ._errors import (EXIT_INCONCLUSIVE, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK,
                       EXIT_REGRESSION, EXIT_USAGE, err)
 
-LOG_FORMAT_HELP = ("Format of the logs: auto, lm-eval, inspect, helm or csv (auto: each file "
-                   "by its name and content).")
 EXIT_HELP = (f"Exit codes: {EXIT_OK} pass, {EXIT_REGRESSION} regression, {EXIT_INCONCLUSIVE} "
              f"inconclusive; {EXIT_INPUT} bad input, {EXIT_USAGE} usage error, {EXIT_INTERNAL} "
              f"internal error, {EXIT_INTERRUPTED} interrupted.")
@@ -52,18 +50,17 @@ def gate_cmd(
     fragment: bool = opt.fragment(),
     metric: Optional[str] = opt.metric("Metric to gate, e.g. acc, 'exact_match,strict-match' "
                                        "(default: each task's first)."),
-    task: Optional[List[str]] = typer.Option(None, "--task", help="Gate only this task "
-                                             "(repeat for several)."),
+    task: Optional[List[str]] = opt.task("Gate only this task (repeat for several)."),
     alpha: float = opt.alpha("One-sided level of each decision, family-wise across tasks "
                              "(Holm); intervals at 1 - 2 alpha."),
     cluster: Optional[str] = opt.cluster(),
-    intersect: bool = typer.Option(False, "--intersect", help="Gate on the items and tasks both "
-                                   "runs have (with a warning) instead of refusing."),
-    log_format: str = typer.Option("auto", "--log-format", help=LOG_FORMAT_HELP),
+    intersect: bool = opt.intersect("Gate on the items and tasks both runs have (with a "
+                                    "warning) instead of refusing."),
+    log_format: Optional[str] = opt.log_format(),
     lower_is_better: bool = opt.lower_is_better(),
     higher_is_better: bool = opt.higher_is_better(),
-    power: float = typer.Option(0.8, "--power", help="Power of the minimum detectable "
-                                "regression reported, and of --plan."),
+    power: float = opt.power("Power of the minimum detectable regression reported, and of "
+                             "--plan.", default=0.8),
     samples: str = typer.Option("mean", "--samples", help="Several samples per item (epochs, "
                                 "seeds): mean (within-item variance reported), pass@k or "
                                 "k-of-k (unbiased, Chen et al. 2021)."),
@@ -71,7 +68,7 @@ def gate_cmd(
     aa: bool = typer.Option(False, "--aa", help="The two runs are of one build: report the flip "
                             "rate of the verdict under resampling; above alpha the gate is "
                             "flagged as mis-specified."),
-    n_resamples: int = typer.Option(1000, "--n-resamples", help="Resamples of --aa."),
+    n_resamples: int = opt.n_resamples("Resamples of --aa."),
     seed: int = opt.seed(),
     y_true: str = opt.y_true("A predictions table: the column of the true labels (the other "
                              "column holds the build's predictions)."),
@@ -82,8 +79,8 @@ def gate_cmd(
                                                  "CANDIDATE."),
     plan: bool = typer.Option(False, "--plan", help="How many items does my gate need? "
                               "With --margin and --discordance (0/1 scores) or --sd (graded)."),
-    discordance: Optional[float] = typer.Option(None, "--discordance", help="--plan: share of "
-                                                "items exactly one build gets right."),
+    discordance: Optional[float] = opt.discordance("--plan: share of items exactly one build "
+                                                   "gets right."),
     sd: Optional[float] = typer.Option(None, "--sd", help="--plan: standard deviation of the "
                                        "per-item difference (one sample each)."),
     repeats: int = typer.Option(1, "--repeats", help="--plan: samples per item averaged."),
@@ -110,6 +107,8 @@ def gate_cmd(
     from ._output import check_out
 
     check_out(out)
+    if log_format is None:
+        log_format = "auto"
     if fragment and fmt is not GateFormat.latex:
         opt.check_fragment(fragment, fmt)
     if plan:

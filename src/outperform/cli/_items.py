@@ -30,14 +30,13 @@ def items_cmd(
                                    "priors of the item response model (penalised joint ML); "
                                    "0: exact joint ML (Rasch, mean item difficulty 0)."),
     alpha: float = opt.alpha("1 - confidence level of the abilities' intervals."),
-    n_resamples: int = typer.Option(1000, "--n-resamples", help="Bootstrap resamples of the "
-                                    "items for the noise of the signal-to-noise ratio."),
+    n_resamples: int = opt.n_resamples("Bootstrap resamples of the items for the noise of the "
+                                       "signal-to-noise ratio."),
     n_splits: int = typer.Option(100, "--n-splits", help="Random halvings of the items for "
                                  "the split-half decision accuracy."),
-    top: int = typer.Option(20, "--top", help="Items to look at printed (0: all)."),
+    top: int = opt.top("Items to look at printed (0: all).", default=20),
     seed: int = opt.seed("Seed of the bootstrap and of the halvings (reproducible)."),
-    log_format: Optional[str] = typer.Option(None, "--log-format", help="Format of the logs: "
-                                             "auto, lm-eval, inspect, helm or csv."),
+    log_format: Optional[str] = opt.log_format(),
     fmt: Format = opt.format_(),
     fragment: bool = opt.fragment(),
     out: Optional[Path] = opt.out(),

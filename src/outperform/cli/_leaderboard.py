@@ -31,7 +31,7 @@ def leaderboard_cmd(
                                          "named 'cluster' if there is one."),
     alpha: float = opt.alpha("1 - confidence level of the rank sets; level of the pairwise "
                              "tests."),
-    n_resamples: int = typer.Option(1000, "--n-resamples", help="Bootstrap resamples."),
+    n_resamples: int = opt.n_resamples(),
     battles: bool = typer.Option(False, "--battles", help="FILE holds pairwise battles "
                                  "(model_a, model_b, winner in a/b/tie): Bradley–Terry ratings "
                                  "(implied by a .json/.jsonl file: Chatbot Arena's battle "
@@ -67,14 +67,13 @@ def leaderboard_cmd(
                              "or absolute."),
     weights: str = typer.Option("multinomial", help="Bootstrap weights: multinomial (the "
                                 "ordinary bootstrap) or poisson."),
-    top: Optional[int] = typer.Option(None, help=f"Print the N best models only (default: all "
-                                      f"up to 50 models, else {DEFAULT_TOP}; 0: all)."),
+    top: Optional[int] = opt.top(f"Print the N best models only (default: all up to 50 models, "
+                                 f"else {DEFAULT_TOP}; 0: all)."),
     top_k: int = typer.Option(1, "--top-k", help="Also list the models that may be among "
                               "the best K (their simultaneous rank set reaches K)."),
     seed: int = opt.seed("Seed of the bootstrap (the output is reproducible)."),
-    task: Optional[str] = typer.Option(None, help="Rank on this task only, when the file holds "
-                                       "several (e.g. benchmark --predictions over data "
-                                       "sets)."),
+    task: Optional[str] = opt.task("Rank on this task only, when the file holds several (e.g. "
+                                   "benchmark --predictions over data sets)."),
     mcs: bool = typer.Option(False, "--mcs", help="Also the model confidence set (Hansen, "
                              "Lunde & Nason 2011) at 1 - alpha: the models that could be the "
                              "best and each model's MCS p-value (needs arch: pip install "

@@ -32,7 +32,9 @@ SHARED = {"--format": "text", "--out": None, "--metric": None, "--higher-is-bett
           "--lower-is-better": False, "--control": None, "--alpha": 0.05, "--cluster": None,
           "--seed": 0, "--encoding": None, "--plot": None, "--y-true": "y_true",
           "--rope": None, "--loss": "zero-one", "--threshold": 0.95, "--margin": None,
-          "--fragment": False}
+          "--fragment": False, "--log-format": None, "--intersect": False, "--task": None,
+          "--n-resamples": 1000, "--top": None, "--power": None, "--rho": None,
+          "--discordance": None, "--n-jobs": 1, "--scheduler": None}
 
 FORMAT_HELP = "Output format: text, markdown, json, html or latex."
 
@@ -130,6 +132,64 @@ def threshold(help: str = "Posterior probability needed for a Bayesian decision,
 def margin(help: str = "The loss tolerated, in the metric's units (0.02 = two points of "
                        "accuracy), a positive number: non-inferiority within it."):
     return typer.Option(None, "--margin", help=help)
+
+
+LOG_FORMAT_HELP = ("Format of the logs: auto, lm-eval, inspect, helm, hf-details or csv (auto: "
+                   "each file by its name and content).")
+
+
+def log_format(help: str = LOG_FORMAT_HELP):
+    """``--log-format``; None (not given) reads as auto."""
+    return typer.Option(None, "--log-format", help=help)
+
+
+def intersect(help: str = "Compare on the items and tasks all models share instead of "
+                          "refusing when some are missing."):
+    return typer.Option(False, "--intersect", help=help)
+
+
+def task(help: str):
+    """``--task``: only this task (a command that takes several declares a list)."""
+    return typer.Option(None, "--task", help=help)
+
+
+def n_resamples(help: str = "Bootstrap resamples.", default: int = 1000):
+    """``--n-resamples``; another ``default`` only where tests/cli/test_shared_options.py's
+    EXCEPTIONS says why."""
+    return typer.Option(default, "--n-resamples", help=help)
+
+
+def top(help: str, default: int | None = None):
+    """``--top N``: print the N first rows of a ranking (0: all; None: the command's rule).
+    Another ``default`` only where tests/cli/test_shared_options.py's EXCEPTIONS says why."""
+    return typer.Option(default, "--top", help=help)
+
+
+def power(help: str = "Target power; 0.8 when solving for n or the effect.",
+          default: float | None = None):
+    """``--power``; another ``default`` only where tests/cli/test_shared_options.py's
+    EXCEPTIONS says why."""
+    return typer.Option(default, "--power", help=help)
+
+
+def rho(help: str = "Correlation of the fold differences of the corrected t-test."):
+    return typer.Option(None, "--rho", help=help)
+
+
+def discordance(help: str = "Share of test examples on which exactly one model is right.",
+                required: bool = False):
+    return typer.Option(... if required else None, "--discordance", help=help)
+
+
+def n_jobs(help: str = "Parallel workers (joblib; -1: all cores)."):
+    return typer.Option(1, "--n-jobs", help=help)
+
+
+# "\\[": rich markup would take "[dask]" for a style.
+def scheduler(help: str = "Run on the Dask cluster of this scheduler (tcp://HOST:PORT, as `dask "
+                          "scheduler` prints it). Needs outperform\\[dask] here and the same "
+                          "outperform on the workers; the results are those of a local run."):
+    return typer.Option(None, "--scheduler", metavar="<address>", help=help)
 
 
 def results_source(text: str):

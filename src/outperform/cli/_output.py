@@ -65,10 +65,6 @@ def _writable(path: Path, option: str) -> Path:
     return path
 
 
-# "\\[": rich markup would take "[dask]" for a style.
-SCHEDULER_HELP = ("Run on the Dask cluster of this scheduler (tcp://HOST:PORT, as `dask "
-                  "scheduler` prints it). Needs outperform\\[dask] here and the same outperform "
-                  "on the workers; the results are those of a local run.")
 
 
 @contextmanager

@@ -41,7 +41,7 @@ _PLOT = opt.plot("Write power curves here (.png, .svg, .pdf).")
 _FORMAT = opt.format_()
 _FRAGMENT = opt.fragment()
 _OUT = opt.out()
-_POWER = typer.Option(None, help="Target power; 0.8 when solving for n or the effect.")
+_POWER = opt.power()
 
 
 def _power(power, *given):
@@ -86,8 +86,9 @@ def mcnemar_cmd(
     accuracy_a: Optional[float] = typer.Option(None, help="Expected accuracy of A; leave out "
                                                "for the minimum detectable accuracy of A."),
     accuracy_b: float = typer.Option(..., help="Expected accuracy of B (e.g. the control)."),
-    discordance: float = typer.Option(..., help="Share of test examples on which exactly one "
-                                      "model is right (from a pilot run); >= |acc A - acc B|."),
+    discordance: float = opt.discordance("Share of test examples on which exactly one model is "
+                                         "right (from a pilot run); >= |acc A - acc B|.",
+                                         required=True),
     n: Optional[int] = typer.Option(None, "--n", help="Test-set size; leave out to solve for it."),
     power: Optional[float] = _POWER, alpha: float = _ALPHA, alternative: Alternative = _ALT,
     method: McNemarMethod = typer.Option(McNemarMethod.connor, help="connor (1987), "
@@ -181,7 +182,7 @@ def corrected_t_cmd(
                                            "minimum detectable d at --power."),
     runs: str = typer.Option("1,2,3,5,10", help="Rows: numbers of runs r."),
     folds: str = typer.Option("2,5,10", help="Columns: numbers of folds k."),
-    rho: Optional[float] = typer.Option(None, help="n_test / n_total; default 1/k."),
+    rho: Optional[float] = opt.rho("n_test / n_total; default 1/k."),
     power: Optional[float] = _POWER, alpha: float = _ALPHA, alternative: Alternative = _ALT,
     plot: Optional[Path] = _PLOT,
     fmt: Format = _FORMAT, out: Optional[Path] = _OUT, fragment: bool = _FRAGMENT,
@@ -246,8 +247,8 @@ def bayes_mcnemar_cmd(
     n: int = typer.Option(..., "--n", help="Test-set size."),
     accuracy_a: float = typer.Option(..., help="Expected accuracy of A."),
     accuracy_b: float = typer.Option(..., help="Expected accuracy of B."),
-    discordance: float = typer.Option(..., help="Share of examples on which exactly one model "
-                                      "is right."),
+    discordance: float = opt.discordance("Share of examples on which exactly one model is "
+                                         "right.", required=True),
     rope: Optional[float] = opt.rope("ROPE half-width on phi (default: Williams' eq. 7)."),
     threshold: float = opt.threshold("Posterior mass that decides."),
     fmt: Format = _FORMAT, out: Optional[Path] = _OUT, fragment: bool = _FRAGMENT,

@@ -71,8 +71,7 @@ def report(
     encoding: Optional[str] = opt.encoding(),
     cluster: Optional[str] = opt.cluster(),
     cluster_by: Optional[str] = opt.old("--cluster-by", "--cluster"),
-    intersect: bool = typer.Option(False, "--intersect", help="Evaluation logs: compare on the "
-                                   "items all models share."),
+    intersect: bool = opt.intersect("Evaluation logs: compare on the items all models share."),
     seed: int = opt.seed("Seed of the Monte Carlo draws and the bootstrap of the runs."),
     log_to: Optional[str] = typer.Option(None, "--log-to", metavar="URI", help="Also log the "
                                          "report to an MLflow run: its files as artifacts, "

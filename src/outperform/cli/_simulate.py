@@ -10,7 +10,7 @@ from . import _options as opt
 from .._validation import InvalidInputError
 from ._errors import err
 from ._options import Format
-from ._output import (FIGURE_SUFFIXES, SCHEDULER_HELP, _backend, _output_file, check_out,
+from ._output import (FIGURE_SUFFIXES, _backend, _output_file, check_out,
                       emit_output, save_figure)
 
 #: Names of images: an ``--out`` ending so is the old spelling of ``--plot`` (which then
@@ -33,9 +33,9 @@ def simulate(
     fragment: bool = opt.fragment(),
     table: Optional[Path] = typer.Option(None, help="Write the results table here (.csv)."),
     seed: int = opt.seed("random_state."),
-    n_jobs: int = typer.Option(1, help="Parallel workers (joblib; -1: all cores); the table "
-                               "does not depend on it."),
-    scheduler: Optional[str] = typer.Option(None, metavar="<address>", help=SCHEDULER_HELP),
+    n_jobs: int = opt.n_jobs("Parallel workers (joblib; -1: all cores); the table does not "
+                             "depend on it."),
+    scheduler: Optional[str] = opt.scheduler(),
 ) -> None:
     """Reproduce a simulation study of the papers (AUC of tests, power, replicability)."""
     opt.check_fragment(fragment, fmt)

@@ -33,9 +33,8 @@ def table_cmd(
                              "of its row: auto (the corrected resampled t-test when a cell "
                              "holds several folds or runs, none with one value per cell), "
                              "corrected-t, or none."),
-    rho: Optional[float] = typer.Option(None, "--rho", help="Correlation of the fold "
-                                        "differences of the corrected t-test (default from "
-                                        "n_train/n_test, else 1/k of k-fold CV)."),
+    rho: Optional[float] = opt.rho("Correlation of the fold differences of the corrected t-test "
+                                   "(default from n_train/n_test, else 1/k of k-fold CV)."),
     decimals: Optional[int] = typer.Option(None, "--decimals", help="Decimals of the means and "
                                            "standard deviations (default 3)."),
     sd_digits: Optional[int] = typer.Option(None, "--sd-digits", help="Instead of --decimals: "

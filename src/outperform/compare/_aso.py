@@ -10,14 +10,12 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
-import pandas as pd
 
 from .._validation import InvalidInputError, check_random_state
-from ..data import read_results, read_table
-from ..data._columns import FOLD, MODEL, RUN, TASK
+from ..data._columns import MODEL, TASK
 from ..results._aso import AlmostStochasticOrder
 from ..stats._aso import TAU, aso_next_seed, multi_aso
-from ._runs import _last_step, _normalise
+from ._runs import _normalise, _read_runs
 
 __all__ = ["compare_aso"]
 
@@ -61,22 +59,11 @@ def compare_aso(data, *, metric: str | None = None, higher_is_better: bool | Non
     TooFewError
         Fewer than 2 models.
     """
-    frame = data if isinstance(data, pd.DataFrame) else read_table(data)
-    frame, _ = _last_step(frame)
-    table = read_results(frame, metric=metric, higher_is_better=higher_is_better, paired=False)
-    frame = table.frame
-    if RUN not in frame.columns:
-        raise InvalidInputError("almost stochastic order compares runs (seeds): the table "
-                                "needs a 'run' (or 'seed') column, one row per run of each "
-                                "model on each task.")
-    if metric is None:
-        if len(table.metrics) != 1:
-            raise InvalidInputError(f"several metrics {list(table.metrics)}: choose one with "
-                                    "metric= (--metric).")
-        metric = next(iter(table.metrics))
+    table, frame, metric, _ = _read_runs(
+        data, metric, higher_is_better,
+        no_run="almost stochastic order compares runs (seeds): the table needs a 'run' (or "
+               "'seed') column, one row per run of each model on each task.")
     hib = table.metrics[metric]
-    if FOLD in frame.columns:
-        frame = frame.groupby([TASK, MODEL, RUN], observed=True, as_index=False)[metric].mean()
     if normalize is not None and not pooled:
         raise InvalidInputError("--normalize changes nothing in almost stochastic order on one "
                                 "task (the violation ratio does not depend on the scale): it "

@@ -69,6 +69,34 @@ def _last_step(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
                    "of them reached, not at its own last step"]
 
 
+def _read_runs(data, metric, higher_is_better, *, no_run: str):
+    """A table of runs read once for the comparisons of runs: ``(table, frame, metric, notes)``.
+
+    Learning curves cut at their last common step, the metric chosen (the only one, or
+    InvalidInputError), each run's score averaged over folds; InvalidInputError ``no_run``
+    without a ``run`` column. ``notes`` say what was assumed or done to the scores.
+    """
+    frame = data if isinstance(data, pd.DataFrame) else read_table(data)
+    frame, notes = _last_step(frame)
+    table = read_results(frame, metric=metric, higher_is_better=higher_is_better, paired=False)
+    frame = table.frame
+    if RUN not in frame.columns:
+        raise InvalidInputError(no_run)
+    if metric is None:
+        if len(table.metrics) != 1:
+            raise InvalidInputError(f"several metrics {list(table.metrics)}: choose one with "
+                                    "metric= (--metric).")
+        metric = next(iter(table.metrics))
+    notes.extend(w for w in table.warnings if repr(metric) in w)   # units of the metric
+    if metric in table.direction_assumed:
+        notes.append(f"{metric!r} is not a known metric name: assumed higher is better "
+                     "(pass higher_is_better / --lower-is-better to state it)")
+    if FOLD in frame.columns:
+        frame = frame.groupby([TASK, MODEL, RUN], observed=True, as_index=False)[metric].mean()
+        notes.append("each run's score is its mean over folds")
+    return table, frame, metric, notes
+
+
 def _reference(normalize) -> pd.DataFrame:
     """Reference scores as a frame indexed by task with columns zero, one."""
     if isinstance(normalize, Mapping):
@@ -233,25 +261,9 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
     Learning curves (a ``step`` column) that end at different steps are compared at the
     last step all of them reached, and a note names it.
     """
-    frame = data if isinstance(data, pd.DataFrame) else read_table(data)
-    frame, notes = _last_step(frame)
-    table = read_results(frame, metric=metric, higher_is_better=higher_is_better, paired=False)
-    frame = table.frame
-    if RUN not in frame.columns:
-        raise InvalidInputError("compare_runs needs a 'run' column (one row per seed of each "
-                                "model on each task).")
-    if metric is None:
-        if len(table.metrics) != 1:
-            raise InvalidInputError(f"several metrics {list(table.metrics)}: choose one with "
-                                    "metric= (--metric).")
-        metric = next(iter(table.metrics))
-    notes.extend(w for w in table.warnings if repr(metric) in w)   # units of the metric
-    if metric in table.direction_assumed:
-        notes.append(f"{metric!r} is not a known metric name: assumed higher is better "
-                     "(pass higher_is_better / --lower-is-better to state it)")
-    if FOLD in frame.columns:
-        frame = frame.groupby([TASK, MODEL, RUN], observed=True, as_index=False)[metric].mean()
-        notes.append("each run's score is its mean over folds")
+    table, frame, metric, notes = _read_runs(
+        data, metric, higher_is_better,
+        no_run="compare_runs needs a 'run' column (one row per seed of each model on each task).")
     tasks, models = table.tasks, table.models
     if control is not None and control not in models:
         raise InvalidInputError(f"unknown control {control!r}; the models are {list(models)}.")

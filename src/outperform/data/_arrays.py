@@ -23,6 +23,37 @@ def is_array(data) -> bool:
     return isinstance(data, np.ndarray)
 
 
+def _numbers(x: np.ndarray, orientation: str) -> np.ndarray:
+    """The array as floats; InvalidInputError naming the orientation when it is not numeric."""
+    try:
+        return x.astype(float)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"the array holds non-numeric values ({x.dtype}); "
+                                f"{orientation}.") from None
+
+
+def _model_names(names, rows: int, k: int, orientation: str, *,
+                 one_model: bool = False) -> list[str]:
+    """The names of the ``k`` columns of a ``(rows, k)`` array, checked against its orientation.
+
+    Raises InvalidInputError for names not one per column, or (unless ``one_model``) fewer
+    than 2 columns; warns (at the reader's caller) when more columns than rows, and at least
+    5 columns, suggest the array is transposed.
+    """
+    names = [f"model_{j}" for j in range(k)] if names is None else [str(n) for n in names]
+    if len(names) != k:
+        raise InvalidInputError(f"{len(names)} names for an array of {k} columns ({orientation}): "
+                                "give one name per column.")
+    if k < 2 and not one_model:
+        raise InvalidInputError(f"the array has {k} column: {orientation}, so it holds one "
+                                "model; transpose it if its rows are the models.")
+    if k > rows and k >= 5:
+        warnings.warn(f"the array has {rows} rows and {k} columns, read as {orientation}: "
+                      f"{k} models on {rows} rows. If the rows are the models, pass its "
+                      "transpose (array.T).", OutperformWarning, stacklevel=4)
+    return names
+
+
 def read_array(data, *, question: str = "auto", names=None,
                 metric: str | None = None) -> pd.DataFrame:
     """A 2-D array of scores as the tidy long table.
@@ -69,25 +100,9 @@ def read_array(data, *, question: str = "auto", names=None,
     if question == "Q1":
         raise InvalidInputError("per-example predictions need their true labels: pass a "
                                 "DataFrame with a y_true column and one column per model.")
-    try:
-        x = x.astype(float)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"the array holds non-numeric values ({x.dtype}); "
-                                f"{ORIENTATION}.") from None
+    x = _numbers(x, ORIENTATION)
     rows, k = x.shape
-    if names is None:
-        names = [f"model_{j}" for j in range(k)]
-    names = [str(n) for n in names]
-    if len(names) != k:
-        raise InvalidInputError(f"{len(names)} names for an array of {k} columns ({ORIENTATION}): "
-                                "give one name per column.")
-    if k < 2:
-        raise InvalidInputError(f"the array has {k} column: {ORIENTATION}, so it holds one "
-                                "model; transpose it if its rows are the models.")
-    if k > rows and k >= 5:
-        warnings.warn(f"the array has {rows} rows and {k} columns, read as {ORIENTATION}: "
-                      f"{k} models on {rows} rows. If the rows are the models, pass its "
-                      "transpose (array.T).", OutperformWarning, stacklevel=3)
+    names = _model_names(names, rows, k, ORIENTATION)
     folds = question == "Q2"
     frame = pd.DataFrame({TASK: "task" if folds else np.repeat([f"task_{i}" for i in
                                                                  range(rows)], k),
@@ -149,13 +164,7 @@ def read_prediction_array(data, y_true, *, names=None) -> pd.DataFrame:
     if y.ndim != 1 or len(y) != rows:
         raise InvalidInputError(f"y_true has shape {y.shape}; the array has {rows} rows "
                                 f"({PREDICTIONS_ORIENTATION}): one label per row.")
-    names = [f"model_{j}" for j in range(k)] if names is None else [str(n) for n in names]
-    if len(names) != k:
-        raise InvalidInputError(f"{len(names)} names for {k} columns ({PREDICTIONS_ORIENTATION}).")
-    if k > rows and k >= 5:
-        warnings.warn(f"the array has {rows} rows and {k} columns, read as "
-                      f"{PREDICTIONS_ORIENTATION}. If the rows are the models, pass its "
-                      "transpose (array.T).", OutperformWarning, stacklevel=3)
+    names = _model_names(names, rows, k, PREDICTIONS_ORIENTATION, one_model=True)
     frame = pd.DataFrame(dict(zip(names, x.T)))
     frame.insert(0, "y_true", y)
     frame.attrs["provenance"] = {"source": "numpy array", "orientation": PREDICTIONS_ORIENTATION}
@@ -197,22 +206,9 @@ def read_item_array(data, *, names=None, metric: str | None = None) -> pd.DataFr
     if x.ndim != 2:
         raise InvalidInputError(f"an array of per-item scores must be 2-D ({ITEMS_ORIENTATION}); "
                                 f"got shape {x.shape}.")
-    try:
-        x = x.astype(float)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"the array holds non-numeric values ({x.dtype}); "
-                                f"{ITEMS_ORIENTATION}.") from None
+    x = _numbers(x, ITEMS_ORIENTATION)
     rows, k = x.shape
-    names = [f"model_{j}" for j in range(k)] if names is None else [str(n) for n in names]
-    if len(names) != k:
-        raise InvalidInputError(f"{len(names)} names for {k} columns ({ITEMS_ORIENTATION}).")
-    if k < 2:
-        raise InvalidInputError(f"the array has {k} column: {ITEMS_ORIENTATION}, so it holds one "
-                                "model; transpose it if its rows are the models.")
-    if k > rows and k >= 5:
-        warnings.warn(f"the array has {rows} rows and {k} columns, read as "
-                      f"{ITEMS_ORIENTATION}. If the rows are the models, pass its "
-                      "transpose (array.T).", OutperformWarning, stacklevel=3)
+    names = _model_names(names, rows, k, ITEMS_ORIENTATION)
     frame = pd.DataFrame({MODEL: np.tile(names, rows), "example": np.repeat(np.arange(rows), k),
                           metric or "score": x.ravel()})
     frame.attrs["provenance"] = {"source": "numpy array", "orientation": ITEMS_ORIENTATION}

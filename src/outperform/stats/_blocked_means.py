@@ -94,3 +94,14 @@ def blocked_means(scores, *, procedure: str, min_models: int = 1) -> BlockedMean
             "variability to compare the models with. Check that the columns are different "
             "models' scores.")
     return BlockedMeans(means=means, mse=mse, df=df, n_blocks=b)
+
+
+def model_names(names, k: int) -> tuple[str, ...]:
+    """The names of k models as strings (default ``"0"``, ``"1"``, ...); InvalidInputError
+    when their number is not k."""
+    if names is None:
+        return tuple(str(i) for i in range(k))
+    names = tuple(str(n) for n in names)
+    if len(names) != k:
+        raise InvalidInputError(f"names has {len(names)} entries for {k} models.")
+    return names

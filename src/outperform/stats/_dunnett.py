@@ -21,7 +21,7 @@ from scipy import special
 from .._validation import InvalidInputError, TooFewError, as_float_array, check_choice, \
     check_probability
 from ..results import PairwiseResult
-from ._blocked_means import blocked_means
+from ._blocked_means import blocked_means, model_names
 from ._multivariate_t import max_t_quantile, max_t_sf
 
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -97,7 +97,7 @@ def dunnett_paired(scores, *, control, alternative: str = "two-sided", alpha: fl
     else:
         means, mse, df, sizes = _independent(scores)
         k = means.size
-    names = _names(names, k)
+    names = model_names(names, k)
     c = _control_index(control, names)
     others = np.delete(np.arange(k), c)
     if design == "independent":
@@ -164,15 +164,6 @@ def _independent(samples):
         raise DegenerateDataError("Dunnett's test: every sample is constant (zero pooled "
                                   "variance); the comparisons have no sampling variability.")
     return means, mse, df, sizes
-
-
-def _names(names, k: int) -> tuple[str, ...]:
-    if names is None:
-        return tuple(str(i) for i in range(k))
-    names = tuple(str(n) for n in names)
-    if len(names) != k:
-        raise InvalidInputError(f"names has {len(names)} entries for {k} models.")
-    return names
 
 
 def _control_index(control, names) -> int:

@@ -24,7 +24,7 @@ import numpy as np
 
 from .._validation import InvalidInputError, check_probability
 from ..results._best import ComparisonWithBest
-from ._blocked_means import blocked_means
+from ._blocked_means import blocked_means, model_names
 from ._multivariate_t import max_t_quantile, max_t_sf
 
 #: Correlation factor of the k − 1 differences of a balanced design: corr = λ² = 1/2.
@@ -100,7 +100,7 @@ def mcb(scores, *, higher_is_better: bool = True, alpha: float = 0.05, names=Non
         raise InvalidInputError(f"unit must be one of {UNITS}, got {unit!r}.")
     fit = blocked_means(scores, procedure="Hsu's MCB", min_models=2)
     k = fit.means.size
-    names = _names(names, k)
+    names = model_names(names, k)
     low, high, diff, d = mcb_intervals(np.asarray(scores, dtype=float),
                                        higher_is_better=higher_is_better, alpha=alpha)
     se = fit.standard_error
@@ -198,12 +198,3 @@ def _best_of_others(y: np.ndarray) -> np.ndarray:
     out = np.broadcast_to(top2[..., :1], y.shape).copy()
     np.put_along_axis(out, first, top2[..., 1:2], axis=-1)
     return out
-
-
-def _names(names, k: int) -> tuple[str, ...]:
-    if names is None:
-        return tuple(str(i) for i in range(k))
-    names = tuple(str(n) for n in names)
-    if len(names) != k:
-        raise InvalidInputError(f"names has {len(names)} entries for {k} models (columns).")
-    return names
