@@ -44,7 +44,7 @@ def test_section_counts_the_per_data_set_tests():
     lr = np.array([x["pvalue"] for x in rec["a_better"]["data_sets"]])
     np.testing.assert_allclose(lr, 1 - p_svm, rtol=1e-12)
     said = [c for c in rep.conclusions if "replicability analysis" in c]
-    assert said[0].startswith(f"svm is better than lr on at least {expected.k_bonferroni} of 8")
+    assert said[0].startswith(f"svm beats lr on at least {expected.k_bonferroni} of 8")
 
 
 def test_no_section_without_folds_or_with_more_models():

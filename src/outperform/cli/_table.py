@@ -15,7 +15,6 @@ from . import _options as opt
 from ._errors import err
 from ._options import Format
 from ._output import check_out, write_output
-from ..report._outputs import output_dict
 
 
 def table_cmd(
@@ -83,6 +82,8 @@ def table_cmd(
     fmt = Format(fmt)
     opt.check_fragment(fragment, fmt)
     if fmt is not Format.text:     # the text shows them; the other formats say them here too
+        from ..report._outputs import output_dict
+
         for note in output_dict(output)["notes"]:
             err.print(f"[yellow]note:[/yellow] {escape(note)}", soft_wrap=True, highlight=False)
     write_output(render_output(output, fmt.value), out)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from itertools import combinations
 
 from .._validation import InvalidInputError
-from ..results._runs import NEIGHBOURS
 
 #: the values of ``pairs=`` / ``--pairs``
 PAIRS = ("all", "neighbours", "control")
@@ -67,4 +66,6 @@ def choose_pairs(ranking, *, control: str | None = None, pairs: str | None = Non
         return [(m, control) for m in listed if m != control], f"each model against {control}"
     if pairs == "all":
         return list(combinations(listed, 2)), "every pair"
+    from ..results._runs import NEIGHBOURS      # on use: `outperform --help` stays light
+
     return list(zip(models[:-1], models[1:])), NEIGHBOURS

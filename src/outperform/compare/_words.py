@@ -440,16 +440,16 @@ def replicability_words(better: str, worse: str, res) -> str:
     >>> from types import SimpleNamespace as S
     >>> r = S(k_bonferroni=1, k_fisher=2, n_data_sets=6, alpha=0.05, rejected_names=("d6",))
     >>> print(replicability_words("A", "B", r))
-    A is better than B on at least 1 of 6 data sets by Bonferroni's count and on at least 2 by Fisher's (replicability analysis, Dror et al. 2017, α = 0.05); Holm's procedure names d6.
+    A beats B on at least 1 of 6 data sets by Bonferroni's count and on at least 2 by Fisher's (replicability analysis, Dror et al. 2017, α = 0.05); Holm's procedure names d6.
     """
     if res.k_bonferroni == 0 and res.k_fisher == 0:
-        return (f"Neither Bonferroni's nor Fisher's count finds {better} better than {worse} "
-                f"on any of the {res.n_data_sets} data sets (replicability analysis, Dror et "
-                f"al. 2017, α = {res.alpha:g}).")
+        return (f"Neither Bonferroni's nor Fisher's count finds a data set on which {better} "
+                f"beats {worse}, of {res.n_data_sets} (replicability analysis, Dror et al. "
+                f"2017, α = {res.alpha:g}).")
     names = _names_list(list(res.rejected_names))
     which = (f"Holm's procedure names {names}" if res.rejected_names
              else "Holm's procedure names no single data set")
-    return (f"{better} is better than {worse} on at least {res.k_bonferroni} of "
+    return (f"{better} beats {worse} on at least {res.k_bonferroni} of "
             f"{res.n_data_sets} data sets by Bonferroni's count and on at least "
             f"{res.k_fisher} by Fisher's (replicability analysis, Dror et al. 2017, "
             f"α = {res.alpha:g}); {which}.")

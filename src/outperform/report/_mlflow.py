@@ -4,6 +4,7 @@ its decision's numbers as metrics (``outperform report ... --log-to mlflow://HOS
 from __future__ import annotations
 
 import math
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -104,14 +105,19 @@ def log_mlflow(report, run: str, tracking_uri: str | None = None, *,
     with tempfile.TemporaryDirectory(prefix="outperform-mlflow-") as folder:
         if written is None:
             written = list(write_report(report, folder, formats=tuple(formats)).values())
+        # the report's folders (paper/, figures) are kept under artifact_path
+        root = Path(os.path.commonpath([str(Path(p).parent) for p in written])) if written \
+            else Path(folder)
+        where = {str(p): "/".join([artifact_path, *Path(p).relative_to(root).parent.parts])
+                 for p in written}
         try:
             for path in written:
-                client.log_artifact(run, str(path), artifact_path=artifact_path)
+                client.log_artifact(run, str(path), artifact_path=where[str(path)])
             now = int(time.time() * 1000)
             client.log_batch(run, metrics=[Metric(k, v, now, 0) for k, v in metrics.items()],
                              tags=[RunTag(k, v) for k, v in tags.items()])
         except MlflowException as exc:
             raise InvalidInputError(f"MLflow refused to log to run {run!r}: "
                                     f"{' '.join(str(exc).split())}") from None
-        names = [f"{artifact_path}/{Path(p).name}" for p in written]
+        names = [f"{where[str(p)]}/{Path(p).name}" for p in written]
     return {"run": run, "artifacts": names, "metrics": metrics, "tags": tags}
