@@ -95,6 +95,23 @@ SLOW_TESTS = {
     "tests/stats/test_stats_leaderboard.py::test_pairwise_mcnemar_matches_single_tests_and_holm",
     "tests/stats/test_wilcoxon.py::test_exact_size_at_most_alpha",
     "tests/test_display.py::test_the_renderer_is_loaded_on_the_first_display_only",
+    "src/outperform/simulate/_figures.py::outperform.simulate._figures.plot_figure",
+    "tests/cli/test_aggregate.py::test_aggregate_with_learning_curves_prints_and_draws_sample_efficiency",
+    "tests/cli/test_errors.py::test_missing_sklearn_is_a_broken_install_not_a_missing_extra",
+    "tests/cli/test_gate_sequential_cli.py::test_exit_codes_follow_the_verdict[worse-10-REGRESSION]",
+    "tests/cli/test_plan_command.py::test_plot_writes_power_curves[args4]",
+    "tests/compare/test_registry.py::test_report_states_assumptions_of_every_test_it_shows[incomplete",
+    "tests/compare/test_registry.py::test_report_states_assumptions_of_every_test_it_shows[posthoc=auto]",
+    "tests/plot/test_comparison_matrix.py::test_lower_is_better_sorts_the_smallest_first",
+    "tests/plot/test_style.py::test_colours_come_from_the_palette_or_greys[plot_rank_sets]",
+    "tests/plot/test_style.py::test_figure_has_the_requested_width_and_fonts_in_range[plot_shrinkage-page-7.0]",
+    "tests/report/test_report_files.py::test_several_diagrams_get_one_file_each",
+    "tests/simulate/test_rank_coverage.py::test_simultaneous_sets_cover_and_percentile_intervals_do_not",
+    "tests/stats/test_cliques.py::test_matches_brute_force_enumeration",
+    "tests/stats/test_rank_sets.py::test_equal_means_give_overlapping_sets",
+    "tests/stats/test_wilcoxon.py::test_exact_with_ties_matches_scipy_permutation",
+    "tests/stats/test_wilcoxon.py::test_invariances",
+    "tests/test_atomic.py::test_write_report_when_the_disk_fills_at_the_figures",
 }
 
 
