@@ -18,6 +18,18 @@ from ._options import Format
 from ._output import FIGURE_SUFFIXES, _output_file, emit_output
 
 
+def check_battle_options(fmt, alpha: float, n_resamples: int, plot) -> Format:
+    """The options every battles command checks before it reads: ``--alpha``,
+    ``--n-resamples`` and a ``--plot`` file name; returns the format."""
+    if not 0 < alpha < 1:
+        raise InvalidInputError(f"--alpha must lie in (0, 1), got {alpha!r}.")
+    if n_resamples < 0:
+        raise InvalidInputError(f"--n-resamples must be 0 or more, got {n_resamples!r}.")
+    if plot is not None:
+        _output_file(plot, "--plot", FIGURE_SUFFIXES)
+    return Format(fmt)
+
+
 def leaderboard_battles(path: Path, *, alpha: float = 0.05, n_resamples: int = 1000,
                         random_state: int | None = 0, anchor: str | None = None,
                         fmt: Format | str = Format.text, ties: str = "davidson",
@@ -62,13 +74,7 @@ def leaderboard_battles(path: Path, *, alpha: float = 0.05, n_resamples: int = 1
     from ..compare import bradley_terry
     from ..report import battles_output, battles_table, battle_lines
 
-    fmt = Format(fmt)
-    if not 0 < alpha < 1:
-        raise InvalidInputError(f"--alpha must lie in (0, 1), got {alpha!r}.")
-    if n_resamples < 0:
-        raise InvalidInputError(f"--n-resamples must be 0 or more, got {n_resamples!r}.")
-    if plot is not None:
-        _output_file(plot, "--plot", FIGURE_SUFFIXES)
+    fmt = check_battle_options(fmt, alpha, n_resamples, plot)
     result = bradley_terry(path, ties=ties, anchor=anchor, alpha=alpha,
                            interval="bootstrap" if n_resamples else "sandwich",
                            n_resamples=max(n_resamples, 2), random_state=random_state,

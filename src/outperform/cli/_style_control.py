@@ -10,10 +10,10 @@ from pathlib import Path
 
 from rich.markup import escape
 
-from .._validation import InvalidInputError
 from ._errors import err
 from ._options import Format
-from ._output import FIGURE_SUFFIXES, _output_file, emit_output
+from ._battles import check_battle_options
+from ._output import emit_output
 
 
 def leaderboard_style(path: Path, control_for: str, *, l2: float = 0.0, alpha: float = 0.05,
@@ -45,13 +45,7 @@ def leaderboard_style(path: Path, control_for: str, *, l2: float = 0.0, alpha: f
     from ..compare import bradley_terry_style
     from ..report import style_control_output
 
-    fmt = Format(fmt)
-    if not 0 < alpha < 1:
-        raise InvalidInputError(f"--alpha must lie in (0, 1), got {alpha!r}.")
-    if n_resamples < 0:
-        raise InvalidInputError(f"--n-resamples must be 0 or more, got {n_resamples!r}.")
-    if plot is not None:
-        _output_file(plot, "--plot", FIGURE_SUFFIXES)
+    fmt = check_battle_options(fmt, alpha, n_resamples, plot)
     result = bradley_terry_style(path, control_for, l2=l2, anchor=anchor, alpha=alpha,
                                  rank_sets=n_resamples > 0, n_resamples=max(n_resamples, 100),
                                  random_state=random_state, encoding=encoding)

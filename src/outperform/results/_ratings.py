@@ -19,6 +19,11 @@ INTERVALS = {
 }
 
 
+
+def anchor_rule(anchor: str | None, rating: float) -> str:
+    """How an Elo scale is placed, in words: ``"mean rating 1000"`` or ``"llama at 1000"``."""
+    return f"mean rating {rating:g}" if anchor is None else f"{anchor} at {rating:g}"
+
 @dataclass(frozen=True, eq=False, repr=False)
 class BradleyTerryResult(Result):
     """Bradley–Terry abilities of m models, their covariances and Elo-scale ratings.
@@ -101,9 +106,7 @@ class BradleyTerryResult(Result):
     @property
     def anchor_rule(self) -> str:
         """How the Elo scale is placed, in words."""
-        if self.anchor is None:
-            return f"mean rating {self.anchor_rating:g}"
-        return f"{self.anchor} at {self.anchor_rating:g}"
+        return anchor_rule(self.anchor, self.anchor_rating)
 
     @property
     def order(self) -> np.ndarray:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._base import Result
-from ._ratings import ELO_PER_LOGIT
+from ._ratings import ELO_PER_LOGIT, anchor_rule
 from ._serialize import jsonable
 
 
@@ -85,9 +85,7 @@ class StyleControlResult(Result):
     @property
     def anchor_rule(self) -> str:
         """How the Elo scale is placed, in words."""
-        if self.anchor is None:
-            return f"mean rating {self.anchor_rating:g}"
-        return f"{self.anchor} at {self.anchor_rating:g}"
+        return anchor_rule(self.anchor, self.anchor_rating)
 
     @property
     def rank_change(self) -> np.ndarray:
