@@ -248,7 +248,11 @@ def gate_sample_size(*, margin: float, discordance: float | None = None,
     noninferiority = paired_ttest_power(effect=margin / s, power=power, alpha=alpha,
                                         alternative="greater", n_unit="items")
     return {"regression": regression, "noninferiority": noninferiority, "sd": s,
-            "method": method, "approximation": APPROXIMATION}
+            "method": method, "approximation": APPROXIMATION,
+            "noninferiority_test": ("Tango's score test" if binary else
+                                    "non-inferiority t-test"),
+            "noninferiority_method": ("approximated by the paired t-test's power at margin / sd"
+                                      if binary else noninferiority.method)}
 
 
 def threshold_gate_fail_probability(*, n: int, true_accuracy: float, tolerance: float,

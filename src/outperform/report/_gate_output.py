@@ -150,8 +150,9 @@ def gate_plan_output(plan: dict, *, margin: float, alpha: float, power: float) -
     """``outperform gate --plan``: the items a gate needs (:func:`outperform.plan.gate_sample_size`)."""
     reg, ni = plan["regression"], plan["noninferiority"]
     rows = [["flag a true regression of the margin", f"{int(reg.n):,}", reg.test, reg.method],
-            ["pass a candidate that is no worse (non-inferiority)", f"{int(ni.n):,}", ni.test,
-             "normal approximation (Tango's score test for 0/1 scores)"]]
+            ["pass a candidate that is no worse (non-inferiority)", f"{int(ni.n):,}",
+             plan.get("noninferiority_test", ni.test),
+             plan.get("noninferiority_method", ni.method)]]
     table = Table("gate-plan", f"Items a gate needs: margin {margin:g}, one-sided α = "
                   f"{alpha:g}, power {power:g}", ["to", "items", "test", "method"], rows,
                   "summary")
