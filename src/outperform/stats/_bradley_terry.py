@@ -124,6 +124,29 @@ def _display_matrix(m: int, anchor: int | None) -> np.ndarray:
 
 
 @renamed(confidence_level="alpha")
+def battle_arrays(model_a, model_b, winner, weights):
+    """The battles as 1-D string arrays (model_a, model_b, winner) and float weights (ones
+    by default), checked: one length, weights finite and >= 0."""
+    a, b = np.asarray(model_a).astype(str), np.asarray(model_b).astype(str)
+    w_raw = np.asarray(winner).astype(str)
+    if a.ndim != 1 or b.shape != a.shape or w_raw.shape != a.shape:
+        raise InvalidInputError(f"model_a, model_b and winner must be 1-D of one length, got "
+                                f"shapes {a.shape}, {b.shape}, {w_raw.shape}.")
+    weights = np.ones(a.size) if weights is None else np.asarray(weights, dtype=float)
+    if weights.shape != a.shape or not np.all(np.isfinite(weights)) or np.any(weights < 0):
+        raise InvalidInputError("weights must be finite, >= 0 and one per battle.")
+    return a, b, w_raw, weights
+
+
+def check_outcomes(a, b, w_raw) -> None:
+    """Refuse a winner outside {'a', 'b', 'tie'} and a model battling itself."""
+    unknown = ~np.isin(w_raw, list(OUTCOMES))
+    if unknown.any():
+        raise InvalidInputError(f"winner must be 'a', 'b' or 'tie'; got {w_raw[unknown][0]!r}.")
+    if np.any(a == b):
+        raise InvalidInputError(f"model {a[a == b][0]!r} battles itself; drop such battles.")
+
+
 def bradley_terry(model_a, model_b, winner, *, weights=None, counts=None,
                   ties: str = "davidson",
                   anchor: str | None = None, anchor_rating: float = 1000.0,
@@ -210,15 +233,7 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, counts=None,
     >>> [round(float(v), 3) for v in res.abilities], round(res.tie_parameter, 3)
     ([0.0, -0.274, -0.828], 0.69)
     """
-    a, b = np.asarray(model_a).astype(str), np.asarray(model_b).astype(str)
-    w_raw = np.asarray(winner).astype(str)
-    n = a.size
-    if a.ndim != 1 or b.shape != a.shape or w_raw.shape != a.shape:
-        raise InvalidInputError(f"model_a, model_b and winner must be 1-D of one length, got "
-                                f"shapes {a.shape}, {b.shape}, {w_raw.shape}.")
-    weights = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
-    if weights.shape != a.shape or not np.all(np.isfinite(weights)) or np.any(weights < 0):
-        raise InvalidInputError("weights must be finite, >= 0 and one per battle.")
+    a, b, w_raw, weights = battle_arrays(model_a, model_b, winner, weights)
     if counts is not None:
         counts = np.asarray(counts)
         if (counts.shape != a.shape or not np.all(np.isfinite(counts)) or np.any(counts < 0)
@@ -226,11 +241,7 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, counts=None,
             raise InvalidInputError("counts must be whole numbers >= 0, one per row (the "
                                     "battles each row stands for).")
         counts = counts.astype(np.int64)
-    unknown = ~np.isin(w_raw, list(OUTCOMES))
-    if unknown.any():
-        raise InvalidInputError(f"winner must be 'a', 'b' or 'tie'; got {w_raw[unknown][0]!r}.")
-    if np.any(a == b):
-        raise InvalidInputError(f"model {a[a == b][0]!r} battles itself; drop such battles.")
+    check_outcomes(a, b, w_raw)
     check_choice(ties, "ties", TIES)
     check_choice(interval, "interval", ("sandwich", "model", "bootstrap"))
     confidence_level = 1.0 - check_alpha(alpha)

@@ -41,7 +41,7 @@ from scipy.stats import rankdata
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError, check_alpha)
 from ..results._ratings import ELO_PER_LOGIT
 from ..results._style import StyleControlResult
-from ._bradley_terry import _display_matrix
+from ._bradley_terry import _display_matrix, battle_arrays, check_outcomes
 from ._bt_style_design import StyleDesign, relative_differences, standardize
 
 __all__ = ["bradley_terry_style"]
@@ -218,20 +218,9 @@ def bradley_terry_style(model_a, model_b, winner, features_a, features_b=None, *
     >>> [round(float(r), 1) for r in res.ratings], round(float(res.coefficients[0]), 3)
     ([1043.2, 893.6, 1063.3], -0.206)
     """
-    a, b = np.asarray(model_a).astype(str), np.asarray(model_b).astype(str)
-    w_raw = np.asarray(winner).astype(str)
+    a, b, w_raw, weights = battle_arrays(model_a, model_b, winner, weights)
+    check_outcomes(a, b, w_raw)
     n = a.size
-    if a.ndim != 1 or b.shape != a.shape or w_raw.shape != a.shape:
-        raise InvalidInputError(f"model_a, model_b and winner must be 1-D of one length, got "
-                                f"shapes {a.shape}, {b.shape}, {w_raw.shape}.")
-    unknown = ~np.isin(w_raw, list(OUTCOME))
-    if unknown.any():
-        raise InvalidInputError(f"winner must be 'a', 'b' or 'tie'; got {w_raw[unknown][0]!r}.")
-    if np.any(a == b):
-        raise InvalidInputError(f"model {a[a == b][0]!r} battles itself; drop such battles.")
-    weights = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
-    if weights.shape != a.shape or not np.all(np.isfinite(weights)) or np.any(weights < 0):
-        raise InvalidInputError("weights must be finite, >= 0 and one per battle.")
     if not np.isfinite(l2) or l2 < 0:
         raise InvalidInputError(f"l2 must be a finite number >= 0, got {l2!r}.")
     confidence_level = 1.0 - check_alpha(alpha)
