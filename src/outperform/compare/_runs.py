@@ -25,7 +25,7 @@ from ..results import RunsComparison
 from ..results._runs import IntervalEstimate, _percentile_interval
 from ..stats import aggregate_runs, performance_profile, probability_of_improvement
 from ..stats._runs import STATISTICS, _check_options, performance_profiles, runs_cost
-from ._pair_choice import ALL_PAIRS_UP_TO, choose_pairs
+from ._pair_choice import choose_pairs
 
 
 def _last_step(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
@@ -272,9 +272,8 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
     arrays = _arrays(frame, tasks, models)
     paired, design = _design(frame, paired)
     notes.append(design)
-    k = len(models)
-    n_pairs = (k * (k - 1) // 2 if pairs == "all" or (pairs is None and control is None
-                                                      and k <= ALL_PAIRS_UP_TO) else k - 1)
+    # the pairs' number (not yet their order, which needs the aggregates): the one rule
+    n_pairs = len(choose_pairs(list(models), control=control, pairs=pairs)[0])
     _cost(arrays, n_pairs, statistics, n_resamples, taus)
     rng = check_random_state(random_state)
     options = dict(n_resamples=n_resamples, alpha=alpha,

@@ -36,7 +36,6 @@ _WHERE = {
     "PlackettLuceResult": "._ratings",
     "ConfidenceSequence": "._sequential",
     "Race": "._sequential",
-    "SEQUENTIAL_DECISIONS": "._sequential",
     "SequentialComparison": "._sequential",
     "SequentialGateResult": "._gate_sequential",
     "SequentialGateTask": "._gate_sequential",
@@ -55,7 +54,7 @@ __all__ = ["BayesianResult", "ClusteredMean", "ComparisonWithBest", "BinomialInt
            "VarianceComponents", "EvalComparison", "GateResult", "GateTask", "Agreement",
            "JudgeCorrection",
     "BradleyTerryResult", "StyleControlResult", "PlackettLuceResult", "SampleEfficiency", "TaskTable",
-    "ConfidenceSequence", "Race", "SEQUENTIAL_DECISIONS", "SequentialComparison",
+    "ConfidenceSequence", "Race", "SequentialComparison",
     "SequentialGateResult", "SequentialGateTask",
     "ModelConfidenceSet", "AlmostStochasticOrder", "Replicability",
 ]

@@ -7,9 +7,6 @@ import numpy as np
 
 from ._base import Result
 
-#: the decisions of a sequential comparison, valid at every look (see compare.sequential_compare)
-SEQUENTIAL_DECISIONS = ("superior", "non-inferior", "regression", "continue")
-
 
 @dataclass(frozen=True, repr=False)
 class ConfidenceSequence(Result):

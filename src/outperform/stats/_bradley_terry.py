@@ -123,7 +123,6 @@ def _display_matrix(m: int, anchor: int | None) -> np.ndarray:
     return a
 
 
-@renamed(confidence_level="alpha")
 def battle_arrays(model_a, model_b, winner, weights):
     """The battles as 1-D string arrays (model_a, model_b, winner) and float weights (ones
     by default), checked: one length, weights finite and >= 0."""
@@ -147,6 +146,7 @@ def check_outcomes(a, b, w_raw) -> None:
         raise InvalidInputError(f"model {a[a == b][0]!r} battles itself; drop such battles.")
 
 
+@renamed(confidence_level="alpha")
 def bradley_terry(model_a, model_b, winner, *, weights=None, counts=None,
                   ties: str = "davidson",
                   anchor: str | None = None, anchor_rating: float = 1000.0,
