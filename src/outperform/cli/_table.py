@@ -71,6 +71,7 @@ def table_cmd(
     from ..report import render_output, results_table_output
 
     check_out(out)
+    opt.check_fragment(fragment, fmt)     # before the tests run
     direction = opt.direction(lower_is_better, higher_is_better)
     chosen = None if columns is None else [c.strip() for c in columns.split(",") if c.strip()]
     frame = read_table(file, encoding=encoding)
@@ -80,7 +81,6 @@ def table_cmd(
                                   transpose=transpose, caption=caption, label=label,
                                   siunitx=siunitx)
     fmt = Format(fmt)
-    opt.check_fragment(fragment, fmt)
     if fmt is not Format.text:     # the text shows them; the other formats say them here too
         from ..report._outputs import output_dict
 
