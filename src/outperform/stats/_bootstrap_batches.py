@@ -136,27 +136,24 @@ def _remote_batch(state: dict, kind: str, b: int, s32, n32, blas: dict):
 
 def _on_cluster(client, s32, n32, sizes, kind, rng, advance) -> np.ndarray:
     """The batches as tasks of ``client``'s cluster: (n_resamples, k) float32."""
-    from distributed import as_completed
-
     blas = _blas_threads()
-    s_remote, n_remote = client.scatter([s32, n32], broadcast=True)
-    offsets = np.concatenate([[0], np.cumsum(sizes)])
-    futures = {}
+    # Unique keys (hash=False): a key shared with an earlier call could be cancelled by it.
+    s_remote, n_remote = client.scatter([s32, n32], broadcast=True, hash=False)
+    futures = []
     for c, b in enumerate(sizes):
-        future = client.submit(_remote_batch, rng.bit_generator.state, kind, b, s_remote,
-                               n_remote, blas, pure=False)
-        futures[future] = c
+        futures.append(client.submit(_remote_batch, rng.bit_generator.state, kind, b,
+                                     s_remote, n_remote, blas, pure=False))
         if c < len(sizes) - 1:   # the last batch's end state comes back with its result
             skip_weights(rng, kind, b, s32.shape[0])
-    out = np.empty((int(offsets[-1]), s32.shape[1]), dtype=np.float32)
+    out = np.empty((sum(sizes), s32.shape[1]), dtype=np.float32)
+    start = 0
     try:
-        for future in as_completed(futures):
-            c = futures[future]
+        for future, b in zip(futures, sizes):   # in order: the progress bar's count
             dev, state = future.result()
-            out[offsets[c]:offsets[c + 1]] = dev
-            if c == len(sizes) - 1:
-                rng.bit_generator.state = state
-            advance(sizes[c])
+            out[start:start + b] = dev
+            start += b
+            advance(b)
+        rng.bit_generator.state = state
     finally:
-        client.cancel(list(futures) + [s_remote, n_remote])
+        client.cancel([*futures, s_remote, n_remote])
     return out
