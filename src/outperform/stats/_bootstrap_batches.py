@@ -20,8 +20,6 @@ import functools
 
 import numpy as np
 
-__all__ = ["batch_sizes", "bootstrap_deviations", "draw_weights", "poisson_table"]
-
 #: Weights drawn per batch (x 4 bytes for float32, 128 MiB): the batch's matrix product
 #: streams the unit sums once, and BLAS runs ~3x faster per flop with a few hundred rows of
 #: weights than with a few dozen (1,000 models x 100,000 items).
@@ -122,7 +120,7 @@ def _blas_threads() -> dict:
     return {i["prefix"]: i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
 
 
-def _remote_batch(state: dict, kind: str, b: int, s32, n32, blas: dict):
+def _bootstrap_batch(state: dict, kind: str, b: int, s32, n32, blas: dict):
     """One batch on a worker: the generator set to ``state``, the products with ``blas``
     threads. Returns the (b, k) deviations and the generator's state after the batch."""
     from threadpoolctl import threadpool_limits
@@ -141,7 +139,7 @@ def _on_cluster(client, s32, n32, sizes, kind, rng, advance) -> np.ndarray:
     s_remote, n_remote = client.scatter([s32, n32], broadcast=True, hash=False)
     futures = []
     for c, b in enumerate(sizes):
-        futures.append(client.submit(_remote_batch, rng.bit_generator.state, kind, b,
+        futures.append(client.submit(_bootstrap_batch, rng.bit_generator.state, kind, b,
                                      s_remote, n_remote, blas, pure=False))
         if c < len(sizes) - 1:   # the last batch's end state comes back with its result
             skip_weights(rng, kind, b, s32.shape[0])
