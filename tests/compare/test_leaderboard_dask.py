@@ -81,8 +81,9 @@ def test_leaderboard_by_the_scheduler_address(cluster, small_batches):
                        leaderboard(table))
 
 
+@pytest.mark.slow
 def test_compare_evals_on_the_cluster_is_the_local_one(client, small_batches):
-    table = _items(models=4, n=800, tasks=("qa", "math"))
+    table = _items(models=3, n=300, tasks=("qa", "math"))
     local = compare_evals(table, cluster="cluster")
     remote = compare_evals(table, cluster="cluster", scheduler=client)
     assert set(remote.leaderboards) == {"qa", "math"}
@@ -101,11 +102,12 @@ def test_compare_evals_of_two_models_says_the_cluster_was_not_used(client):
                for w in res.warnings)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["leaderboard", "compare-evals"])
 def test_the_cli_prints_the_local_output_with_scheduler(cluster, small_batches, tmp_path,
                                                         command):
     path = tmp_path / "items.csv"
-    table = _items(models=4, n=600)
+    table = _items(models=3, n=200)
     (table.drop(columns="task") if command == "leaderboard" else table).to_csv(path,
                                                                                index=False)
     local = runner.invoke(app, [command, str(path), "--format", "json"])

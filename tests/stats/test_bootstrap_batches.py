@@ -93,8 +93,8 @@ def test_rank_sets_on_the_cluster_are_the_local_ones(client, small_batches, kwar
 
 def test_a_dask_array_is_read_on_the_cluster_with_the_local_result(client):
     da = pytest.importorskip("dask.array")
-    y = np.random.default_rng(2).normal([0.0, 0.1, 0.3], 1.0, size=(4000, 3))
-    x = da.from_array(y, chunks=(1000, 3))
+    y = np.random.default_rng(2).normal([0.0, 0.1, 0.3], 1.0, size=(2000, 3))
+    x = da.from_array(y, chunks=(500, 3))
     local = rank_sets(x, n_resamples=200, random_state=4, weights="poisson")
     before = set(client.cluster.scheduler.task_prefixes)
     assert "array-blocks" not in before
