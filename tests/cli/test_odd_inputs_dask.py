@@ -88,3 +88,28 @@ def test_api(d, call, error, message):
     with pytest.raises(error, match=None) as info:
         call(table)
     assert message in str(info.value)
+
+
+class _Counter(np.random.PCG64):
+    """A user's bit generator: its state names a class numpy does not have."""
+
+    @property
+    def state(self):
+        return {**super().state, "bit_generator": "Counter"}
+
+
+def test_a_bit_generator_numpy_cannot_rebuild_on_the_workers_is_refused():
+    import distributed
+
+    from outperform.stats import rank_sets
+
+    y = np.random.default_rng(0).normal([0.0, 0.1, 0.2], 1.0, size=(200, 3))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster, set_as_default=False) as client:
+        with pytest.raises(InvalidInputError, match="random_state: a Generator of Counter, "
+                                                    "which is not one of numpy's bit "
+                                                    "generators, cannot be rebuilt on the "
+                                                    "Dask workers; give an int seed"):
+            rank_sets(y, n_resamples=100, random_state=np.random.Generator(_Counter(1)),
+                      scheduler=client)

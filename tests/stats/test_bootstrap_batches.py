@@ -91,6 +91,7 @@ def test_rank_sets_on_the_cluster_are_the_local_ones(client, small_batches, kwar
     assert remote.critical_value == local.critical_value
 
 
+@pytest.mark.slow
 def test_a_dask_array_is_read_on_the_cluster_with_the_local_result(client):
     da = pytest.importorskip("dask.array")
     y = np.random.default_rng(2).normal([0.0, 0.1, 0.3], 1.0, size=(2000, 3))
@@ -133,3 +134,4 @@ def test_worker_processes_with_one_blas_thread_give_the_two_thread_local_result(
         np.testing.assert_array_equal(res.marginal, local.marginal)
         np.testing.assert_array_equal(res.percentile, local.percentile)
         assert res.critical_value == local.critical_value
+

@@ -20,6 +20,8 @@ import functools
 
 import numpy as np
 
+from .._validation import InvalidInputError
+
 #: Weights drawn per batch (x 4 bytes for float32, 128 MiB): the batch's matrix product
 #: streams the unit sums once, and BLAS runs ~3x faster per flop with a few hundred rows of
 #: weights than with a few dozen (1,000 models x 100,000 items).
@@ -134,6 +136,11 @@ def _bootstrap_batch(state: dict, kind: str, b: int, s32, n32, blas: dict):
 
 def _on_cluster(client, s32, n32, sizes, kind, rng, advance) -> np.ndarray:
     """The batches as tasks of ``client``'s cluster: (n_resamples, k) float32."""
+    name = rng.bit_generator.state["bit_generator"]
+    if not isinstance(getattr(np.random, name, None), type):
+        raise InvalidInputError(
+            f"random_state: a Generator of {name}, which is not one of numpy's bit "
+            "generators, cannot be rebuilt on the Dask workers; give an int seed (PCG64).")
     blas = _blas_threads()
     # Unique keys (hash=False): a key shared with an earlier call could be cancelled by it.
     s_remote, n_remote = client.scatter([s32, n32], broadcast=True, hash=False)
