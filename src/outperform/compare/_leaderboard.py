@@ -101,11 +101,9 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         Its statistic (``"R"`` or ``"max"``), block length (1: independent items or tasks)
         and block bootstrap (``"stationary"`` or ``"circular"``).
     scheduler : None, str or dask.distributed.Client
-        Run the rank sets' bootstrap on this Dask cluster (a scheduler's address
-        ``tcp://HOST:PORT`` or a client; ``outperform[dask]``): the same leaderboard, to the
-        bit, as the local run with the same ``random_state`` (see
-        :func:`outperform.stats.rank_sets`). The model confidence set (arch's bootstrap),
-        the paired tests and Hsu's comparisons run here.
+        The rank sets' bootstrap on this Dask cluster (``tcp://HOST:PORT`` or a client): the
+        local run's leaderboard to the bit (:func:`outperform.stats.rank_sets`); the rest,
+        the model confidence set included, runs here.
 
     Returns
     -------
