@@ -40,3 +40,26 @@ def test_a_backend_the_caller_configured_is_kept(configured, expected):
 def test_threading_gets_no_initializer():
     with joblib_backend("threading"):
         assert _active() == ("ThreadingBackend", {})
+
+
+def test_scheduler_client_passes_none_and_a_client_through_and_refuses_the_rest():
+    """``scheduler=`` of leaderboard(), compare_evals() and rank_sets(): None runs here; a
+    Client is checked and left open (its owner closes it); anything else is refused."""
+    distributed = pytest.importorskip("distributed")
+    from outperform._parallel import scheduler_client
+    from outperform._validation import InvalidInputError
+
+    with scheduler_client(None) as none:
+        assert none is None
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster, set_as_default=False) as client:
+        with scheduler_client(client) as got:
+            assert got is client
+        assert client.status == "running"
+        with scheduler_client(cluster.scheduler_address) as other:   # connected, then closed
+            assert other is not client and other.status == "running"
+        assert other.status == "closed"
+    with pytest.raises(InvalidInputError, match="got float"):
+        with scheduler_client(8786.0):
+            pass

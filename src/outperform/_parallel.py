@@ -12,6 +12,7 @@ import os
 import sys
 import threading
 import time
+import weakref
 
 from ._validation import InvalidInputError, OutperformWarning, check_choice, require
 
@@ -164,6 +165,40 @@ def dask_scheduler(address: str, *, timeout: float | None = None):
         yield client
     finally:
         client.close()
+
+
+@contextlib.contextmanager
+def scheduler_client(scheduler):
+    """The ``scheduler=`` argument of the library's functions as a Dask client, or None.
+
+    ``scheduler``: None (run here; yields None), a scheduler's address (connected and
+    checked by :func:`dask_scheduler`, closed on exit) or a ``dask.distributed.Client``
+    (checked to be one, its workers checked as :func:`dask_scheduler` checks them the first
+    time it is given, and left open).
+
+    Raises
+    ------
+    InvalidInputError
+        As :func:`dask_scheduler`; or ``scheduler`` is neither None, a str nor a Client.
+    """
+    if scheduler is None:
+        yield None
+    elif isinstance(scheduler, str):
+        with dask_scheduler(scheduler) as client:
+            yield client
+    else:
+        if not isinstance(scheduler, _distributed().Client):
+            raise InvalidInputError(
+                "scheduler must be None, a Dask scheduler's address (tcp://HOST:PORT) or a "
+                f"dask.distributed Client, got {type(scheduler).__name__}.")
+        if scheduler not in _CHECKED:   # once: compare_evals passes it for every task
+            _check_workers(scheduler, str(scheduler.scheduler.address), CONNECT_TIMEOUT)
+            _CHECKED.add(scheduler)
+        yield scheduler
+
+
+#: Clients whose workers :func:`scheduler_client` has checked (a round trip each).
+_CHECKED: weakref.WeakSet = weakref.WeakSet()
 
 
 def _check_workers(client, address: str, timeout: float) -> None:

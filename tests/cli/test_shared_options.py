@@ -118,6 +118,8 @@ def test_every_command_declares_its_seed_alpha_and_cluster_where_it_applies():
     for name in ("compare-evals", "report", "compare-predictions", "leaderboard"):
         assert "--cluster" in have[name], name
     assert "--log-format" in have["compare-evals"]
+    for name in ("benchmark", "simulate", "leaderboard", "compare-evals"):  # Dask (issue 31)
+        assert "--scheduler" in have[name], name
 
 
 def test_no_cli_module_outside_the_cli_package():

@@ -81,6 +81,11 @@ def compare_evals_cmd(
                                         "item, label or human or score[, task]). Adds the "
                                         "judge-only vs PPI++ corrected means and differences, "
                                         "Rogan–Gladen rates (0/1) and judge–human agreement."),
+    scheduler: Optional[str] = opt.scheduler(
+        "Run the bootstrap of the per-task leaderboards (more than two models) on the Dask "
+        "cluster of this scheduler (tcp://HOST:PORT, as `dask scheduler` prints it): the same "
+        "result, to the bit, as a local run. Needs outperform\\[dask] here and the same "
+        "outperform on the workers."),
 ) -> None:
     """Compare language models from their per-sample evaluation logs, paired by item.
 
@@ -106,11 +111,13 @@ def compare_evals_cmd(
                                 "labels: model, item, label).")
 
     from ..compare import compare_evals
+    from ._output import _backend
 
-    result = compare_evals([str(p) for p in paths], format=log, metric=metric,
-                           cluster=cluster, intersect=intersect, control=control,
-                           alpha=alpha, higher_is_better=direction,
-                           gold=None if gold is None else str(gold))
+    with _backend(scheduler, 1) as client:
+        result = compare_evals([str(p) for p in paths], format=log, metric=metric,
+                               cluster=cluster, intersect=intersect, control=control,
+                               alpha=alpha, higher_is_better=direction,
+                               gold=None if gold is None else str(gold), scheduler=client)
     print_eval_comparison(result, output_format, top=top, out=out, fragment=fragment)
 
 

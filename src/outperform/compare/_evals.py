@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .._deprecation import renamed
+from .._parallel import scheduler_client
 from .._validation import (InvalidInputError, OutperformError, check_probability,
                            check_threshold)
 from ..bayes._mcnemar import bayesian_mcnemar
@@ -45,7 +46,8 @@ from ._words import conclusion, constant_difference, favoured, probability_summa
 def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: bool = False,
                   format: str = "auto", models=None, control: str | None = None,
                   higher_is_better: bool | None = None, alpha: float = 0.05,
-                  threshold: float = 0.95, rope=None, gold=None) -> EvalComparison:
+                  threshold: float = 0.95, rope=None, gold=None,
+                  scheduler=None) -> EvalComparison:
     """Compare language models from their per-sample evaluation logs, paired by item.
 
     Parameters
@@ -83,6 +85,12 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
         ``EvalComparison.judge``: per model and pair, the judge-only and the PPI++ corrected
         mean and difference (Angelopoulos, Duchi & Zrnic 2023) with the effective sample
         size, Rogan–Gladen rates for 0/1 verdicts, and the judge's agreement with people.
+    scheduler : None, str or dask.distributed.Client
+        Run the bootstrap of the per-task leaderboards (more than two models: their rank
+        sets, the only resampling here) on this Dask cluster, a scheduler's address
+        ``tcp://HOST:PORT`` or a client (``outperform[dask]``): the same result, to the bit,
+        as the local run. With two models nothing is resampled, and a warning says the
+        cluster was not used. The rest (reading, pairing, the closed-form tests) runs here.
 
     Returns
     -------
@@ -101,7 +109,8 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
     ------
     InvalidInputError, TooFewError
         From reading and pairing (missing items, differing content, duplicated ids,
-        non-numeric scores, one model name with two settings), unknown control.
+        non-numeric scores, one model name with two settings), unknown control; no usable
+        Dask cluster at ``scheduler``.
 
     Examples
     --------
@@ -140,8 +149,14 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
         warnings += more + [w for j in judged.values() for w in j.warnings]
     # With more than two models, one family-wise decision per task: the leaderboard's
     # adjusted paired tests (its letters) decide every sentence about a pair (issue 24).
-    boards = ({task: _leaderboard(p, directions[task], alpha) for task, p in paired.items()}
-              if len(names) > 2 else {})
+    boards = {}
+    if len(names) > 2:
+        with scheduler_client(scheduler) as client:   # connected once for every task
+            boards = {task: _leaderboard(p, directions[task], alpha, client)
+                      for task, p in paired.items()}
+    elif scheduler is not None:
+        warnings.append("scheduler: two models have no leaderboard, so nothing is resampled: "
+                        "the comparison ran here, not on the Dask cluster.")
     per_task = {task: tuple(_pair_report(p, i, j, directions[task], alpha, threshold, rope,
                                          control, boards[task].pairwise if boards else None)
                             for i, j in pairs)
@@ -345,12 +360,14 @@ def _leaderboard_table(p: PairedTask) -> pd.DataFrame:
     return pd.DataFrame(table)
 
 
-def _leaderboard(p: PairedTask, higher_is_better: bool, alpha: float):
-    """Rank sets, tiers and letters of the models on one task (more than two models)."""
+def _leaderboard(p: PairedTask, higher_is_better: bool, alpha: float, client=None):
+    """Rank sets, tiers and letters of the models on one task (more than two models), the
+    bootstrap on ``client``'s Dask cluster when given."""
     from ._leaderboard import leaderboard
 
     return leaderboard(_leaderboard_table(p), metric="score", higher_is_better=higher_is_better,
-                       alpha=alpha, cluster="cluster" if p.clusters is not None else None)
+                       alpha=alpha, cluster="cluster" if p.clusters is not None else None,
+                       scheduler=client)
 
 
 def _across(paired, matrix, names, alpha, threshold, control):

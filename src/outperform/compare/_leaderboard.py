@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._cost import check_cost
+from .._parallel import scheduler_client
 from .._validation import DegenerateDataError, InvalidInputError, check_probability
 from ..data._files import read_table
 from ..data._columns import (CLUSTER, EXAMPLE, FOLD, MODEL, NON_METRIC, RUN, TASK,
@@ -52,7 +53,8 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
                 y_true: str = "y_true", loss: str = "zero-one", adjustment: str = "holm",
                 encoding: str | None = None, progress: bool = False,
                 task: str | None = None, mcs: bool = False, mcs_statistic: str = "R",
-                block_size: int = 1, bootstrap: str = "stationary") -> Leaderboard:
+                block_size: int = 1, bootstrap: str = "stationary",
+                scheduler=None) -> Leaderboard:
     """Rank many models with simultaneous rank confidence sets, tiers and letters.
 
     Parameters
@@ -98,6 +100,10 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
     mcs_statistic, block_size, bootstrap :
         Its statistic (``"R"`` or ``"max"``), block length (1: independent items or tasks)
         and block bootstrap (``"stationary"`` or ``"circular"``).
+    scheduler : None, str or dask.distributed.Client
+        The rank sets' bootstrap on this Dask cluster (``tcp://HOST:PORT`` or a client): the
+        local run's leaderboard to the bit (:func:`outperform.stats.rank_sets`); the rest,
+        the model confidence set included, runs here.
 
     Returns
     -------
@@ -110,7 +116,7 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
     ------
     InvalidInputError
         Unreadable input, missing columns or cells, an example with several scores of one
-        model or in several clusters, NaN scores.
+        model or in several clusters, NaN scores; no usable Dask cluster at ``scheduler``.
     TooFewError
         Fewer than 2 models, items or clusters.
 
@@ -165,14 +171,15 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
                     "but this is a table of one score per task: the tasks are resampled.")
     _cost(n_resamples, scores, clusters, unit)
     confidence_set = None
-    if mcs:     # first: its options are checked before the rank sets' bootstrap runs
-        confidence_set = model_confidence_set(
-            scores, alpha=alpha, statistic=mcs_statistic, bootstrap=bootstrap,
-            block_size=block_size, n_resamples=n_resamples, clusters=clusters, names=names,
-            higher_is_better=hib, unit=unit, random_state=random_state)
-    rs = rank_sets(scores, clusters=clusters, names=names, higher_is_better=hib, alpha=alpha,
-                   n_resamples=n_resamples, weights=weights, unit=unit,
-                   random_state=random_state, progress=progress)
+    with scheduler_client(scheduler) as client:   # a bad address fails before any bootstrap
+        if mcs:     # first: its options are checked before the rank sets' bootstrap runs
+            confidence_set = model_confidence_set(
+                scores, alpha=alpha, statistic=mcs_statistic, bootstrap=bootstrap,
+                block_size=block_size, n_resamples=n_resamples, clusters=clusters,
+                names=names, higher_is_better=hib, unit=unit, random_state=random_state)
+        rs = rank_sets(scores, clusters=clusters, names=names, higher_is_better=hib,
+                       alpha=alpha, n_resamples=n_resamples, weights=weights, unit=unit,
+                       random_state=random_state, progress=progress, scheduler=client)
     pairwise = _pairwise(scores, clusters, names, hib, adjustment, alpha)
     # Piepho's insert-absorb algorithm grows steeply with k (minutes at 200 models): the
     # letters are given among the best LETTERS_MAX models, where a reader looks for them.

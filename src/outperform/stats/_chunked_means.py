@@ -24,20 +24,24 @@ def is_dask(x) -> bool:
     return type(x).__module__.split(".")[0] == "dask" and hasattr(x, "chunks")
 
 
-def _blocks(x):
-    """The chunks of rows of a Dask array, computed one at a time, as float64."""
+def _blocks(x, client=None):
+    """The chunks of rows of a Dask array, computed one at a time (on ``client``'s cluster
+    when given), as float64."""
     if x.ndim != 2:
         raise InvalidInputError(f"scores must be a 2-D items x models array, got shape {x.shape}.")
     x = x.rechunk({1: -1})  # whole rows: every model of an item in one chunk
     for i in range(x.numblocks[0]):
-        yield np.asarray(x.blocks[i].compute(), dtype=float)
+        block = x.blocks[i]
+        yield np.asarray(block.compute() if client is None else
+                         client.compute(block).result(), dtype=float)
 
 
-def chunked_paired_means(x, *, higher_is_better: bool = True) -> PairedMeans:
+def chunked_paired_means(x, *, higher_is_better: bool = True, client=None) -> PairedMeans:
     """:func:`outperform.stats._paired_means.paired_means` of a Dask array, by chunks.
 
     Items are the resampled units (clusters are not supported here). ``sums`` is None: the
-    bootstrap reads the chunks again (:func:`chunked_deviations`).
+    bootstrap reads the chunks again (:func:`chunked_deviations`). ``client``: a
+    ``dask.distributed.Client`` whose cluster computes the chunks.
 
     Raises
     ------
@@ -53,14 +57,14 @@ def chunked_paired_means(x, *, higher_is_better: bool = True) -> PairedMeans:
         raise TooFewError(f"scores has {n} item(s) (rows); a bootstrap needs at least 2.")
     sign = 1.0 if higher_is_better else -1.0
     total = np.zeros(k)
-    for block in _blocks(x):
+    for block in _blocks(x, client):
         if not np.isfinite(block).all():
             raise InvalidInputError("scores contain NaN or infinite values; every model needs "
                                     "a score on every item.")
         total += block.sum(axis=0)
     mean = sign * total / n
     gram = np.zeros((k, k))
-    for block in _blocks(x):  # second pass: residuals about the mean, no cancellation
+    for block in _blocks(x, client):  # second pass: residuals about the mean, no cancellation
         u = sign * block - mean
         gram += u.T @ u
     gram *= 1.0 / (n - 1) / n
@@ -72,19 +76,20 @@ def chunked_paired_means(x, *, higher_is_better: bool = True) -> PairedMeans:
 
 
 def chunked_deviations(x, mean, *, higher_is_better, n_resamples, rng, table,
-                       advance) -> np.ndarray:
+                       advance, client=None) -> np.ndarray:
     """Poisson-bootstrap deviations of the resampled means, (k, n_resamples) float32.
 
     ``table``: the Poisson(1) quantile table of :mod:`._rank_sets`; ``rng`` seeds one
     generator per chunk, so the result depends on the seed and the chunk sizes, not on
-    where or in which order Dask computes the chunks.
+    where or in which order Dask computes the chunks. ``client``: a ``dask.distributed.Client``
+    whose cluster reads the chunks (the bootstrap's arithmetic runs here, as without it).
     """
     k = mean.size
     sign = 1.0 if higher_is_better else -1.0
     num = np.zeros((n_resamples, k))
     den = np.zeros(n_resamples)
     seeds = np.random.SeedSequence(int(rng.integers(2 ** 63)))
-    for block in _blocks(x):
+    for block in _blocks(x, client):
         chunk_rng = np.random.default_rng(seeds.spawn(1)[0])
         s32 = (sign * block - mean).astype(np.float32)
         g = s32.shape[0]

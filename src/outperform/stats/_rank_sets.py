@@ -21,15 +21,14 @@ its parametric (normal) one.
 """
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 from scipy.stats import rankdata
 
 from .._names import model_names
-from .._parallel import progress_bar
+from .._parallel import progress_bar, scheduler_client
 from .._validation import InvalidInputError, check_choice, check_probability, check_random_state
 from ..results._rank_sets import RankSets
+from ._bootstrap_batches import bootstrap_deviations, poisson_table
 from ._clustered import clustered_mean
 from ._chunked_means import chunked_deviations, chunked_paired_means, is_dask
 from ._paired_means import as_scores, paired_means
@@ -37,60 +36,8 @@ from ._paired_means import as_scores, paired_means
 __all__ = ["rank_sets"]
 
 WEIGHTS = ("multinomial", "poisson")
-#: Weights drawn per batch (x 4 bytes for float32, 128 MiB): the batch's matrix product
-#: streams the unit sums once, and BLAS runs ~3x faster per flop with a few hundred rows of
-#: weights than with a few dozen (1,000 models x 100,000 items).
-_BATCH_WEIGHTS = 1 << 25
 #: Bytes of one block of studentised differences (rows of pairs x resamples): L2-sized.
 _BLOCK_BYTES = 1 << 20
-
-
-@functools.cache
-def _poisson_table() -> np.ndarray:
-    """Poisson(1) quantiles at the 2^16 midpoints (i + 1/2) / 2^16: a lookup table that turns
-    uniform 16-bit integers into Poisson(1) counts (probabilities exact to 2^-16). Built on
-    first use (0.2 s), not at import."""
-    from scipy.stats import poisson
-
-    u = (np.arange(1 << 16) + 0.5) / (1 << 16)
-    return poisson.ppf(u, 1.0).astype(np.float32)
-
-
-def _draw_weights(rng, kind: str, b: int, g: int) -> np.ndarray:
-    """b resampling weight vectors over g units, float32 (b, g).
-
-    Multinomial: the counts of g draws with replacement (the ordinary bootstrap). Poisson:
-    independent Poisson(1) counts, by table lookup of uniform 16-bit integers (ten times
-    faster than drawing them one by one).
-    """
-    if kind == "poisson":
-        u = np.frombuffer(rng.bytes(2 * b * g), dtype=np.uint16).reshape(b, g)
-        return _poisson_table()[u]
-    idx = rng.integers(0, g, size=(b, g), dtype=np.uint32)
-    out = np.empty((b, g), dtype=np.float32)
-    rows = max(1, (1 << 18) // g)  # counts of a few rows at a time stay in cache
-    for s in range(0, b, rows):
-        r = min(rows, b - s)
-        flat = (idx[s:s + r].astype(np.intp) + (np.arange(r) * g)[:, None]).ravel()
-        out[s:s + r] = np.bincount(flat, minlength=r * g).reshape(r, g)
-    return out
-
-
-def _bootstrap_deviations(sums, sizes, n_resamples, kind, rng, advance) -> np.ndarray:
-    """Resampled mean minus sample mean of every model: float32 array (k, n_resamples)."""
-    g, k = sums.shape
-    s32, n32 = sums.astype(np.float32), sizes.astype(np.float32)
-    batch = int(np.clip(_BATCH_WEIGHTS // g, 1, n_resamples))
-    out = np.empty((n_resamples, k), dtype=np.float32)
-    for start in range(0, n_resamples, batch):
-        w = _draw_weights(rng, kind, min(batch, n_resamples - start), g)
-        den = w @ n32
-        # A Poisson resample may draw no unit at all (probability e^-G): it carries no
-        # information, and its deviation is taken as 0.
-        den[den == 0] = np.inf
-        np.divide(w @ s32, den[:, None], out=out[start:start + len(w)])
-        advance(len(w))
-    return np.ascontiguousarray(out.T)
 
 
 def _check_dask(clusters, weights) -> None:
@@ -249,7 +196,7 @@ def _percentile_ranks(y_mean, dev, alpha, scale):
 def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = True,
               alpha: float = 0.05, n_resamples: int = 1000, weights: str = "multinomial",
               stepdown: bool = True, unit: str = "item", random_state=0,
-              progress: bool = False) -> RankSets:
+              progress: bool = False, scheduler=None) -> RankSets:
     """Simultaneous and marginal confidence sets for the ranks of k models.
 
     Parameters
@@ -285,6 +232,14 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
     random_state : None, int, SeedSequence or Generator
     progress : bool
         Show the shared progress bar (stderr, terminal only).
+    scheduler : None, str or dask.distributed.Client
+        Run the bootstrap's batches of resamples as tasks of this Dask cluster (a scheduler's
+        address ``tcp://HOST:PORT``, or a client): the same rank sets, to the bit, as the
+        local run with the same ``random_state`` (each batch's generator is started where
+        the local run's reaches it; :mod:`outperform.stats._bootstrap_batches`). A batch
+        holds 2^25 weights (1,677 resamples of 20,000 items), so the cluster runs
+        ceil(n_resamples / batch) tasks at once at most. A Dask array of scores is read on
+        the cluster. Needs ``outperform[dask]``.
 
     Returns
     -------
@@ -295,7 +250,8 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
     Raises
     ------
     InvalidInputError
-        Not a 2-D numeric matrix, NaN, bad clusters, alpha, weights or n_resamples.
+        Not a 2-D numeric matrix, NaN, bad clusters, alpha, weights or n_resamples; no
+        usable Dask cluster at ``scheduler`` (:func:`outperform._parallel.dask_scheduler`).
     TooFewError
         Fewer than 2 models, items or clusters.
 
@@ -333,6 +289,16 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
     >>> res.top_k(1), res.tiers().tolist()
     (('d',), [3, 3, 2, 1])
     """
+    with scheduler_client(scheduler) as client:
+        return _rank_sets(scores, clusters=clusters, names=names,
+                          higher_is_better=higher_is_better, alpha=alpha,
+                          n_resamples=n_resamples, weights=weights, stepdown=stepdown,
+                          unit=unit, random_state=random_state, progress=progress,
+                          client=client)
+
+
+def _rank_sets(scores, *, clusters, names, higher_is_better, alpha, n_resamples, weights,
+               stepdown, unit, random_state, progress, client) -> RankSets:
     check_probability(alpha, "alpha")
     check_choice(weights, "weights", WEIGHTS)
     check_choice(unit, "unit", ("item", "task"))
@@ -344,7 +310,7 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
     if chunked:
         _check_dask(clusters, weights)
         x = scores
-        pm = chunked_paired_means(x, higher_is_better=higher_is_better)
+        pm = chunked_paired_means(x, higher_is_better=higher_is_better, client=client)
     else:
         x = as_scores(scores)
         pm = paired_means(x, higher_is_better=higher_is_better, clusters=clusters)
@@ -360,10 +326,10 @@ def rank_sets(scores, *, clusters=None, names=None, higher_is_better: bool = Tru
         if chunked:
             dev = chunked_deviations(x, pm.mean, higher_is_better=higher_is_better,
                                      n_resamples=int(n_resamples), rng=rng,
-                                     table=_poisson_table(), advance=advance)
+                                     table=poisson_table(), advance=advance, client=client)
         else:
-            dev = _bootstrap_deviations(pm.sums, pm.sizes, int(n_resamples), weights, rng,
-                                        advance)
+            dev = bootstrap_deviations(pm.sums, pm.sizes, int(n_resamples), weights, rng,
+                                       advance, client=client)
         # The bootstrap variance of a mean is the plug-in one, (G - 1) / G times the
         # variance in se (ddof = 1, or Miller's G / (G - 1)): studentise the resamples by
         # the plug-in error, so that T* has the scale of the observed t (csranks' normal).
