@@ -1,0 +1,341 @@
+"""Hugging Face evaluation details streamed into bit-packed items x models matrices.
+
+One file or thousands (lighteval's ``details/<org>/<model>/<date>/details_<task>_<date>.parquet``,
+the schemas of :mod:`._hf_details`), read one at a time with Parquet column projection: the
+item id (``doc.id``; the flat schema's ``example`` and ``gold``, which its id is a hash
+of), the chosen metric and, with ``cluster``, the specifics. Prompts, predictions and
+every other column are never read. Item ids become integer codes once per task
+(``pyarrow.compute.index_in`` against the ids seen so far); each model's scores go into its
+row of the task's :class:`~outperform.data._item_matrix.ItemMatrix`, bit-packed while
+reading when they are 0/1. No (model, item) table of Python objects is built.
+
+Memory: about ``k * n / 8`` bytes per task for 0/1 scores (k models, n items), ``4 * k * n``
+for graded ones, plus one file's projected columns; 2,000 models x 6 tasks x 10,000 0/1 items
+hold 15 MB of scores. Differences from :func:`read_eval_logs` + :func:`pair_items` (same
+scores, same pairing): the nested schema's ``doc.id`` is trusted without hashing the
+document (the content check needs the text columns this reader skips); graded scores are
+float32.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..._validation import InvalidInputError, TooFewError
+from .._item_matrix import ItemMatrix, pack
+from ._hf_details import FLAT, NAME, NESTED, _clusters, _metric_columns, _model, _text, \
+    item_ids
+from ._schema import BINARY, UNIT, EvalRun
+
+FIRST = 5   # ids shown in a message
+
+
+@dataclass(frozen=True)
+class StreamedDetails:
+    """Per task, the models' scores as an :class:`ItemMatrix`, with the provenance.
+
+    Attributes
+    ----------
+    matrices : dict of str to ItemMatrix
+        In order of first appearance of the tasks.
+    runs : tuple of EvalRun
+        One per file read.
+    timings : dict of str to float
+        Seconds spent reading the files (``read``: Parquet decoding of the projected
+        columns) and pairing them (``pair``: ids to codes, packing, assembly).
+    notes : tuple of str
+    """
+
+    matrices: dict
+    runs: tuple
+    timings: dict
+    notes: tuple = field(default_factory=tuple)
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        return next(iter(self.matrices.values())).models
+
+
+def details_files(paths) -> list[Path] | None:
+    """The details files of ``paths`` (files or folders searched recursively) when every
+    evaluation log among them is one, else None (another reader applies)."""
+    from ._read import _sources
+
+    items = paths if isinstance(paths, (list, tuple)) else [paths]
+    if not items or not all(isinstance(p, (str, Path)) and Path(p).exists() for p in items):
+        return None
+    found = []
+    for kind, source in _sources(items, "auto", []):
+        if kind != "hf-details":
+            return None
+        found.append(Path(source))
+    return found or None
+
+
+def stream_details(paths, *, metric=None, cluster: str | None = None,
+                   progress: bool = False) -> StreamedDetails:
+    """Read Hugging Face details files into one :class:`ItemMatrix` per task.
+
+    Parameters
+    ----------
+    paths : path or sequence of paths
+        Details files, or folders holding them (searched recursively).
+    metric : str or mapping of str to str, optional
+        Per-sample metric (one for all tasks, or per task); default each task's first
+        numeric one in its first file. A task whose first file lacks it is left out (a note).
+    cluster : str, optional
+        Field of each sample's specifics grouping the items.
+    progress : bool
+        A progress bar over the files, and the time split on stderr at the end.
+
+    Raises
+    ------
+    InvalidInputError
+        No details file; a file of another schema (names the columns it lacks); one model
+        with one task in two files; the metric missing from a file of a task that has it;
+        a score that is not a finite number, or outside its metric's range (``acc`` not 0/1);
+        item ids repeated within a file after the content-hash rule; an item in two clusters.
+
+    Examples
+    --------
+    >>> import pyarrow as pa, pyarrow.parquet as pq, tempfile, pathlib
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> for model, acc in (("a", [1, 0, 1]), ("b", [1, 1, 0])):
+    ...     folder = root / "details" / "org" / model / "2025-01-01T00-00-00"
+    ...     folder.mkdir(parents=True)
+    ...     rows = [{"doc": {"id": str(i), "query": "q"}, "metric": {"acc": float(s)}}
+    ...             for i, s in enumerate(acc)]
+    ...     pq.write_table(pa.Table.from_pylist(rows[::-1] if model == "b" else rows),
+    ...                    folder / "details_arc|0_2025-01-01T00-00-00.parquet")
+    >>> m = stream_details(root).matrices["arc|0"]
+    >>> m.models, m.items.tolist(), m.scores().tolist()
+    (('org/a', 'org/b'), ['0', '1', '2'], [[1.0, 1.0], [0.0, 1.0], [1.0, 0.0]])
+    """
+    from ..._parallel import progress_bar
+
+    files = details_files(paths)
+    if not files:
+        raise InvalidInputError(f"no Hugging Face details file (details_<task>_<date>.parquet) "
+                                f"in {paths!s}.")
+    tasks: dict[str, _Task] = {}
+    models: dict[str, None] = {}
+    runs, notes, seen = [], [], {}
+    clock = {"read": 0.0, "pair": 0.0}
+    with progress_bar(len(files), progress, "reading details files") as advance:
+        for path in files:
+            match = NAME.match(path.name)
+            task = match["task"] if match else path.stem
+            model = _model(path)
+            if (model, task) in seen:
+                raise InvalidInputError(f"model {model!r} has task {task!r} in several runs "
+                                        f"({seen[model, task]}, {path}); give one run per "
+                                        "model and task.")
+            seen[model, task] = path
+            models.setdefault(model)
+            state = tasks.get(task)
+            wanted = metric.get(task) if isinstance(metric, dict) else metric
+            if state is not None and state.metric is None:
+                advance()
+                continue        # a task left out (no such metric)
+            t0 = time.perf_counter()
+            ids, values, labels, found = _read_file(path, wanted, cluster,
+                                                    None if state is None else state.metric)
+            t1 = time.perf_counter()
+            if state is None:
+                state = tasks[task] = _Task(task, found if ids is not None else None)
+                if ids is None:
+                    notes.append(f"task {task!r} left out: it has no metric {wanted!r} (it "
+                                 f"has {found}).")
+            if ids is not None:
+                state.add(model, ids, values, labels, path)
+            shots = task.rsplit("|", 1)[-1] if "|" in task else None
+            runs.append(EvalRun(harness="lighteval", harness_version="details, streamed",
+                                file=str(path), model=model, task=task,
+                                prompt={"num_fewshot": shots} if shots is not None else {}))
+            clock["read"] += t1 - t0
+            clock["pair"] += time.perf_counter() - t1
+            advance()
+    t0 = time.perf_counter()
+    order = tuple(models)
+    matrices = {t: s.matrix(order) for t, s in tasks.items() if s.metric is not None}
+    clock["pair"] += time.perf_counter() - t0
+    if not matrices:
+        raise TooFewError("no task is shared by all models with the chosen metric. "
+                          + " ".join(notes))
+    if progress:
+        from rich.console import Console
+
+        Console(stderr=True).print(f"read {len(files):,} details files in {clock['read']:.1f} s; "
+                                   f"paired their items in {clock['pair']:.1f} s")
+    return StreamedDetails(matrices=matrices, runs=tuple(runs), timings=clock,
+                           notes=tuple(notes))
+
+
+def _read_file(path: Path, wanted, cluster, chosen):
+    """(ids, float scores, cluster labels or None, metric name) of one file, projected;
+    (None, None, None, the metrics it has) when it lacks ``wanted``. ``chosen``: the task's
+    metric fixed by its first file (None: choose here)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        handle = pq.ParquetFile(path)
+        schema = handle.schema_arrow
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        raise InvalidInputError(f"{path}: not a readable Parquet file ({str(exc)[:160]}).") \
+            from None
+    if handle.metadata.num_rows == 0:
+        raise InvalidInputError(f"{path}: the details file has no rows (samples).")
+    names = set(schema.names)
+    nested = set(NESTED) <= names and pa.types.is_struct(schema.field("doc").type)
+    if not nested and not set(FLAT) <= names:
+        missing = [c for c in FLAT if c not in names] if "doc" not in names else ["metric"]
+        raise InvalidInputError(
+            f"{path}: a details file needs the per-sample metrics: lighteval's columns "
+            f"'example' and 'metrics' (lighteval up to 0.10, the Open LLM Leaderboard) or "
+            f"'doc' and 'metric' (lighteval 0.11 and later); missing {missing}, found "
+            f"{sorted(names)[:12]}.")
+    box = "metric" if nested else "metrics"
+    kind = schema.field(box).type
+    numeric = ([f.name for f in kind if pa.types.is_integer(f.type) or pa.types.is_floating(
+        f.type) or pa.types.is_boolean(f.type)] if pa.types.is_struct(kind) else None)
+    doc = {f.name for f in schema.field("doc").type} if nested else set()
+    asked = ([f"doc.{f}" for f in ("query", "choices", "gold_index") if f in doc] if nested
+             else [c for c in ("example", "gold", "gold_index") if c in names][:2])
+    columns = (["doc.id"] if "id" in doc else asked) if nested else list(asked)
+    name = chosen or wanted
+    if numeric is not None and (name is None or (name in numeric and "." not in name)):
+        name = name or (numeric[0] if numeric else None)
+        columns.append(f"{box}.{name}" if name else box)
+    else:
+        columns.append(box)        # text-cast metrics, parsed per sample
+    if cluster is not None:
+        columns.append("doc.specific" if nested and "specific" in doc else
+                       "specifics" if "specifics" in names else columns[0])
+    table = handle.read(columns=list(dict.fromkeys(columns)))
+    metrics = _metric_columns(table[box], box, path)
+    if name is None:
+        name = next(iter(metrics))
+    if name not in metrics:
+        if chosen is None:
+            return None, None, None, sorted(metrics)
+        raise InvalidInputError(f"{path}: metric {name!r} is missing (this file logs "
+                                f"{sorted(metrics)}); the models must be scored by the same "
+                                "metric.")
+    values = np.asarray(metrics[name])
+    if values.dtype.kind != "f" or not np.isfinite(values).all():
+        bad = int(np.flatnonzero(~np.isfinite(np.asarray(values, dtype=float)))[0]) \
+            if values.dtype.kind == "f" else 0
+        raise InvalidInputError(f"{path}: scores of metric {name!r} are not all finite numbers, "
+                                f"e.g. {values[bad]!r} in row {bad}; fix the log or compare "
+                                "another metric (--metric).")
+    ids = None
+    if nested and "id" in doc:
+        raw = table["doc"].combine_chunks().field("id")
+        ids = np.asarray(raw.cast(pa.string()).to_pylist(), dtype=object)
+        if any(v in (None, "") for v in ids) or len(set(ids)) < len(ids):
+            ids = None       # the content-hash rule: read what was asked
+    if ids is None:
+        extra = handle.read(columns=asked) if nested else table
+        cols = ([extra["doc"].combine_chunks().field(c.split(".")[1]) for c in asked] if nested
+                else [extra[c] for c in asked])
+        ids, _ = item_ids([_text(c) for c in cols], None)
+    _check_range(name, values, ids, path)
+    labels = None
+    if cluster is not None:
+        specific = (table["doc"].combine_chunks().field("specific")
+                    if nested and "specific" in doc else
+                    table["specifics"].combine_chunks() if "specifics" in names else None)
+        labels = _clusters(specific, cluster, path, ids)
+    return np.asarray(ids).astype(str), values, labels, name
+
+
+def _check_range(metric, values, ids, path) -> None:
+    base = metric.split(",")[0].split("/")[-1]
+    bad = ((~np.isin(values, (0.0, 1.0))) if base in BINARY else
+           ((values < 0) | (values > 1)) if base in UNIT else None)
+    if bad is not None and bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        kind = "0 or 1 (wrong or right)" if base in BINARY else "between 0 and 1"
+        raise InvalidInputError(
+            f"{path}: {int(bad.sum())} score(s) of metric {metric!r} are not {kind}, first "
+            f"{float(values[k])!r} for example {str(ids[k])!r}; the log is damaged or the "
+            "metric misnamed: fix it or compare another metric (--metric).")
+
+
+class _Task:
+    """One task's rows as they are read: the ids seen (codes = positions), per model its
+    scores (packed when 0/1) and the mask of the items it has."""
+
+    def __init__(self, task: str, metric: str | None):
+        self.task, self.metric = task, metric
+        self.ids = None                 # pyarrow string array, grows with new ids
+        self.labels = None              # cluster label per code
+        self.rows: dict[str, tuple] = {}
+
+    def add(self, model, ids, values, labels, path) -> None:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        ids = pa.array(ids, type=pa.string())
+        if self.ids is None:
+            codes = np.arange(len(ids))
+            self.ids = ids
+            self.labels = labels
+        else:
+            found = pc.index_in(ids, value_set=self.ids)
+            new = found.is_null().to_numpy(zero_copy_only=False)
+            codes = found.fill_null(-1).to_numpy().astype(np.int64)
+            if new.any():
+                codes[new] = len(self.ids) + np.arange(int(new.sum()))
+                self.ids = pa.concat_arrays([self.ids, ids.filter(pa.array(new))])
+                if labels is not None:
+                    self.labels = np.concatenate([self.labels, labels[new]])
+            if labels is not None:
+                differ = labels != self.labels[codes]
+                if differ.any():
+                    bad = ids.filter(pa.array(differ)).to_pylist()[:FIRST]
+                    raise InvalidInputError(f"task {self.task!r}: items {bad} are in different "
+                                            "clusters for different models; the cluster of an "
+                                            f"item must be one ({path}).")
+        n = len(self.ids)
+        binary = bool(np.isin(values, (0.0, 1.0)).all())
+        row = np.zeros(n, dtype=bool if binary else np.float32)
+        row[codes] = values
+        has = None
+        if len(codes) < n:
+            has = np.zeros(n, dtype=bool)
+            has[codes] = True
+            has = pack(has)
+        self.rows[model] = (pack(row) if binary else row, n, binary, has)
+
+    def matrix(self, models) -> ItemMatrix:
+        """The task's matrix over ``models`` (those lacking the task: every item absent)."""
+        from .._item_matrix import unpack
+
+        n, k = len(self.ids), len(models)
+        nb = (n + 7) // 8
+        binary = all(r[2] for r in self.rows.values())
+        bits = np.zeros((k, nb), dtype=np.uint8) if binary else None
+        values = None if binary else np.zeros((k, n), dtype=np.float32)
+        complete = len(self.rows) == k and all(r[1] == n and r[3] is None
+                                               for r in self.rows.values())
+        present = None if complete else np.zeros((k, nb), dtype=np.uint8)
+        for j, model in enumerate(models):      # one row per model
+            if model not in self.rows:
+                continue
+            row, m, is_bits, has = self.rows[model]
+            if binary:
+                bits[j, :row.size] = row
+            else:
+                values[j, :m] = unpack(row, m) if is_bits else row
+            if present is not None:
+                present[j, :(m + 7) // 8] = has if has is not None else pack(np.ones(m, bool))
+        return ItemMatrix(task=self.task, metric=self.metric, models=tuple(models),
+                          items=np.asarray(self.ids.to_pylist(), dtype=str), bits=bits,
+                          values=values, present=present,
+                          clusters=None if self.labels is None else
+                          np.asarray(self.labels, dtype=str))
