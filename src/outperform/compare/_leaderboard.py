@@ -31,6 +31,7 @@ from ..stats._mcb import mcb
 from ..stats._mcs import model_confidence_set
 from ..stats._pairwise_ttest import pairwise_ttest
 from ..stats._rank_sets import rank_sets
+from ._details_input import details_scores
 from ._few_units import few_units_note
 from ._q1 import LOSSES, per_example_losses, read_predictions
 
@@ -141,10 +142,17 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         from ..data._arrays import read_item_array
 
         data = read_item_array(data, metric=metric)
-    df = data if isinstance(data, (pd.DataFrame, ResultsTable)) else _read(data, encoding)
-    if task is not None:
+    # a folder of Hugging Face details: streamed, projected, bit-packed (data/_evals/_stream)
+    items = details_scores(data, metric=metric, cluster=cluster, task=task,
+                           progress=progress, notes=notes)
+    df = data if isinstance(data, (pd.DataFrame, ResultsTable)) or items is not None \
+        else _read(data, encoding)
+    if task is not None and items is None:
         df = _one_task(df, task, notes)
-    if isinstance(df, ResultsTable):
+    if items is not None:
+        scores, names, clusters, metric = items
+        hib, source, unit = _direction(metric, higher_is_better, notes), "per-item scores", "item"
+    elif isinstance(df, ResultsTable):
         scores, names, metric, hib = _from_tasks(df, metric, higher_is_better, notes)
         clusters, source, unit = None, "per-task scores", "task"
     elif y_true in df.columns and not {MODEL, EXAMPLE} <= set(df.columns):

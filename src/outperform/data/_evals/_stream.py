@@ -68,10 +68,13 @@ def details_files(paths) -> list[Path] | None:
     if not items or not all(isinstance(p, (str, Path)) and Path(p).exists() for p in items):
         return None
     found = []
-    for kind, source in _sources(items, "auto", []):
-        if kind != "hf-details":
-            return None
-        found.append(Path(source))
+    try:
+        for kind, source in _sources(items, "auto", []):
+            if kind != "hf-details":
+                return None
+            found.append(Path(source))
+    except InvalidInputError:       # not an evaluation log: another reader's message
+        return None
     return found or None
 
 
