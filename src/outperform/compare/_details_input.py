@@ -54,7 +54,7 @@ def details_scores(data, *, metric, cluster, task, progress, notes: list):
                                     "or give the missing file).")
         raise InvalidInputError(
             f"task {name!r}: items are missing for some models: {model} lacks {len(ids)} "
-            f"(first {list(ids[:FIRST])}); {len(lacking)} model(s) lack items. A leaderboard "
+            f"(first {[str(i) for i in ids[:FIRST]]}); {len(lacking)} model(s) lack items. A leaderboard "
             "is paired, every model needs a score on every item: compare-evals --intersect "
             "compares on the items all models have.")
     metrics = {m.metric for m in mats.values()}

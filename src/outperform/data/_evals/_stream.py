@@ -126,41 +126,44 @@ def stream_details(paths, *, metric=None, cluster: str | None = None,
     tasks: dict[str, _Task] = {}
     models: dict[str, None] = {}
     runs, notes, seen = [], [], {}
+    for path in files:          # names only: the (model, task) of every file, checked first
+        match = NAME.match(path.name)
+        task, model = (match["task"] if match else path.stem), _model(path)
+        if (model, task) in seen:
+            raise InvalidInputError(f"model {model!r} has task {task!r} in several runs "
+                                    f"({seen[model, task]}, {path}); give one run per model "
+                                    "and task.")
+        seen[model, task] = path
+        models.setdefault(model)
     clock = {"read": 0.0, "pair": 0.0}
+    started = time.perf_counter()
     with progress_bar(len(files), progress, "reading details files") as advance:
-        for path in files:
-            match = NAME.match(path.name)
-            task = match["task"] if match else path.stem
-            model = _model(path)
-            if (model, task) in seen:
-                raise InvalidInputError(f"model {model!r} has task {task!r} in several runs "
-                                        f"({seen[model, task]}, {path}); give one run per "
-                                        "model and task.")
-            seen[model, task] = path
-            models.setdefault(model)
-            state = tasks.get(task)
-            wanted = metric.get(task) if isinstance(metric, dict) else metric
-            if state is not None and state.metric is None:
-                advance()
-                continue        # a task left out (no such metric)
-            t0 = time.perf_counter()
-            ids, values, labels, found = _read_file(path, wanted, cluster,
-                                                    None if state is None else state.metric)
+        for (model, task), got in _prefetched(seen, metric, cluster):
+            path = seen[model, task]
+            ids, values, labels, found, available = got
             t1 = time.perf_counter()
+            state = tasks.get(task)
             if state is None:
                 state = tasks[task] = _Task(task, found if ids is not None else None)
                 if ids is None:
-                    notes.append(f"task {task!r} left out: it has no metric {wanted!r} (it "
-                                 f"has {found}).")
-            if ids is not None:
+                    notes.append(f"task {task!r} left out: it has no metric "
+                                 f"{_wanted(metric, task)!r} (it has {available}).")
+            elif state.metric is not None and found != state.metric:
+                if state.metric not in available:
+                    raise InvalidInputError(
+                        f"{path}: metric {state.metric!r} is missing (this file logs "
+                        f"{available}); the models must be scored by the same metric.")
+                ids, values, labels, found, available = _read_file(path, state.metric,
+                                                                   cluster)
+            if state.metric is not None:
                 state.add(model, ids, values, labels, path)
             shots = task.rsplit("|", 1)[-1] if "|" in task else None
             runs.append(EvalRun(harness="lighteval", harness_version="details, streamed",
                                 file=str(path), model=model, task=task,
                                 prompt={"num_fewshot": shots} if shots is not None else {}))
-            clock["read"] += t1 - t0
             clock["pair"] += time.perf_counter() - t1
             advance()
+    clock["read"] = time.perf_counter() - started - clock["pair"]
     t0 = time.perf_counter()
     order = tuple(models)
     matrices = {t: s.matrix(order) for t, s in tasks.items() if s.metric is not None}
@@ -177,11 +180,41 @@ def stream_details(paths, *, metric=None, cluster: str | None = None,
                            notes=tuple(notes))
 
 
-def _read_file(path: Path, wanted, cluster, chosen):
-    """(ids, float scores, cluster labels or None, metric name) of one file, projected;
-    (None, None, None, the metrics it has) when it lacks ``wanted``. ``chosen``: the task's
-    metric fixed by its first file (None: choose here)."""
+#: Files read ahead by the reading threads (bounds the memory held by read files).
+AHEAD = 8
+
+
+def _wanted(metric, task):
+    return metric.get(task) if isinstance(metric, dict) else metric
+
+
+def _prefetched(files: dict, metric, cluster):
+    """((model, task), :func:`_read_file`'s result) of every file, in order, read by two
+    threads at most ``AHEAD`` files ahead (Parquet decoding releases the GIL)."""
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+
+    keys = iter(files)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        window = deque()
+        for key in keys:
+            window.append((key, pool.submit(_read_file, files[key], _wanted(metric, key[1]),
+                                            cluster)))
+            if len(window) >= AHEAD:
+                key, future = window.popleft()
+                yield key, future.result()
+        while window:
+            key, future = window.popleft()
+            yield key, future.result()
+
+
+def _read_file(path: Path, wanted, cluster):
+    """(ids, float scores, cluster labels or None, metric name, metrics it has) of one
+    file, projected: the ids a pyarrow string array, the metric ``wanted`` or by default
+    the file's first numeric one; (None, None, None, None, metrics) when it lacks
+    ``wanted``."""
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
     try:
@@ -209,7 +242,7 @@ def _read_file(path: Path, wanted, cluster, chosen):
     asked = ([f"doc.{f}" for f in ("query", "choices", "gold_index") if f in doc] if nested
              else [c for c in ("example", "gold", "gold_index") if c in names][:2])
     columns = (["doc.id"] if "id" in doc else asked) if nested else list(asked)
-    name = chosen or wanted
+    name = wanted
     if numeric is not None and (name is None or (name in numeric and "." not in name)):
         name = name or (numeric[0] if numeric else None)
         columns.append(f"{box}.{name}" if name else box)
@@ -223,11 +256,7 @@ def _read_file(path: Path, wanted, cluster, chosen):
     if name is None:
         name = next(iter(metrics))
     if name not in metrics:
-        if chosen is None:
-            return None, None, None, sorted(metrics)
-        raise InvalidInputError(f"{path}: metric {name!r} is missing (this file logs "
-                                f"{sorted(metrics)}); the models must be scored by the same "
-                                "metric.")
+        return None, None, None, None, sorted(metrics)
     values = np.asarray(metrics[name])
     if values.dtype.kind != "f" or not np.isfinite(values).all():
         bad = int(np.flatnonzero(~np.isfinite(np.asarray(values, dtype=float)))[0]) \
@@ -237,23 +266,23 @@ def _read_file(path: Path, wanted, cluster, chosen):
                                 "another metric (--metric).")
     ids = None
     if nested and "id" in doc:
-        raw = table["doc"].combine_chunks().field("id")
-        ids = np.asarray(raw.cast(pa.string()).to_pylist(), dtype=object)
-        if any(v in (None, "") for v in ids) or len(set(ids)) < len(ids):
+        ids = table["doc"].combine_chunks().field("id").cast(pa.string())
+        if ids.null_count or pc.any(pc.equal(ids, "")).as_py() \
+                or pc.count_distinct(ids).as_py() < len(ids):
             ids = None       # the content-hash rule: read what was asked
     if ids is None:
         extra = handle.read(columns=asked) if nested else table
         cols = ([extra["doc"].combine_chunks().field(c.split(".")[1]) for c in asked] if nested
                 else [extra[c] for c in asked])
-        ids, _ = item_ids([_text(c) for c in cols], None)
+        ids = pa.array(item_ids([_text(c) for c in cols], None)[0].astype(str), pa.string())
     _check_range(name, values, ids, path)
     labels = None
     if cluster is not None:
         specific = (table["doc"].combine_chunks().field("specific")
                     if nested and "specific" in doc else
                     table["specifics"].combine_chunks() if "specifics" in names else None)
-        labels = _clusters(specific, cluster, path, ids)
-    return np.asarray(ids).astype(str), values, labels, name
+        labels = _clusters(specific, cluster, path, ids.to_pylist())
+    return ids, values, labels, name, sorted(metrics)
 
 
 def _check_range(metric, values, ids, path) -> None:
@@ -265,7 +294,7 @@ def _check_range(metric, values, ids, path) -> None:
         kind = "0 or 1 (wrong or right)" if base in BINARY else "between 0 and 1"
         raise InvalidInputError(
             f"{path}: {int(bad.sum())} score(s) of metric {metric!r} are not {kind}, first "
-            f"{float(values[k])!r} for example {str(ids[k])!r}; the log is damaged or the "
+            f"{float(values[k])!r} for example {ids[k].as_py()!r}; the log is damaged or the "
             "metric misnamed: fix it or compare another metric (--metric).")
 
 
@@ -283,11 +312,12 @@ class _Task:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        ids = pa.array(ids, type=pa.string())
         if self.ids is None:
             codes = np.arange(len(ids))
-            self.ids = ids
-            self.labels = labels
+            self.ids, self.labels = ids, labels
+        elif len(ids) == len(self.ids) and ids.equals(self.ids) and (
+                labels is None or (labels == self.labels).all()):
+            codes = np.arange(len(ids))         # the same items in the same order
         else:
             found = pc.index_in(ids, value_set=self.ids)
             new = found.is_null().to_numpy(zero_copy_only=False)

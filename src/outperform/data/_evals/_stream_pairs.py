@@ -71,13 +71,13 @@ def _pair(m, names, sel, intersect) -> PairedTask:
     dropped = {}
     if lacking:
         if not intersect:
-            shown = "; ".join(f"{x} lacks {len(ids)} (first {list(ids[:FIRST])})"
+            shown = "; ".join(f"{x} lacks {len(ids)} (first {[str(i) for i in ids[:FIRST]]})"
                               for x, ids in lacking.items())
             raise InvalidInputError(
                 f"task {m.task!r}: items are missing for some models: {shown}. A paired "
                 f"comparison needs the same items; pass intersect=True (--intersect) to compare "
                 f"on the {int(complete.sum())} items all models have.")
-        dropped = {x: list(ids) for x, ids in lacking.items()}
+        dropped = {x: [str(i) for i in ids] for x, ids in lacking.items()}
     if complete.sum() < 2:
         raise TooFewError(f"task {m.task!r}: {int(complete.sum())} item(s) shared by all "
                           "models; at least 2 are needed.")
