@@ -54,9 +54,10 @@ def details_scores(data, *, metric, cluster, task, progress, notes: list):
                                     "or give the missing file).")
         raise InvalidInputError(
             f"task {name!r}: items are missing for some models: {model} lacks {len(ids)} "
-            f"(first {[str(i) for i in ids[:FIRST]]}); {len(lacking)} model(s) lack items. A leaderboard "
-            "is paired, every model needs a score on every item: compare-evals --intersect "
-            "compares on the items all models have.")
+            f"(first {[str(i) for i in ids[:FIRST]]}); {len(lacking)} model(s) lack items. "
+            "A leaderboard is paired, every model needs a score on every item: compare-evals --intersect "
+            "compares on the items all models have."
+            + streamed.why_missing(name, mats[name].models))
     metrics = {m.metric for m in mats.values()}
     if len(metrics) > 1:
         raise InvalidInputError(f"the tasks are scored by different metrics "

@@ -47,12 +47,25 @@ class StreamedDetails:
         Seconds spent reading the files (``read``: Parquet decoding of the projected
         columns) and pairing them (``pair``: ids to codes, packing, assembly).
     notes : tuple of str
+    hashed : dict of str to set of str
+        Per task, the models whose ``doc.id`` was repeated or empty, their items then
+        identified by the content hash (the rule of :mod:`._hf_details`).
     """
 
     matrices: dict
     runs: tuple
     timings: dict
     notes: tuple = field(default_factory=tuple)
+    hashed: dict = field(default_factory=dict)
+
+    def why_missing(self, task: str, models) -> str:
+        """Words to add to a refusal for items missing in ``task``: the models among
+        ``models`` whose ids are content hashes because their ``doc.id`` is unusable."""
+        found = [m for m in models if m in self.hashed.get(task, ())]
+        if not found:
+            return ""
+        return (f" The doc.id values of {found[:FIRST]} are repeated or empty, so their items "
+                "are identified by a hash of query, choices and gold instead: fix their ids.")
 
     @property
     def models(self) -> tuple[str, ...]:
@@ -125,7 +138,7 @@ def stream_details(paths, *, metric=None, cluster: str | None = None,
                                 f"in {paths!s}.")
     tasks: dict[str, _Task] = {}
     models: dict[str, None] = {}
-    runs, notes, seen = [], [], {}
+    runs, notes, seen, hashed = [], [], {}, {}
     for path in files:          # names only: the (model, task) of every file, checked first
         match = NAME.match(path.name)
         task, model = (match["task"] if match else path.stem), _model(path)
@@ -140,7 +153,9 @@ def stream_details(paths, *, metric=None, cluster: str | None = None,
     with progress_bar(len(files), progress, "reading details files") as advance:
         for (model, task), got in _prefetched(seen, metric, cluster):
             path = seen[model, task]
-            ids, values, labels, found, available = got
+            ids, values, labels, found, available, unusable_ids = got
+            if unusable_ids:
+                hashed.setdefault(task, set()).add(model)
             t1 = time.perf_counter()
             state = tasks.get(task)
             if state is None:
@@ -153,8 +168,8 @@ def stream_details(paths, *, metric=None, cluster: str | None = None,
                     raise InvalidInputError(
                         f"{path}: metric {state.metric!r} is missing (this file logs "
                         f"{available}); the models must be scored by the same metric.")
-                ids, values, labels, found, available = _read_file(path, state.metric,
-                                                                   cluster)
+                ids, values, labels, found, available, _ = _read_file(path, state.metric,
+                                                                      cluster)
             if state.metric is not None:
                 state.add(model, ids, values, labels, path)
             shots = task.rsplit("|", 1)[-1] if "|" in task else None
@@ -177,7 +192,7 @@ def stream_details(paths, *, metric=None, cluster: str | None = None,
         Console(stderr=True).print(f"read {len(files):,} details files in {clock['read']:.1f} s; "
                                    f"paired their items in {clock['pair']:.1f} s")
     return StreamedDetails(matrices=matrices, runs=tuple(runs), timings=clock,
-                           notes=tuple(notes))
+                           notes=tuple(notes), hashed=hashed)
 
 
 #: Files read ahead by the reading threads (bounds the memory held by read files).
@@ -209,10 +224,10 @@ def _prefetched(files: dict, metric, cluster):
 
 
 def _read_file(path: Path, wanted, cluster):
-    """(ids, float scores, cluster labels or None, metric name, metrics it has) of one
-    file, projected: the ids a pyarrow string array, the metric ``wanted`` or by default
-    the file's first numeric one; (None, None, None, None, metrics) when it lacks
-    ``wanted``."""
+    """(ids, float scores, cluster labels or None, metric name, metrics it has, whether
+    ``doc.id`` was unusable) of one file, projected: the ids a pyarrow string array, the
+    metric ``wanted`` or by default the file's first numeric one; no ids, scores, labels
+    or name when it lacks ``wanted``."""
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
@@ -256,7 +271,7 @@ def _read_file(path: Path, wanted, cluster):
     if name is None:
         name = next(iter(metrics))
     if name not in metrics:
-        return None, None, None, None, sorted(metrics)
+        return None, None, None, None, sorted(metrics), False
     values = np.asarray(metrics[name])
     if values.dtype.kind != "f" or not np.isfinite(values).all():
         bad = int(np.flatnonzero(~np.isfinite(np.asarray(values, dtype=float)))[0]) \
@@ -264,12 +279,12 @@ def _read_file(path: Path, wanted, cluster):
         raise InvalidInputError(f"{path}: scores of metric {name!r} are not all finite numbers, "
                                 f"e.g. {values[bad]!r} in row {bad}; fix the log or compare "
                                 "another metric (--metric).")
-    ids = None
+    ids, unusable_ids = None, False
     if nested and "id" in doc:
         ids = table["doc"].combine_chunks().field("id").cast(pa.string())
         if ids.null_count or pc.any(pc.equal(ids, "")).as_py() \
                 or pc.count_distinct(ids).as_py() < len(ids):
-            ids = None       # the content-hash rule: read what was asked
+            ids, unusable_ids = None, True      # the content-hash rule: read what was asked
     if ids is None:
         extra = handle.read(columns=asked) if nested else table
         cols = ([extra["doc"].combine_chunks().field(c.split(".")[1]) for c in asked] if nested
@@ -282,7 +297,7 @@ def _read_file(path: Path, wanted, cluster):
                     if nested and "specific" in doc else
                     table["specifics"].combine_chunks() if "specifics" in names else None)
         labels = _clusters(specific, cluster, path, ids.to_pylist())
-    return ids, values, labels, name, sorted(metrics)
+    return ids, values, labels, name, sorted(metrics), unusable_ids
 
 
 def _check_range(metric, values, ids, path) -> None:

@@ -48,7 +48,7 @@ def pair_streamed(streamed: StreamedDetails, *, intersect: bool = False,
                                         "logs, or pass intersect=True (--intersect) to compare "
                                         "on the tasks every model ran.")
             continue
-        out[task] = _pair(m, names, sel, intersect)
+        out[task] = _pair(m, names, sel, intersect, streamed.why_missing)
     if not out:
         raise TooFewError("no task is shared by all models with the chosen metric."
                           + (" " + " ".join(streamed.notes) if streamed.notes else ""))
@@ -60,7 +60,7 @@ def pair_streamed(streamed: StreamedDetails, *, intersect: bool = False,
     return out
 
 
-def _pair(m, names, sel, intersect) -> PairedTask:
+def _pair(m, names, sel, intersect, why) -> PairedTask:
     complete, lacking = np.ones(m.n_items, dtype=bool), {}
     if m.present is not None:     # items of the selected models only, as pair_items filters
         has = unpack(m.present[sel], m.n_items).astype(bool)        # (k, n), 1 byte each
@@ -76,7 +76,8 @@ def _pair(m, names, sel, intersect) -> PairedTask:
             raise InvalidInputError(
                 f"task {m.task!r}: items are missing for some models: {shown}. A paired "
                 f"comparison needs the same items; pass intersect=True (--intersect) to compare "
-                f"on the {int(complete.sum())} items all models have.")
+                f"on the {int(complete.sum())} items all models have."
+                + why(m.task, names))
         dropped = {x: [str(i) for i in ids] for x, ids in lacking.items()}
     if complete.sum() < 2:
         raise TooFewError(f"task {m.task!r}: {int(complete.sum())} item(s) shared by all "
