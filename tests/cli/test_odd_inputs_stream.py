@@ -72,6 +72,15 @@ def model_missing_items(root):
     return root
 
 
+def other_data_under_the_same_ids(root):
+    _models(root, tasks=(TASK,))
+    rows = _rows(4)
+    for r in rows[:5]:
+        r["doc"]["gold_index"] = 3                    # another gold answer than the others'
+    _write(root, "d", rows)
+    return root
+
+
 def acc_not_binary(root):
     _models(root, tasks=(TASK,))
     _write(root, "d", _rows(4, acc=np.full(N, 0.5)))
@@ -103,6 +112,11 @@ CASES = [
     (model_missing_items, "compare-evals", [], 1, "org/d lacks 2 (first ['22', '23'])"),
     (model_missing_items, "compare-evals", ["--intersect"], 0, "org/d"),
     (acc_not_binary, "leaderboard", [], 1, "are not 0 or 1 (wrong or right)"),
+    (other_data_under_the_same_ids, "leaderboard", [], 1,
+     "5 item(s) have a different gold answer (doc.gold_index) for different models, "
+     "first ['0', '1', '2', '3', '4']"),
+    (other_data_under_the_same_ids, "compare-evals", [], 1,
+     "have a different gold answer (doc.gold_index)"),
     (nan_score, "compare-evals", [], 1, "are not all finite numbers"),
     (_models, "leaderboard", ["--task", "nope"], 1,
      "task 'nope' is not among the details files' tasks"),

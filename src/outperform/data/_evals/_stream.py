@@ -256,7 +256,8 @@ def _read_file(path: Path, wanted, cluster):
     doc = {f.name for f in schema.field("doc").type} if nested else set()
     asked = ([f"doc.{f}" for f in ("query", "choices", "gold_index") if f in doc] if nested
              else [c for c in ("example", "gold", "gold_index") if c in names][:2])
-    columns = (["doc.id"] if "id" in doc else asked) if nested else list(asked)
+    columns = ((["doc.id", "doc.gold_index"] if "gold_index" in doc else ["doc.id"])
+               if "id" in doc else asked) if nested else list(asked)
     name = wanted
     if numeric is not None and (name is None or (name in numeric and "." not in name)):
         name = name or (numeric[0] if numeric else None)
@@ -291,12 +292,14 @@ def _read_file(path: Path, wanted, cluster):
                 else [extra[c] for c in asked])
         ids = pa.array(item_ids([_text(c) for c in cols], None)[0].astype(str), pa.string())
     _check_range(name, values, ids, path)
-    labels = None
+    labels = {}
     if cluster is not None:
         specific = (table["doc"].combine_chunks().field("specific")
                     if nested and "specific" in doc else
                     table["specifics"].combine_chunks() if "specifics" in names else None)
-        labels = _clusters(specific, cluster, path, ids.to_pylist())
+        labels["cluster"] = _clusters(specific, cluster, path, ids.to_pylist())
+    if nested and "gold_index" in doc and not unusable_ids:   # (hashed ids hold the gold)
+        labels["gold"] = _text(table["doc"].combine_chunks().field("gold_index"))
     return ids, values, labels, name, sorted(metrics), unusable_ids
 
 
@@ -320,18 +323,18 @@ class _Task:
     def __init__(self, task: str, metric: str | None):
         self.task, self.metric = task, metric
         self.ids = None                 # pyarrow string array, grows with new ids
-        self.labels = None              # cluster label per code
+        self.labels: dict = {}          # per code: its cluster, its gold answer (nested)
         self.rows: dict[str, tuple] = {}
 
-    def add(self, model, ids, values, labels, path) -> None:
+    def add(self, model, ids, values, labels: dict, path) -> None:
         import pyarrow as pa
         import pyarrow.compute as pc
 
         if self.ids is None:
             codes = np.arange(len(ids))
-            self.ids, self.labels = ids, labels
-        elif len(ids) == len(self.ids) and ids.equals(self.ids) and (
-                labels is None or (labels == self.labels).all()):
+            self.ids, self.labels = ids, dict(labels)
+        elif len(ids) == len(self.ids) and ids.equals(self.ids) and all(
+                k in self.labels and (v == self.labels[k]).all() for k, v in labels.items()):
             codes = np.arange(len(ids))         # the same items in the same order
         else:
             found = pc.index_in(ids, value_set=self.ids)
@@ -340,15 +343,25 @@ class _Task:
             if new.any():
                 codes[new] = len(self.ids) + np.arange(int(new.sum()))
                 self.ids = pa.concat_arrays([self.ids, ids.filter(pa.array(new))])
-                if labels is not None:
-                    self.labels = np.concatenate([self.labels, labels[new]])
-            if labels is not None:
-                differ = labels != self.labels[codes]
+                for key in list(self.labels):
+                    if key in labels:
+                        self.labels[key] = np.concatenate([self.labels[key], labels[key][new]])
+                    else:               # a file without gold answers: no more gold checks
+                        del self.labels[key]
+            for key, v in labels.items():
+                if key not in self.labels:
+                    continue
+                differ = v != self.labels[key][codes]
                 if differ.any():
                     bad = ids.filter(pa.array(differ)).to_pylist()[:FIRST]
-                    raise InvalidInputError(f"task {self.task!r}: items {bad} are in different "
-                                            "clusters for different models; the cluster of an "
-                                            f"item must be one ({path}).")
+                    raise InvalidInputError(
+                        f"task {self.task!r}: items {bad} are in different clusters for "
+                        f"different models; the cluster of an item must be one ({path})."
+                        if key == "cluster" else
+                        f"task {self.task!r}: {int(differ.sum())} item(s) have a different gold "
+                        f"answer (doc.gold_index) for different models, first {bad}: the runs "
+                        f"used different data under the same ids; re-run on the same data "
+                        f"({path}).")
         n = len(self.ids)
         binary = bool(np.isin(values, (0.0, 1.0)).all())
         row = np.zeros(n, dtype=bool if binary else np.float32)
@@ -385,5 +398,5 @@ class _Task:
         return ItemMatrix(task=self.task, metric=self.metric, models=tuple(models),
                           items=np.asarray(self.ids.to_pylist(), dtype=str), bits=bits,
                           values=values, present=present,
-                          clusters=None if self.labels is None else
-                          np.asarray(self.labels, dtype=str))
+                          clusters=None if "cluster" not in self.labels else
+                          np.asarray(self.labels["cluster"], dtype=str))
