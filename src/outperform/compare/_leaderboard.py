@@ -66,7 +66,10 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         a single ``task``); (b) per-example predictions: ``y_true`` and one prediction column
         per model (see :func:`outperform.compare.compare_predictions`); (c) one score per
         (task, model), long or wide, as :func:`outperform.data.read_results` reads it (runs
-        and folds of a cell averaged): the tasks are then the resampled unit.
+        and folds of a cell averaged): the tasks are then the resampled unit. Or (d) a folder
+        of Hugging Face details files (lighteval, the Open LLM Leaderboard; or a list of
+        them), streamed by :func:`outperform.data._evals._stream.stream_details` (projected,
+        0/1 scores bit-packed): the items of all tasks pooled, or of ``task``.
     cluster : str, optional
         Column of cluster labels of the items (passages, conversations, problems): clusters
         are resampled whole and standard errors are cluster-robust (Miller 2024). Default: a
