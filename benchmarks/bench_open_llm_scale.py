@@ -157,7 +157,8 @@ def main() -> None:
     parser.add_argument("--models", type=int, default=2000)
     parser.add_argument("--items", type=int, default=10_000)
     parser.add_argument("--resamples", type=int, default=1000)
-    parser.add_argument("--peer-models", type=int, default=200)
+    parser.add_argument("--peer-models", type=int, default=200,
+                        help="models read by the pandas peer (0: no peer run)")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--child", choices=("ours", "ours-read", "peer"))
     args = parser.parse_args()
@@ -181,6 +182,8 @@ def main() -> None:
               f"{ours['bootstrap']:.1f} + rest {ours['rest']:.1f}; peak RSS "
               f"{ours['peak_mb']:.0f} MB; {ours['models']} models, {ours['tiers']} tiers, "
               f"median simultaneous rank-set width {ours['set_width']:.0f}", flush=True)
+        if not peer:
+            continue            # --peer-models 0: ours only
         args.peer_models = peer
         mine = child("ours-read", argparse.Namespace(**{**vars(args), "models": peer}))
         theirs = child("peer", args)

@@ -54,7 +54,9 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
     ----------
     logs : path, sequence of paths, DataFrame or EvalLogs
         Anything :func:`outperform.data.read_eval_logs` reads (lm-eval samples, Inspect logs,
-        HELM run folders, long tables), or its result.
+        HELM run folders, long tables), or its result. Hugging Face details files (or
+        folders holding only them) are streamed instead, projected and bit-packed
+        (:func:`outperform.data._evals._stream.stream_details`; thousands of models).
     metric : str or mapping of str to str, optional
         Metric to compare (default: each task's first reported one), see
         :func:`outperform.data.pair_items`.

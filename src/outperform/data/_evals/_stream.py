@@ -269,8 +269,9 @@ def _read_file(path: Path, wanted, cluster):
                        "specifics" if "specifics" in names else columns[0])
     table = handle.read(columns=list(dict.fromkeys(columns)))
     metrics = _metric_columns(table[box], box, path)
-    if name is None:
-        name = next(iter(metrics))
+    if name is None:     # the first numeric one, as read_hf_details chooses
+        name = next((k for k, v in metrics.items() if np.asarray(v).dtype.kind == "f"),
+                    next(iter(metrics)))
     if name not in metrics:
         return None, None, None, None, sorted(metrics), False
     values = np.asarray(metrics[name])
