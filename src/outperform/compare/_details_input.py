@@ -29,16 +29,11 @@ def details_scores(data, *, metric, cluster, task, progress, notes: list):
     paths = data if isinstance(data, (list, tuple)) else [data]
     if not all(isinstance(p, (str, Path)) for p in paths) or not details_files(data):
         return None
-    streamed = stream_details(data, metric=metric, cluster=cluster, progress=progress)
+    streamed = stream_details(data, metric=metric, cluster=cluster, task=task,
+                              progress=progress)
     notes.extend(streamed.notes)
     mats = streamed.matrices
     if task is not None:
-        if task not in mats:
-            raise InvalidInputError(f"task {task!r} is not among the details files' tasks "
-                                    f"{', '.join(map(repr, list(mats)[:10]))}"
-                                    + (f" and {len(mats) - 10} more." if len(mats) > 10
-                                       else "."))
-        mats = {task: mats[task]}
         notes.append(f"task {task!r} only ({mats[task].n_items} items).")
     ran = {}
     for run in streamed.runs:
