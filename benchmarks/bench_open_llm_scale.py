@@ -12,7 +12,8 @@ partly resolved); one model in ten has its rows in another order.
 Then, each in a fresh process (its own peak RSS, ``resource.getrusage``), alternating:
 - ours: ``outperform.compare.leaderboard(folder)`` (rank sets, tiers, letters, 1,000
   resamples), the time split into read (Parquet, projected), pair (ids to codes, packing,
-  unpacking), bootstrap (``rank_sets``) and the rest (pairwise McNemar, letters, MCB);
+  and the unpacking to the float64 items x models matrix), bootstrap (``rank_sets``) and
+  the rest (all-pairs McNemar, letters, Hsu's MCB);
 - peer (up to ``--peer-models`` models, as a user would do it):
   ``pandas.read_parquet`` of each file, the id and score out of the structs, ``concat``,
   ``pivot``; its read+pair time against ours on the same models.
@@ -82,11 +83,17 @@ def run_ours(folder: Path, models: int, resamples: int) -> dict:
     from outperform.compare import leaderboard
 
     split = {}
-    stream, ranks = di.stream_details, lb.rank_sets
+    stream, scores, ranks = di.stream_details, lb.details_scores, lb.rank_sets
 
     def timed_stream(*args, **kwargs):
         res = stream(*args, **kwargs)
-        split.update(res.timings)
+        split["read"] = res.timings["read"]
+        return res
+
+    def timed_scores(*args, **kwargs):      # read + pair (ids to codes, packing, unpacking)
+        t0 = time.perf_counter()
+        res = scores(*args, **kwargs)
+        split["pair"] = time.perf_counter() - t0 - split["read"]
         return res
 
     def timed_ranks(*args, **kwargs):
@@ -95,7 +102,7 @@ def run_ours(folder: Path, models: int, resamples: int) -> dict:
         split["bootstrap"] = time.perf_counter() - t0
         return res
 
-    di.stream_details, lb.rank_sets = timed_stream, timed_ranks
+    di.stream_details, lb.details_scores, lb.rank_sets = timed_stream, timed_scores, timed_ranks
     paths = (folder if models == count_models(folder) else files_of(folder, models))
     t0 = time.perf_counter()
     board = leaderboard(paths, n_resamples=resamples)
