@@ -183,3 +183,28 @@ def test_thousands_of_files(tmp_path):
     assert res.models == tuple(f"org/m{j:03d}" for j in range(k))
     for t, task in enumerate(TASKS):
         np.testing.assert_array_equal(res.matrices[task].scores(), right[t].astype(float))
+
+
+def test_task_reads_its_files_only_and_the_read_is_costed_first(tmp_path, monkeypatch):
+    import outperform._cost as cost
+
+    root = _folder(tmp_path, "nested")
+    one = stream_details(root, task=TASKS[1])
+    assert list(one.matrices) == [TASKS[1]] and {r.task for r in one.runs} == {TASKS[1]}
+    # 6 files of N rows as float64: 6 * 8 * N bytes; refused before any file is read
+    monkeypatch.setattr(cost, "available_memory", lambda: 6 * 8 * N)
+    with pytest.raises(InvalidInputError, match="the details files read"):
+        stream_details(root)
+
+
+def test_pooled_clusters_are_named_by_task(tmp_path):
+    import pandas as pd
+
+    root = _folder(tmp_path, "nested")
+    board = leaderboard(root, cluster="subject", n_resamples=200)
+    rows = pd.DataFrame([{"model": f"org/{m}", "example": f"{t}/{i}", "cluster": f"{t}/s{i % 4}",
+                          "score": float(RIGHT[m, t][i])}
+                         for m in MODELS for t in TASKS for i in range(N)])
+    table = leaderboard(rows, cluster="cluster", n_resamples=200)
+    assert board.rank_sets.n_clusters == 8                 # 4 subjects in each of 2 tasks
+    pd.testing.assert_frame_equal(board.to_frame(), table.to_frame())
