@@ -55,7 +55,8 @@ def _formats(fmt, log_format: Optional[str]) -> tuple[Format, str]:
 def compare_evals_cmd(
     paths: List[Path] = typer.Argument(..., help="Evaluation logs or folders of runs: lm-eval "
                                        "samples_*.jsonl (with results_*.json), Inspect .eval/"
-                                       ".json logs, HELM run folders, or a CSV/Parquet table "
+                                       ".json logs, HELM run folders, Hugging Face details_"
+                                       "*.parquet files (streamed), or a CSV/Parquet table "
                                        "(model, \\[task,] item, score[, cluster][, epoch])."),
     fmt: _OutputOrLogFormat = typer.Option(_OutputOrLogFormat.text, "--format",
                                            help=opt.FORMAT_HELP, case_sensitive=False),

@@ -23,8 +23,10 @@ DEFAULT_TOP = 30
 def leaderboard_cmd(
     file: Path = typer.Argument(..., help="Per-item scores (columns model, example or id, a score, "
                                 "optional cluster), per-example predictions (y_true and one "
-                                "column per model), one score per (task, model), or with "
-                                "--battles pairwise battles (model_a, model_b, winner)."),
+                                "column per model), one score per (task, model), a folder "
+                                "of Hugging Face details files (lighteval; items pooled over "
+                                "tasks, or --task), or with --battles pairwise battles "
+                                "(model_a, model_b, winner)."),
     cluster: Optional[str] = opt.cluster("Column of cluster labels of the items (passages, "
                                          "conversations): clusters are resampled whole, "
                                          "standard errors are cluster-robust. Default: a column "

@@ -29,7 +29,9 @@ from .._validation import (InvalidInputError, OutperformError, check_probability
 from ..bayes._mcnemar import bayesian_mcnemar
 from ..bayes._ttest import bayesian_ttest
 from ..data._evals._pairing import PairedTask, pair_items
-from ..data._evals._read import read_eval_logs
+from ..data._evals._read import _differences, read_eval_logs
+from ..data._evals._stream import details_files, stream_details
+from ..data._evals._stream_pairs import pair_streamed
 from ..data._evals._schema import EvalLogs
 from ..data._results_table import ScoreMatrix
 from ..data._columns import metric_direction
@@ -54,7 +56,9 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
     ----------
     logs : path, sequence of paths, DataFrame or EvalLogs
         Anything :func:`outperform.data.read_eval_logs` reads (lm-eval samples, Inspect logs,
-        HELM run folders, long tables), or its result.
+        HELM run folders, long tables), or its result. Hugging Face details files (or
+        folders holding only them) are streamed instead, projected and bit-packed
+        (:func:`outperform.data._evals._stream.stream_details`; thousands of models).
     metric : str or mapping of str to str, optional
         Metric to compare (default: each task's first reported one), see
         :func:`outperform.data.pair_items`.
@@ -128,15 +132,22 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
     """
     check_probability(alpha, "alpha")
     check_threshold(threshold)
-    if not isinstance(logs, EvalLogs):
-        logs = read_eval_logs(logs, format=format, cluster=cluster)
-    paired = pair_items(logs, metric=metric, intersect=intersect, models=models)
+    if not isinstance(logs, EvalLogs) and format in ("auto", "hf-details") \
+            and details_files(logs):
+        # Hugging Face details: streamed, projected and bit-packed (thousands of files)
+        streamed = stream_details(logs, metric=metric, cluster=cluster)
+        paired = pair_streamed(streamed, intersect=intersect, models=models)
+        runs, warnings = streamed.runs, _differences(list(streamed.runs))
+    else:
+        if not isinstance(logs, EvalLogs):
+            logs = read_eval_logs(logs, format=format, cluster=cluster)
+        paired = pair_items(logs, metric=metric, intersect=intersect, models=models)
+        runs, warnings = logs.runs, list(logs.warnings)
     names = next(iter(paired.values())).models
     if control is not None and control not in names:
         raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
     pairs = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
              if control else list(combinations(range(len(names)), 2)))
-    warnings = list(logs.warnings)
     directions = {}
     for task, p in paired.items():
         directions[task], note = _direction(p.metric, higher_is_better)
@@ -177,7 +188,7 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
                           higher_is_better=hib, per_task=per_task, across_tasks=across,
                           hierarchical=hierarchical, score_matrix=matrix, leaderboards=boards,
                           pairing={t: _pairing_summary(p) for t, p in paired.items()},
-                          provenance=tuple(r.to_dict() for r in logs.runs), judge=judged,
+                          provenance=tuple(r.to_dict() for r in runs), judge=judged,
                           warnings=tuple(dict.fromkeys(warnings)), notes=tuple(notes))
 
 

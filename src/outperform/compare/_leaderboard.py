@@ -32,6 +32,7 @@ from ..stats._mcb import mcb
 from ..stats._mcs import model_confidence_set
 from ..stats._pairwise_ttest import pairwise_ttest
 from ..stats._rank_sets import rank_sets
+from ._details_input import details_scores
 from ._few_units import few_units_note
 from ._q1 import LOSSES, per_example_losses, read_predictions
 
@@ -67,7 +68,10 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         a single ``task``); (b) per-example predictions: ``y_true`` and one prediction column
         per model (see :func:`outperform.compare.compare_predictions`); (c) one score per
         (task, model), long or wide, as :func:`outperform.data.read_results` reads it (runs
-        and folds of a cell averaged): the tasks are then the resampled unit.
+        and folds of a cell averaged): the tasks are then the resampled unit. Or (d) a folder
+        of Hugging Face details files (lighteval, the Open LLM Leaderboard; or a list of
+        them), streamed by :func:`outperform.data._evals._stream.stream_details` (projected,
+        0/1 scores bit-packed): the items of all tasks pooled, or of ``task``.
     cluster : str, optional
         Column of cluster labels of the items (passages, conversations, problems): clusters
         are resampled whole and standard errors are cluster-robust (Miller 2024). Default: a
@@ -147,10 +151,17 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         from ..data._arrays import read_item_array
 
         data = read_item_array(data, metric=metric)
-    df = data if isinstance(data, (pd.DataFrame, ResultsTable)) else _read(data, encoding)
-    if task is not None:
+    # a folder of Hugging Face details: streamed, projected, bit-packed (data/_evals/_stream)
+    items = details_scores(data, metric=metric, cluster=cluster, task=task,
+                           progress=progress, notes=notes)
+    df = data if isinstance(data, (pd.DataFrame, ResultsTable)) or items is not None \
+        else _read(data, encoding)
+    if task is not None and items is None:
         df = _one_task(df, task, notes)
-    if isinstance(df, ResultsTable):
+    if items is not None:
+        scores, names, clusters, metric = items
+        hib, source, unit = _direction(metric, higher_is_better, notes), "per-item scores", "item"
+    elif isinstance(df, ResultsTable):
         scores, names, metric, hib = _from_tasks(df, metric, higher_is_better, notes)
         clusters, source, unit = None, "per-task scores", "task"
     elif y_true in df.columns and not {MODEL, EXAMPLE} <= set(df.columns):

@@ -104,12 +104,7 @@ def read_hf_details(path: Path, *, cluster_by: str | None = None):
         raise InvalidInputError(f"{path}: no sample has a per-sample metric (the 'metrics'/"
                                 "'metric' field is empty).")
     n = table.num_rows
-    content = np.char.mod("%016x", pd.util.hash_pandas_object(
-        pd.DataFrame({i: a for i, a in enumerate(asked)}), index=False).to_numpy())
-    if ids is None or any(v in (None, "") for v in ids) or len(set(ids)) < n:
-        repeat = pd.Series(content).groupby(content).cumcount().to_numpy() + 1
-        ids = np.where(repeat == 1, content, np.char.add(np.char.add(content, "#"),
-                                                          repeat.astype(str)))
+    ids, content = item_ids(asked, ids)
     names = list(metrics)
     k = len(names)
     numeric = all(np.asarray(metrics[m]).dtype.kind == "f" for m in names)
@@ -132,6 +127,25 @@ def read_hf_details(path: Path, *, cluster_by: str | None = None):
                   prompt={"num_fewshot": shots} if shots is not None else {})
     first = next((m for m in names if m not in unusable), names[0])
     return rows, run, first
+
+
+def item_ids(asked: list, ids=None) -> tuple[np.ndarray, np.ndarray]:
+    """Item ids and content hashes of one file's samples (the module docstring's rule).
+
+    ``asked``: the text columns that fix an item (``example``, ``gold``; or ``doc.query``,
+    ``doc.choices``, ``doc.gold_index``), each an array of n strings; ``ids``: the logged
+    ids (``doc.id``) or None. Returns (ids, content), each n strings: the logged ids when
+    all are present and distinct, else the 16-hex-digit content hash, ``#k`` added to its
+    k-th repeat.
+    """
+    content = np.char.mod("%016x", pd.util.hash_pandas_object(
+        pd.DataFrame({i: a for i, a in enumerate(asked)}), index=False).to_numpy())
+    n = len(content)
+    if ids is None or any(v in (None, "") for v in ids) or len(set(ids)) < n:
+        repeat = pd.Series(content).groupby(content).cumcount().to_numpy() + 1
+        ids = np.where(repeat == 1, content, np.char.add(np.char.add(content, "#"),
+                                                          repeat.astype(str)))
+    return ids, content
 
 
 def _metric_columns(column, field: str, path: Path) -> dict:
