@@ -268,7 +268,7 @@ CLI = [
     ("leaderboard battles A/B by name", "leaderboard", _battles(("A", "B")), ["--battles"], 1,
      "column 'winner' is ambiguous"),
     ("leaderboard task among predictions", "leaderboard",
-     _predictions().assign(task=["a", "b"] * 60), [], 1, "names data sets"),
+     _predictions().assign(task=["a", "b"] * 60), [], 0, "items pooled over the 2 tasks"),
     ("aggregate battles", "aggregate", _battles(), [], 1, "looks like battles"),
     ("compare-evals battles", "compare-evals", _battles(), [], 1, "looks like battles"),
     ("compare-predictions names with spaces", "compare-predictions",

@@ -256,11 +256,33 @@ def _two_tasks():
                          for t, by in acc.items() for m, p in by.items() for i in range(400)])
 
 
+def test_several_tasks_of_a_per_item_table_are_pooled_as_a_details_folder_is():
+    # Property: without task=, the leaderboard is that of one table whose items are
+    # "task/example" (the rule of a details folder), clusters kept within tasks; a note says so.
+    df = _two_tasks()
+    df["cluster"] = df["example"] // 10
+    pooled = leaderboard(df, n_resamples=200)
+    one = df.assign(example=df["task"] + "/" + df["example"].astype(str),
+                    cluster=df["task"] + "/" + df["cluster"].astype(str)).drop(columns="task")
+    pd.testing.assert_frame_equal(pooled.to_frame(), leaderboard(one, n_resamples=200).to_frame())
+    assert pooled.rank_sets.n_clusters == 80
+    assert any("items pooled over the 2 tasks (t1: 400, t2: 400)" in n for n in pooled.notes)
+
+
+def test_several_tasks_of_a_predictions_table_are_pooled_too():
+    # Property: its rows are the items, so pooling = the same table without the task column.
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({"task": ["a"] * 200 + ["b"] * 300, "y_true": rng.integers(0, 2, 500),
+                       "m1": rng.integers(0, 2, 500), "m2": rng.integers(0, 2, 500)})
+    pooled = leaderboard(df, n_resamples=100)
+    alone = leaderboard(df.drop(columns="task"), n_resamples=100)
+    pd.testing.assert_frame_equal(pooled.to_frame(), alone.to_frame())
+    assert any("items pooled over the 2 tasks (a: 200, b: 300)" in n for n in pooled.notes)
+
+
 def test_task_selects_one_task_of_a_per_item_table(tmp_path):
     # Property: task="t2" is the leaderboard of the t2 rows alone (same seed, same numbers).
     df = _two_tasks()
-    with pytest.raises(InvalidInputError, match="--task NAME"):
-        leaderboard(df)
     alone = leaderboard(df[df["task"] == "t2"].drop(columns="task").reset_index(drop=True))
     chosen = leaderboard(df, task="t2")
     pd.testing.assert_frame_equal(chosen.to_frame(), alone.to_frame())

@@ -69,8 +69,14 @@ def details_scores(data, *, metric, cluster, task, progress, notes: list):
         clusters = (next(iter(mats.values())).clusters if len(mats) == 1 else
                     np.concatenate([np.char.add(f"{t}/", m.clusters) for t, m in mats.items()]))
     if len(mats) > 1:
-        notes.append(f"items pooled over the {len(mats)} tasks ("
-                     + ", ".join(f"{t}: {n:,}" for t, n in zip(mats, sizes))
-                     + f"): each model's score is its mean over the {sum(sizes):,} items, "
-                     "tasks weighted by their item counts; --task NAME ranks on one task.")
+        notes.append(pooled_tasks_note(dict(zip(mats, sizes))))
     return scores, names, clusters, metrics.pop()
+
+
+def pooled_tasks_note(sizes: dict) -> str:
+    """The note of a leaderboard whose items are pooled over several tasks (``sizes``: items
+    per task), the one rule for a details folder and for a long per-item table alike."""
+    return (f"items pooled over the {len(sizes)} tasks ("
+            + ", ".join(f"{t}: {n:,}" for t, n in sizes.items())
+            + f"): each model's score is its mean over the {sum(sizes.values()):,} items, "
+            "tasks weighted by their item counts; --task NAME ranks on one task.")

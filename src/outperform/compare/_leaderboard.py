@@ -32,7 +32,7 @@ from ..stats._mcb import mcb
 from ..stats._mcs import model_confidence_set
 from ..stats._pairwise_ttest import pairwise_ttest
 from ..stats._rank_sets import rank_sets
-from ._details_input import details_scores
+from ._details_input import details_scores, pooled_tasks_note
 from ._few_units import few_units_note
 from ._q1 import LOSSES, per_example_losses, read_predictions
 
@@ -65,7 +65,7 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         ``model_0``, ...; a warning says when it looks transposed). Or one of: (a) per-item scores, long: columns ``model``, ``example`` (or ``item``,
         ``id``, ``doc_id``, ``sample_id``, as evaluation logs name it) and a score column
         (``score``, ``correct``, ``accuracy``, ... or ``metric=``), optional ``cluster`` (and
-        a single ``task``); (b) per-example predictions: ``y_true`` and one prediction column
+        ``task``: several are pooled); (b) per-example predictions: ``y_true`` and one prediction column
         per model (see :func:`outperform.compare.compare_predictions`); (c) one score per
         (task, model), long or wide, as :func:`outperform.data.read_results` reads it (runs
         and folds of a cell averaged): the tasks are then the resampled unit. Or (d) a folder
@@ -95,7 +95,9 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         Encoding of a text file that is not UTF-8.
     task : str, optional
         Rank on this task only, for a per-item or predictions table with a ``task`` column
-        holding several tasks (as ``outperform benchmark --predictions`` writes).
+        holding several tasks (as ``outperform benchmark --predictions`` writes), or a details
+        folder. Without it, the items of a per-item table's or a folder's tasks are pooled
+        (item ``task/example``, tasks weighted by their item counts; a note says so).
     mcs : bool
         Also the model confidence set (Hansen, Lunde & Nason 2011) at 1 - ``alpha`` from
         ``n_resamples`` block-bootstrap resamples of the same units (clusters whole), seeded
@@ -165,7 +167,7 @@ def leaderboard(data, *, cluster: str | None = None, metric: str | None = None,
         scores, names, metric, hib = _from_tasks(df, metric, higher_is_better, notes)
         clusters, source, unit = None, "per-task scores", "task"
     elif y_true in df.columns and not {MODEL, EXAMPLE} <= set(df.columns):
-        scores, names, clusters, metric, hib = _from_predictions(df, y_true, loss, cluster)
+        scores, names, clusters, metric, hib = _from_predictions(df, y_true, loss, cluster, notes)
         source, unit = "per-example predictions", "item"
     else:
         df = _item_ids_as_examples(canonical_columns(df))
@@ -276,13 +278,19 @@ def _cluster_column(df: pd.DataFrame, cluster: str | None) -> str | None:
     return cluster
 
 
-def _from_predictions(df, y_true, loss, cluster):
+def _from_predictions(df, y_true, loss, cluster, notes):
     losses_ok = tuple(x for x in LOSSES if x != "given")
     if loss not in losses_ok:
         raise InvalidInputError(
             f"loss must be one of {losses_ok} for predictions, got {loss!r}; per-item losses "
             "already computed go in a long table (model, example, loss).")
     col = _cluster_column(df, cluster)
+    if TASK in df.columns:          # its rows are the items: the tasks pooled, as per-item
+        if df[TASK].nunique() > 1:
+            notes.append(pooled_tasks_note(df.groupby(TASK, sort=False).size().to_dict()))
+            if col is not None:
+                df = df.assign(**{col: df[TASK].astype(str) + "/" + df[col].astype(str)})
+        df = df.drop(columns=TASK)
     y, preds, groups = read_predictions(df, y_true=y_true, cluster=col)
     names = tuple(preds)
     losses = np.column_stack([per_example_losses(y, p, loss) for p in preds.values()])
@@ -352,10 +360,7 @@ def _from_items(df, metric, higher_is_better, cluster, notes):
     refuse_stripped_twins(pd.unique(df[MODEL].astype(str)), MODEL)
     col = _cluster_column(df, cluster)
     if TASK in df.columns and df[TASK].nunique() > 1:
-        raise InvalidInputError(
-            f"the per-item table holds {df[TASK].nunique()} tasks: rank the models on one "
-            "task at a time (task=NAME, --task NAME), or give one score per (task, model) "
-            "to rank over tasks.")
+        df = _pooled_tasks(df, col, notes)
     _runs(df, notes)
     metric = _score_column(df, metric, {MODEL, EXAMPLE, TASK, col, *LABELS})
     values = pd.to_numeric(df[metric], errors="coerce")
@@ -387,6 +392,17 @@ def _from_items(df, metric, higher_is_better, cluster, notes):
                                     f"{col!r}: a cluster must hold whole examples.")
         clusters = df[col].to_numpy()[np.unique(examples, return_index=True)[1]]
     return wide, names, clusters, metric, _direction(metric, higher_is_better, notes)
+
+
+def _pooled_tasks(df, col, notes):
+    """A per-item table of several tasks as one: item ``task/example``, clusters within tasks."""
+    sizes = df.drop_duplicates([TASK, EXAMPLE]).groupby(TASK, sort=False).size()
+    notes.append(pooled_tasks_note({str(t): int(n) for t, n in sizes.items()}))
+    task = df[TASK].astype(str) + "/"
+    df = df.assign(**{EXAMPLE: task + df[EXAMPLE].astype(str)})
+    if col is not None:
+        df[col] = task + df[col].astype(str)
+    return df.drop(columns=TASK)
 
 
 def _from_tasks(df, metric, higher_is_better, notes):
