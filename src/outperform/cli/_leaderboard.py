@@ -62,6 +62,7 @@ def leaderboard_cmd(
     higher_is_better: bool = opt.higher_is_better(),
     control: Optional[str] = opt.control("Also compare every model with this one (the "
                                          "leaderboard's paired tests, adjusted as its letters)."),
+    pairs: Optional[str] = opt.pairs(),
     y_true: str = opt.y_true(),
     loss: str = opt.loss("Predictions: zero-one (accuracy), log, squared "
                              "or absolute."),
@@ -90,8 +91,9 @@ def leaderboard_cmd(
     out: Optional[Path] = opt.out(),
     encoding: Optional[str] = opt.encoding(),
     plot: Optional[Path] = opt.plot("Also draw the rank confidence sets of the models --top "
-                                    "shows into this figure (.png, .svg, .pdf); with "
-                                    "--battles, the ratings."),
+                                    "shows into this figure (.png, .svg, .pdf), and their "
+                                    "multiple comparison matrix (every pair) beside it as "
+                                    "FILE's name + '-matrix'; with --battles, the ratings."),
 ) -> None:
     """Rank many models: rank confidence sets (simultaneous and marginal, Mogstad et al.
     2024), tiers, compact letters of the paired tests (McNemar or cluster-robust t, Holm),
@@ -111,6 +113,10 @@ def leaderboard_cmd(
         if control is not None:
             raise InvalidInputError("--control applies to rankings of scores, not to --battles "
                                     "(use --anchor to rate a model at 1000).")
+        if pairs is not None:
+            raise InvalidInputError("--pairs chooses the paired tests shown for rankings of "
+                                    "scores, not for --battles (the ratings' intervals compare "
+                                    "the models).")
         if mcs:
             raise InvalidInputError("--mcs applies to rankings of scores or losses, not to "
                                     "--battles (pairwise outcomes have no loss per item).")
@@ -151,6 +157,9 @@ def leaderboard_cmd(
                                 "model confidence set: add --mcs.")
     if top_k < 1:
         raise InvalidInputError(f"--top-k must be at least 1, got {top_k}.")
+    from ..compare._pair_choice import choose_pairs
+
+    choose_pairs([], control=control, pairs=pairs)   # a bad --pairs refused before the work
     if top is not None and top < 0:
         raise InvalidInputError(f"--top must be 0 (all models) or a positive number, got {top}.")
     from ..compare import leaderboard
@@ -168,21 +177,24 @@ def leaderboard_cmd(
                                 f"({', '.join(board.names)}).")
     k = len(board.names)
     shown = (None if k <= 50 else DEFAULT_TOP) if top is None else (top or None)
-    emit_output(leaderboard_output(board, top=shown, top_k=top_k, control=control), fmt, out,
-                fragment)
+    emit_output(leaderboard_output(board, top=shown, top_k=top_k, control=control, pairs=pairs),
+                fmt, out, fragment)
     if plot is not None:
         _save_rank_sets(board, shown, plot)
 
 
 def _save_rank_sets(board, top: int | None, path: Path) -> None:
-    """Write the rank-set plot of the ``top`` best-estimated models (None: all) to ``path``."""
+    """Write the rank-set plot of the ``top`` best-estimated models (None: all) to ``path``
+    and, beside it as ``<stem>-matrix<suffix>``, their multiple comparison matrix (every pair
+    of the letters' tests, :func:`outperform.plot.plot_comparison_matrix`): the figure that
+    summarises the pairs the text does not print."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from rich.markup import escape
 
-    from ..plot import plot_rank_sets
+    from ..plot import plot_comparison_matrix, plot_rank_sets
     from ._errors import err
     from ._output import save_figure
 
@@ -190,3 +202,13 @@ def _save_rank_sets(board, top: int | None, path: Path) -> None:
     save_figure(figure, path, dpi=120)
     plt.close(figure)
     err.print(f"rank confidence sets written to {escape(str(path))}")
+    matrix = matrix_path(path)
+    figure = plot_comparison_matrix(board, top=top).figure
+    save_figure(figure, matrix, dpi=120)
+    plt.close(figure)
+    err.print(f"multiple comparison matrix written to {escape(str(matrix))}")
+
+
+def matrix_path(path: Path) -> Path:
+    """Where ``--plot FILE`` puts the comparison matrix: ``FILE``'s stem + ``-matrix``."""
+    return path.with_name(f"{path.stem}-matrix{path.suffix}")

@@ -5,6 +5,9 @@ them in the report's inferences as a subsection, with the rank-set plot as its f
 """
 from __future__ import annotations
 
+import numpy as np
+
+from ..compare._pair_choice import choose_pairs, count_sentence
 from ..compare._words import best_words
 from ..compare._words import mcs_pvalue_text, mcs_words
 from ._sections import Table
@@ -71,3 +74,68 @@ def leaderboard_bullets(board) -> list[str]:
     mcs = ([mcs_words(board.mcs) + " MCS p: * marks the models in the set."]
            if board.mcs is not None else [])
     return out + mcs + list(board.notes) + ([disagree] if disagree else [])
+
+
+def leaderboard_pairs(board, *, control: str | None = None, pairs: str | None = None) -> dict:
+    """The pairs of a leaderboard shown in full and the count of all pairs that differ.
+
+    The pairs come from the one rule (:func:`outperform.compare._pair_choice.choose_pairs`)
+    on the ranking by mean score: each model against ``control`` when one is named, every
+    pair up to 6 models, else the neighbours in the ranking; ``pairs="all"`` asks for every
+    pair. Each row is the leaderboard's own paired test of the pair (``board.pairwise``,
+    adjusted over all pairs as its letters are), so the rows, the letters and the count
+    agree; ``differing`` counts the rejections over all k(k − 1)/2 pairs.
+
+    Returns
+    -------
+    dict
+        ``rule``, ``shown``, ``total``, ``differing`` and ``comparisons``: one dict per pair,
+        ``x``, ``y`` (x the better-ranked, or the model against the control), ``difference``
+        (mean score x − y), ``pvalue``, ``pvalue_adjusted``, ``significant`` and, when the
+        leaderboard counted them, ``wins`` and ``losses`` of x against y.
+    """
+    rs, pw = board.rank_sets, board.pairwise
+    ranking = [rs.names[j] for j in rs.order]
+    chosen, rule = choose_pairs(ranking, control=control, pairs=pairs, order=ranking)
+    index = {m: j for j, m in enumerate(rs.names)}
+    wins = pw.wins
+    rows = []
+    for x, y in chosen:
+        i, j = index[x], index[y]
+        row = {"x": x, "y": y, "difference": float(rs.estimate[i] - rs.estimate[j]),
+               "pvalue": float(pw.pvalue[i, j]), "pvalue_adjusted": float(pw.pvalue_adjusted[i, j]),
+               "significant": bool(pw.reject[i, j])}
+        if wins is not None:
+            row.update(wins=int(wins[i, j]), losses=int(wins[j, i]))
+        rows.append(row)
+    i, j = np.triu_indices(len(rs.names), 1)
+    return {"rule": rule, "shown": len(rows), "total": int(i.size),
+            "differing": int(np.asarray(pw.reject, dtype=bool)[i, j].sum()), "comparisons": rows}
+
+
+def pairs_sentence(board, chosen: dict) -> str:
+    """How many of all pairs differ by the letters' tests, and which pairs are shown."""
+    pw = board.pairwise
+    what = f"{pw.method}, {pw.adjustment}-adjusted at α = {pw.alpha:g} (the letters' tests)"
+    if chosen["shown"] == chosen["total"]:
+        return (f"{what}: {chosen['differing']:,} of the {chosen['total']:,} pairs differ "
+                "significantly; every pair is shown.")
+    return count_sentence(what, chosen["differing"], chosen["total"], chosen["shown"],
+                          chosen["rule"])
+
+
+def pairs_table(board, chosen: dict) -> Table:
+    """The chosen pairs (:func:`leaderboard_pairs`): difference, p, adjusted p, verdict."""
+    pw, rows = board.pairwise, chosen["comparisons"]
+    counted = bool(rows) and "wins" in rows[0]
+    body = [[r["x"], r["y"], f"{r['difference']:+.4g}",
+             *((f"{r['wins']:,}/{r['losses']:,}",) if counted else ()),
+             f"{r['pvalue']:.3g}", f"{r['pvalue_adjusted']:.3g}",
+             "yes" if r["significant"] else "no"] for r in rows]
+    header = ["X", "Y", f"X − Y ({board.metric})", *(("wins/losses",) if counted else ()),
+              "p", "p adjusted", "differs"]
+    shown = ("every pair" if chosen["shown"] == chosen["total"] else
+             f"{chosen['shown']:,} of {chosen['total']:,} pairs, {chosen['rule']}")
+    return Table("pairs", f"Pairs ({shown}): {pw.method}, {pw.adjustment}-adjusted over all "
+                 f"pairs at α = {pw.alpha:g} (the criterion of the letters)", header, body,
+                 "frequentist")
