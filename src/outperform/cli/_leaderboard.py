@@ -91,9 +91,13 @@ def leaderboard_cmd(
     out: Optional[Path] = opt.out(),
     encoding: Optional[str] = opt.encoding(),
     plot: Optional[Path] = opt.plot("Also draw the rank confidence sets of the models --top "
-                                    "shows into this figure (.png, .svg, .pdf), and their "
-                                    "multiple comparison matrix (every pair) beside it as "
-                                    "FILE's name + '-matrix'; with --battles, the ratings."),
+                                    "shows into this figure (.png, .svg, .pdf); with "
+                                    "--battles, the ratings."),
+    matrix: Optional[Path] = typer.Option(None, "--matrix", metavar="FILE", help="Also draw "
+                                          "the multiple comparison matrix of the models --top "
+                                          "shows (every pair of the letters' tests, the pairs "
+                                          "the text counts) into this figure (.png, .svg, "
+                                          ".pdf)."),
 ) -> None:
     """Rank many models: rank confidence sets (simultaneous and marginal, Mogstad et al.
     2024), tiers, compact letters of the paired tests (McNemar or cluster-robust t, Holm),
@@ -103,6 +107,8 @@ def leaderboard_cmd(
     check_out(out)
     if plot is not None:
         _output_file(plot, "--plot", FIGURE_SUFFIXES)   # before the bootstrap, not after
+    if matrix is not None:
+        _output_file(matrix, "--matrix", FIGURE_SUFFIXES)
     from ..data._arena import ARENA_SUFFIXES
 
     battles = battles or file.name.lower().endswith(ARENA_SUFFIXES)  # Arena's battle logs
@@ -113,9 +119,9 @@ def leaderboard_cmd(
         if control is not None:
             raise InvalidInputError("--control applies to rankings of scores, not to --battles "
                                     "(use --anchor to rate a model at 1000).")
-        if pairs is not None:
-            raise InvalidInputError("--pairs chooses the paired tests shown for rankings of "
-                                    "scores, not for --battles (the ratings' intervals compare "
+        if pairs is not None or matrix is not None:
+            raise InvalidInputError("--pairs and --matrix show the paired tests of rankings "
+                                    "of scores, not --battles (the ratings' intervals compare "
                                     "the models).")
         if mcs:
             raise InvalidInputError("--mcs applies to rankings of scores or losses, not to "
@@ -181,20 +187,19 @@ def leaderboard_cmd(
                 fmt, out, fragment)
     if plot is not None:
         _save_rank_sets(board, shown, plot)
+    if matrix is not None:
+        _save_matrix(board, shown, matrix)
 
 
 def _save_rank_sets(board, top: int | None, path: Path) -> None:
-    """Write the rank-set plot of the ``top`` best-estimated models (None: all) to ``path``
-    and, beside it as ``<stem>-matrix<suffix>``, their multiple comparison matrix (every pair
-    of the letters' tests, :func:`outperform.plot.plot_comparison_matrix`): the figure that
-    summarises the pairs the text does not print."""
+    """Write the rank-set plot of the ``top`` best-estimated models (None: all) to ``path``."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from rich.markup import escape
 
-    from ..plot import plot_comparison_matrix, plot_rank_sets
+    from ..plot import plot_rank_sets
     from ._errors import err
     from ._output import save_figure
 
@@ -202,13 +207,24 @@ def _save_rank_sets(board, top: int | None, path: Path) -> None:
     save_figure(figure, path, dpi=120)
     plt.close(figure)
     err.print(f"rank confidence sets written to {escape(str(path))}")
-    matrix = matrix_path(path)
+
+
+def _save_matrix(board, top: int | None, path: Path) -> None:
+    """Write the multiple comparison matrix of the ``top`` best-estimated models (None: all)
+    to ``path``: every pair of the letters' tests
+    (:func:`outperform.plot.plot_comparison_matrix`), the figure of the pairs the text
+    counts but does not print."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from rich.markup import escape
+
+    from ..plot import plot_comparison_matrix
+    from ._errors import err
+    from ._output import save_figure
+
     figure = plot_comparison_matrix(board, top=top).figure
-    save_figure(figure, matrix, dpi=120)
+    save_figure(figure, path, dpi=120)
     plt.close(figure)
-    err.print(f"multiple comparison matrix written to {escape(str(matrix))}")
-
-
-def matrix_path(path: Path) -> Path:
-    """Where ``--plot FILE`` puts the comparison matrix: ``FILE``'s stem + ``-matrix``."""
-    return path.with_name(f"{path.stem}-matrix{path.suffix}")
+    err.print(f"multiple comparison matrix written to {escape(str(path))}")

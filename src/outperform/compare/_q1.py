@@ -358,8 +358,8 @@ def _real_valued(losses, names, control, rope, alpha, threshold, warnings, commo
     rationale = ("real-valued per-example losses: the paired t-test and the Bayesian t-test "
                  "(Williams 2026 §5.3, eq. 6) on the differences, with the Wilcoxon test on "
                  "examples as a check that does not assume normality.")
-    pairs = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
-             if control else list(combinations(range(len(names)), 2)))
+    tested = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
+              if control else list(combinations(range(len(names)), 2)))
     if len(names) == 2:
         # Scores = negated losses, so that a positive difference favours A.
         a, b = -losses[names[0]], -losses[names[1]]
@@ -387,11 +387,11 @@ def _real_valued(losses, names, control, rope, alpha, threshold, warnings, commo
                  "The Bayesian t-test and the Wilcoxon test are run on two models only: "
                  "compare a pair (models=[A, B], or a file with those two columns) for them.")
     stat, p = np.full((k, k), np.nan), np.full((k, k), np.nan)
-    for i, j in pairs:
+    for i, j in tested:
         res = paired_ttest(-losses[names[i]], -losses[names[j]])
         stat[i, j], stat[j, i] = res.statistic, -res.statistic
         p[i, j] = p[j, i] = res.pvalue
-    idx = tuple(np.array(pairs).T)
+    idx = tuple(np.array(tested).T)
     adj = np.full((k, k), np.nan)
     adj[idx] = adjust_pvalues(p[idx], "holm")
     adj[idx[::-1]] = adj[idx]

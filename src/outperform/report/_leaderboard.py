@@ -113,29 +113,57 @@ def leaderboard_pairs(board, *, control: str | None = None, pairs: str | None = 
             "differing": int(np.asarray(pw.reject, dtype=bool)[i, j].sum()), "comparisons": rows}
 
 
-def pairs_sentence(board, chosen: dict) -> str:
-    """How many of all pairs differ by the letters' tests, and which pairs are shown."""
+def printed_pairs(board, chosen: dict, top: int | None) -> list[dict]:
+    """The rows of ``chosen["comparisons"]`` between models among the ``top`` best estimates
+    (the models a table of ``top`` rows prints; None: all)."""
+    rs = board.rank_sets
+    if top is None or top >= len(rs.names):
+        return list(chosen["comparisons"])
+    kept = {rs.names[j] for j in rs.order[:top]}
+    return [r for r in chosen["comparisons"] if r["x"] in kept and r["y"] in kept]
+
+
+def pairs_sentence(board, chosen: dict, shown: int | None = None) -> str:
+    """How many of all pairs differ by the letters' tests, and how many pairs are shown
+    (``shown``: the rows printed, :func:`printed_pairs`; default all chosen pairs)."""
     pw = board.pairwise
+    shown = chosen["shown"] if shown is None else shown
     what = f"{pw.method}, {pw.adjustment}-adjusted at α = {pw.alpha:g} (the letters' tests)"
-    if chosen["shown"] == chosen["total"]:
+    if shown == chosen["total"]:
         return (f"{what}: {chosen['differing']:,} of the {chosen['total']:,} pairs differ "
                 "significantly; every pair is shown.")
-    return count_sentence(what, chosen["differing"], chosen["total"], chosen["shown"],
-                          chosen["rule"])
+    rule = chosen["rule"] + ("" if shown == chosen["shown"] else
+                             ", among the models shown (all of them: --top 0)")
+    return count_sentence(what, chosen["differing"], chosen["total"], shown, rule)
 
 
-def pairs_table(board, chosen: dict) -> Table:
-    """The chosen pairs (:func:`leaderboard_pairs`): difference, p, adjusted p, verdict."""
-    pw, rows = board.pairwise, chosen["comparisons"]
+def _pair_cells(board, row: dict) -> list[str]:
+    return [row["x"], row["y"], f"{row['difference']:+.4g}",
+            *((f"{row['wins']:,}/{row['losses']:,}",) if "wins" in row else ()),
+            f"{row['pvalue']:.3g}", f"{row['pvalue_adjusted']:.3g}",
+            "yes" if row["significant"] else "no"]
+
+
+def pairs_table(board, chosen: dict, rows: list[dict] | None = None) -> Table:
+    """The chosen pairs (:func:`leaderboard_pairs`; ``rows``: those printed, default all):
+    difference, wins/losses, p, adjusted p, verdict."""
+    pw = board.pairwise
+    rows = chosen["comparisons"] if rows is None else rows
     counted = bool(rows) and "wins" in rows[0]
-    body = [[r["x"], r["y"], f"{r['difference']:+.4g}",
-             *((f"{r['wins']:,}/{r['losses']:,}",) if counted else ()),
-             f"{r['pvalue']:.3g}", f"{r['pvalue_adjusted']:.3g}",
-             "yes" if r["significant"] else "no"] for r in rows]
     header = ["X", "Y", f"X − Y ({board.metric})", *(("wins/losses",) if counted else ()),
               "p", "p adjusted", "differs"]
-    shown = ("every pair" if chosen["shown"] == chosen["total"] else
-             f"{chosen['shown']:,} of {chosen['total']:,} pairs, {chosen['rule']}")
+    shown = ("every pair" if len(rows) == chosen["total"] else
+             f"{len(rows):,} of {chosen['total']:,} pairs, {chosen['rule']}")
     return Table("pairs", f"Pairs ({shown}): {pw.method}, {pw.adjustment}-adjusted over all "
-                 f"pairs at α = {pw.alpha:g} (the criterion of the letters)", header, body,
-                 "frequentist")
+                 f"pairs at α = {pw.alpha:g} (the criterion of the letters)", header,
+                 [_pair_cells(board, r) for r in rows], "frequentist")
+
+
+def pairs_bullets(board, rows: list[dict]) -> list[str]:
+    """The printed pairs as Markdown bullets (the Markdown output is one table)."""
+    return [f"- {r['x']} vs {r['y']}: {r['x']} − {r['y']} = {r['difference']:+.4g} "
+            f"{board.metric}" + (f", wins/losses {r['wins']:,}/{r['losses']:,}" if "wins" in r
+                                 else "")
+            + f", p = {r['pvalue']:.3g}, adjusted p = {r['pvalue_adjusted']:.3g}: "
+            + ("differ" if r["significant"] else "no significant difference")
+            for r in rows]

@@ -9,7 +9,8 @@ from ._document import Bullets, Document, Paragraph, Section
 from ..compare._aso import next_seed_note
 from ..compare._words import aso_words, mcs_pvalue_text, mcs_words
 from ._leaderboard import (leaderboard_bullets, leaderboard_intro, leaderboard_pairs,
-                           leaderboard_table, pairs_sentence, pairs_table)
+                           leaderboard_table, pairs_bullets, pairs_sentence, pairs_table,
+                           printed_pairs)
 from ._outputs import Output, markdown_table, rich_text, simple_document
 from ._runs import runs_blocks
 from ._sections import Table
@@ -90,23 +91,29 @@ def leaderboard_output(board, *, top: int | None = None, top_k: int = 1,
     payload["top_k"] = {"k": top_k, "models": list(board.top_k(min(top_k, k)))}
     chosen = leaderboard_pairs(board, control=control, pairs=pairs)
     payload["pairs"] = chosen
-    extra = (pairs_table(board, chosen),)
-    sentence = pairs_sentence(board, chosen)
+    printed = printed_pairs(board, chosen, top)
+    sentence = pairs_sentence(board, chosen, len(printed))
     text, markdown = board.format(top=top, top_k=top_k), leaderboard_markdown(board, top)
     if board.mcs is not None:
         text += "\n" + mcs_words(board.mcs) + "\n" + _mcs_pvalues_line(board)
+    extra = (pairs_table(board, chosen),)
+    if printed:
+        text += "\n\n" + rich_text(_plain_table(pairs_table(board, chosen, printed)),
+                                    width=200)
+        markdown += "\n\n" + "\n".join(pairs_bullets(board, printed))
+    text += "\n" + sentence
+    markdown += "\n- " + sentence
     if control is not None:
         payload["control"] = {"model": control, "comparisons": control_rows(board, control)}
-        if pairs not in (None, "control"):    # else the pairs' table is the control's
-            extra += (control_table(board, control),)
-    for table in extra:
-        text += "\n\n" + rich_text(_plain_table(table), width=200)
+        table = control_table(board, control)
         markdown += "\n\n" + markdown_table(table)
-    text += "\n" + sentence
-    markdown += "\n\n" + sentence
+        if pairs not in (None, "control"):    # else the pairs' table is the control's
+            extra += (table,)
+            text += "\n\n" + rich_text(_plain_table(table), width=200)
     doc = Document("Leaderboard", leaderboard_intro(board), (Section("leaderboard", "", (
         Paragraph(leaderboard_intro(board)), leaderboard_table(board),
-        Bullets(tuple(leaderboard_bullets(board))), *extra, Paragraph(sentence))),),
+        Bullets(tuple(leaderboard_bullets(board))), *extra,
+        Paragraph(pairs_sentence(board, chosen)))),),
         numbered=False)
     return Output("leaderboard", payload, doc, text, markdown)
 
