@@ -102,7 +102,9 @@ def report_pairs(ranking, names, posthoc, *, control=None, pairs=None) -> dict:
         The models in the order of the post-hoc matrices.
     posthoc : mapping of str to PairwiseResult
     control, pairs
-        As in :func:`choose_pairs`.
+        As in :func:`choose_pairs`. By default with a control, a procedure that tests all
+        pairs run beside it (``posthoc=("nemenyi", "holm")``) also shows the pairs of the
+        rule without a control (every pair up to 6 models, else neighbours).
 
     Returns
     -------
@@ -115,6 +117,13 @@ def report_pairs(ranking, names, posthoc, *, control=None, pairs=None) -> dict:
     import numpy as np
 
     chosen, rule = choose_pairs(ranking, control=control, pairs=pairs, order=names)
+    if pairs is None and control is not None and any(r.control is None for r in posthoc.values()):
+        # an all-pairs procedure asked for beside the control: its pairs by the rule without
+        # a control, the control's pairs as well
+        more, how = choose_pairs(ranking, order=names)
+        known = {frozenset(p) for p in chosen}
+        chosen += [p for p in more if frozenset(p) not in known]
+        rule = f"{rule}, and {how} for the tests of all pairs"
     k = len(names)
     tested, differing = {}, {}
     for key, res in posthoc.items():
