@@ -168,3 +168,14 @@ def hidden_pairs(what: str, res, n_rejected: int, shown):
     if visible == len(tested):
         return None
     return count_sentence(what, n_rejected, len(tested), visible, shown["rule"])
+
+
+def said_pairs(what: str, res, shown) -> tuple[list[tuple[int, int]], str | None]:
+    """The rejected pairs (i, j) of ``res`` to state in words — those ``shown`` keeps (all
+    without ``shown``), in the order of ``res.pairs()`` — and the count sentence
+    (:func:`hidden_pairs`) when some pairs are not shown, else None."""
+    rejected = [(i, j) for i, j in res.pairs() if res.reject[i, j]]
+    count = hidden_pairs(what, res, len(rejected), shown)
+    if count is None:
+        return rejected, None
+    return [(i, j) for i, j in rejected if shown["mask"][i, j]], count

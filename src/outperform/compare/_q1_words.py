@@ -6,7 +6,7 @@ that convention, the difference named "mean loss of B − A" as in the report's 
 from __future__ import annotations
 
 from ..results import PairwiseResult
-from ._pair_choice import hidden_pairs, report_pairs, shown_pairs
+from ._pair_choice import report_pairs, said_pairs, shown_pairs
 from ._words import conclusion, probability_summary
 
 
@@ -77,16 +77,13 @@ def pair_words(res: PairwiseResult, losses, quantity, shown=None) -> list[str]:
     """Sentences of the pairs ``res`` rejects, the better model named by the mean losses;
     with ``shown`` (:func:`._pair_choice.shown_pairs`) those of the chosen pairs only, and
     how many of all differ when some are not shown."""
-    rejected = [(i, j) for i, j in res.pairs() if res.reject[i, j]]
-    count = hidden_pairs(res.method, res, len(rejected), shown)
-    visible = rejected if count is None else [(i, j) for i, j in rejected
-                                              if shown["mask"][i, j]]
+    visible, count = said_pairs(res.method, res, shown)
     out = [conclusion(res.method, res.names[i], res.names[j], decision=True,
                       values=(losses[res.names[i]].mean(), losses[res.names[j]].mean()),
                       quantity=quantity, higher_is_better=False,
                       evidence=f"Holm-adjusted p = {res.pvalue_adjusted[i, j]:.3g}")
            for i, j in visible]
-    if not rejected:
+    if not (visible or count):
         return [f"{res.method}: no pair differs significantly at α = {res.alpha}."]
     return out + ([] if count is None else [count])
 

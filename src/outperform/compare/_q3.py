@@ -145,7 +145,7 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         if k > 2 and procedures != ["none"]:
             _check_posthoc_memory(k)
         return compare_incomplete(scores, alpha=alpha, control=control,
-                                  posthoc=procedures[0])
+                                  posthoc=procedures[0], pairs=pairs)
     if k > 2 and procedures != ["none"]:
         _check_posthoc_memory(k)
     if n < 2:
@@ -165,7 +165,7 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
     if omnibus == "anova":
         return compare_anova(scores, summary, alpha=alpha, control=control,
                              procedure=procedures[0],
-                             warnings=unit_mismatch(dict(zip(names, values.T))))
+                             warnings=unit_mismatch(dict(zip(names, values.T))), pairs=pairs)
     warnings = _warnings(scores, ranked)
     if k == 2:
         report = _two_models(scores, ranks, summary, alpha, warnings)
