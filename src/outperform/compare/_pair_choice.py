@@ -145,13 +145,14 @@ def shown_pairs(names, chosen: dict) -> dict:
     return {"mask": shown_mask(names, chosen["chosen"]), "rule": chosen["rule"]}
 
 
-def count_sentence(what: str, differing: int, tested: int, shown: int, rule: str) -> str:
+def count_sentence(what: str, differing: int, tested: int, shown: int, rule: str,
+                   verb: str = "differ significantly") -> str:
     """The sentence that summarises the pairs not shown: how many of all pairs differ.
 
     >>> count_sentence("Nemenyi", 35, 66, 11, "neighbours in the ranking")
     'Nemenyi: 35 of all 66 pairs differ significantly; 11 pairs are shown (neighbours in the ranking; every pair with pairs=\\'all\\', --pairs all).'
     """
-    return (f"{what}: {differing:,} of all {tested:,} pairs differ significantly; "
+    return (f"{what}: {differing:,} of all {tested:,} pairs {verb}; "
             f"{shown:,} pair{'' if shown == 1 else 's'} {'is' if shown == 1 else 'are'} shown "
             f"({rule}; every pair with pairs='all', --pairs all).")
 

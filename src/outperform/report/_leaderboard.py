@@ -98,16 +98,18 @@ def leaderboard_pairs(board, *, control: str | None = None, pairs: str | None = 
     ranking = [rs.names[j] for j in rs.order]
     chosen, rule = choose_pairs(ranking, control=control, pairs=pairs, order=ranking)
     index = {m: j for j, m in enumerate(rs.names)}
-    wins = pw.wins
-    rows = []
-    for x, y in chosen:
-        i, j = index[x], index[y]
-        row = {"x": x, "y": y, "difference": float(rs.estimate[i] - rs.estimate[j]),
-               "pvalue": float(pw.pvalue[i, j]), "pvalue_adjusted": float(pw.pvalue_adjusted[i, j]),
-               "significant": bool(pw.reject[i, j])}
-        if wins is not None:
-            row.update(wins=int(wins[i, j]), losses=int(wins[j, i]))
-        rows.append(row)
+    a = np.array([index[x] for x, _ in chosen], dtype=int)
+    b = np.array([index[y] for _, y in chosen], dtype=int)
+    columns = {"x": [rs.names[i] for i in a], "y": [rs.names[j] for j in b],
+               "difference": (rs.estimate[a] - rs.estimate[b]).tolist(),
+               "pvalue": np.asarray(pw.pvalue, dtype=float)[a, b].tolist(),
+               "pvalue_adjusted": np.asarray(pw.pvalue_adjusted, dtype=float)[a, b].tolist(),
+               "significant": np.asarray(pw.reject, dtype=bool)[a, b].tolist()}
+    if pw.wins is not None:
+        wins = np.asarray(pw.wins)
+        columns.update(wins=wins[a, b].astype(int).tolist(),
+                       losses=wins[b, a].astype(int).tolist())
+    rows = [dict(zip(columns, values)) for values in zip(*columns.values())]
     i, j = np.triu_indices(len(rs.names), 1)
     return {"rule": rule, "shown": len(rows), "total": int(i.size),
             "differing": int(np.asarray(pw.reject, dtype=bool)[i, j].sum()), "comparisons": rows}

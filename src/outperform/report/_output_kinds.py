@@ -97,17 +97,19 @@ def leaderboard_output(board, *, top: int | None = None, top_k: int = 1,
     if board.mcs is not None:
         text += "\n" + mcs_words(board.mcs) + "\n" + _mcs_pvalues_line(board)
     extra = (pairs_table(board, chosen),)
+    # against a control (the default rule then), the control's table lists the pairs
+    against = control is not None and pairs in (None, "control")
     if printed:
         text += "\n\n" + rich_text(_plain_table(pairs_table(board, chosen, printed)),
                                     width=200)
-        markdown += "\n\n" + "\n".join(pairs_bullets(board, printed))
+        markdown += "" if against else "\n\n" + "\n".join(pairs_bullets(board, printed))
     text += "\n" + sentence
-    markdown += "\n- " + sentence
+    markdown += "\n\n- " + sentence
     if control is not None:
         payload["control"] = {"model": control, "comparisons": control_rows(board, control)}
         table = control_table(board, control)
         markdown += "\n\n" + markdown_table(table)
-        if pairs not in (None, "control"):    # else the pairs' table is the control's
+        if not against:
             extra += (table,)
             text += "\n\n" + rich_text(_plain_table(table), width=200)
     doc = Document("Leaderboard", leaderboard_intro(board), (Section("leaderboard", "", (
