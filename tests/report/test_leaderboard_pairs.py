@@ -81,6 +81,7 @@ def test_top_prints_the_pairs_among_the_models_shown(board):
     assert len(out.payload["pairs"]["comparisons"]) == 11      # JSON: every chosen pair
 
 
+@pytest.mark.slow
 def test_json_validates_and_says_which_pairs(board):
     import jsonschema
 
