@@ -94,3 +94,13 @@ def test_markdown_stays_one_table(board):
     markdown = render_output(leaderboard_output(board), "markdown")
     assert sum(line.startswith("|---") for line in markdown.splitlines()) == 1
     assert markdown.count("\n- m") == 11
+
+
+def test_listing_every_pair_of_many_models_is_costed_first(board, monkeypatch):
+    from outperform import PerformanceWarning
+    import outperform.report._leaderboard as module
+
+    monkeypatch.setattr(module, "NOTICE_SECONDS", 0.0)    # as if the 66 pairs were 10^6
+    with pytest.warns(PerformanceWarning, match="66 pairs of 12 models listed .every pair.: "
+                                                "estimated"):
+        leaderboard_output(board, pairs="all")

@@ -5,8 +5,12 @@ them in the report's inferences as a subsection, with the rank-set plot as its f
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
+from .._cost import NOTICE_SECONDS, check_cost
+from .._errors import PerformanceWarning
 from ..compare._pair_choice import choose_pairs, count_sentence
 from ..compare._words import best_words
 from ..compare._words import mcs_pvalue_text, mcs_words
@@ -97,6 +101,17 @@ def leaderboard_pairs(board, *, control: str | None = None, pairs: str | None = 
     rs, pw = board.rank_sets, board.pairwise
     ranking = [rs.names[j] for j in rs.order]
     chosen, rule = choose_pairs(ranking, control=control, pairs=pairs, order=ranking)
+    # Measured: ~15-45 µs and ~1 kB per row from here to the JSON text (2,000 models, all
+    # 1,999,000 pairs: 90 s and 445 MB of JSON on a loaded 2-core machine).
+    check_cost("the pairs listed (--pairs neighbours or control list fewer)", len(chosen),
+               work=f"{len(ranking):,} models", bytes_per_unit=1000)   # memory: refused
+    seconds = 1.5e-5 * len(chosen)
+    if seconds >= NOTICE_SECONDS:
+        warnings.warn(f"{len(chosen):,} pairs of {len(ranking):,} models listed "
+                      f"({rule}): estimated to take at least ~{seconds:.0f} s and "
+                      f"~{len(chosen) / 1e3:,.0f} MB of memory; --pairs neighbours or control "
+                      "list fewer (the count covers all pairs either way).",
+                      PerformanceWarning, stacklevel=2)
     index = {m: j for j, m in enumerate(rs.names)}
     a = np.array([index[x] for x, _ in chosen], dtype=int)
     b = np.array([index[y] for _, y in chosen], dtype=int)
