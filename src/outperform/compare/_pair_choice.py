@@ -149,8 +149,9 @@ def count_sentence(what: str, differing: int, tested: int, shown: int, rule: str
                    verb: str = "differ significantly") -> str:
     """The sentence that summarises the pairs not shown: how many of all pairs differ.
 
-    >>> count_sentence("Nemenyi", 35, 66, 11, "neighbours in the ranking")
-    'Nemenyi: 35 of all 66 pairs differ significantly; 11 pairs are shown (neighbours in the ranking; every pair with pairs=\\'all\\', --pairs all).'
+    >>> print(count_sentence("Nemenyi", 35, 66, 11, "neighbours in the ranking"))
+    Nemenyi: 35 of all 66 pairs differ significantly; 11 pairs are shown (neighbours in the
+    ranking; every pair with pairs='all', --pairs all).
     """
     return (f"{what}: {differing:,} of all {tested:,} pairs {verb}; "
             f"{shown:,} pair{'' if shown == 1 else 's'} {'is' if shown == 1 else 'are'} shown "
