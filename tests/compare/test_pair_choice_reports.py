@@ -140,3 +140,19 @@ def test_bad_pairs_values_are_refused_before_the_work():
         compare(_q3(), pairs="control")
     with pytest.raises(InvalidInputError, match="choose one of all, neighbours, control"):
         compare(_q3(), pairs="best")
+
+
+def test_bayesian_pairs_of_the_neighbours_and_the_count_of_decisions():
+    rep = compare(_q3(), bayesian=True)
+    res = rep.posthoc["bayesian_signed_rank"]
+    decided = sum(res.decision[i, j] != "undecided" for i, j in res.pairs())
+    method = res.method
+    counted = [c for c in rep.conclusions if c.startswith(method) and "reach a decision" in c]
+    assert counted == [f"{method}: {decided} of all 66 pairs reach a decision; 11 pairs are "
+                       "shown (neighbours in the ranking; every pair with pairs='all', "
+                       "--pairs all)."]
+    neighbours = {frozenset(p) for p in rep.details["pairs"]["chosen"]}
+    said = [c for c in rep.conclusions if c.startswith(method) and " better than " in c]
+    bodies = [c[len(method) + 2:].split(" (P(")[0] for c in said]   # "X is ... better than Y"
+    named = [frozenset(m for m in res.names if f" {m} " in f" {body} ") for body in bodies]
+    assert said and all(len(pair) == 2 and pair in neighbours for pair in named)
