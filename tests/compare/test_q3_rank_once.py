@@ -234,7 +234,7 @@ def test_every_rejected_pair_has_its_sentence_with_the_better_rank_first():
     # names the model of lower average rank as better, with the pair's adjusted p-value.
     x = _scores(300, 25, 7)
     df = pd.DataFrame(x + np.linspace(0, 0.05, 25), columns=[f"m{j}" for j in range(25)])
-    rep = compare(df, control="m3", posthoc=("nemenyi", "holm"))
+    rep = compare(df, control="m3", posthoc=("nemenyi", "holm"), pairs="all")   # every pair
     for key, label in (("nemenyi", "Nemenyi"), ("holm", "Holm")):
         res = rep.posthoc[key]
         said = [c for c in rep.conclusions if "significantly better" in c and (

@@ -22,6 +22,7 @@ def compare_cmd(
                                "model, task, fold, seed; ?model=PARAM&task=PARAM when their "
                                "names do not tell; needs the 'mlflow' extra)."),
     control: Optional[str] = opt.control(),
+    pairs: Optional[str] = opt.pairs(),
     alpha: float = opt.alpha(),
     metric: Optional[str] = opt.metric(),
     lower_is_better: bool = opt.lower_is_better(),
@@ -82,7 +83,8 @@ def compare_cmd(
                      rope=rope, rho=rho, threshold=threshold,
                      bayesian=bayesian, prior_strength=prior, hierarchical=hierarchical,
                      encoding=encoding, progress=True, y_true=y_true, loss=loss, cluster=cluster,
-                     random_state=seed, omnibus=omnibus, n_train=n_train, n_test=n_test)
+                     random_state=seed, omnibus=omnibus, n_train=n_train, n_test=n_test,
+                     pairs=pairs)
     _emit(report, fmt, out, fragment)
     if plot is not None:
         _plot(report, plot)

@@ -64,6 +64,7 @@ def leaderboard_cmd(
     higher_is_better: bool = opt.higher_is_better(),
     control: Optional[str] = opt.control("Also compare every model with this one (the "
                                          "leaderboard's paired tests, adjusted as its letters)."),
+    pairs: Optional[str] = opt.pairs(),
     y_true: str = opt.y_true(),
     loss: str = opt.loss("Predictions: zero-one (accuracy), log, squared "
                              "or absolute."),
@@ -98,6 +99,11 @@ def leaderboard_cmd(
     plot: Optional[Path] = opt.plot("Also draw the rank confidence sets of the models --top "
                                     "shows into this figure (.png, .svg, .pdf); with "
                                     "--battles, the ratings."),
+    matrix: Optional[Path] = typer.Option(None, "--matrix", metavar="FILE", help="Also draw "
+                                          "the multiple comparison matrix of the models --top "
+                                          "shows (every pair of the letters' tests, the pairs "
+                                          "the text counts) into this figure (.png, .svg, "
+                                          ".pdf)."),
 ) -> None:
     """Rank many models: rank confidence sets (simultaneous and marginal, Mogstad et al.
     2024), tiers, compact letters of the paired tests (McNemar or cluster-robust t, Holm),
@@ -107,6 +113,8 @@ def leaderboard_cmd(
     check_out(out)
     if plot is not None:
         _output_file(plot, "--plot", FIGURE_SUFFIXES)   # before the bootstrap, not after
+    if matrix is not None:
+        _output_file(matrix, "--matrix", FIGURE_SUFFIXES)
     from ..data._arena import ARENA_SUFFIXES
 
     battles = battles or file.name.lower().endswith(ARENA_SUFFIXES)  # Arena's battle logs
@@ -120,6 +128,10 @@ def leaderboard_cmd(
         if control is not None:
             raise InvalidInputError("--control applies to rankings of scores, not to --battles "
                                     "(use --anchor to rate a model at 1000).")
+        if pairs is not None or matrix is not None:
+            raise InvalidInputError("--pairs and --matrix show the paired tests of rankings "
+                                    "of scores, not --battles (the ratings' intervals compare "
+                                    "the models).")
         if mcs:
             raise InvalidInputError("--mcs applies to rankings of scores or losses, not to "
                                     "--battles (pairwise outcomes have no loss per item).")
@@ -160,6 +172,9 @@ def leaderboard_cmd(
                                 "model confidence set: add --mcs.")
     if top_k < 1:
         raise InvalidInputError(f"--top-k must be at least 1, got {top_k}.")
+    from ..compare._pair_choice import choose_pairs
+
+    choose_pairs([], control=control, pairs=pairs)   # a bad --pairs refused before the work
     if top is not None and top < 0:
         raise InvalidInputError(f"--top must be 0 (all models) or a positive number, got {top}.")
     from ..compare import leaderboard
@@ -178,10 +193,12 @@ def leaderboard_cmd(
                                 f"({', '.join(board.names)}).")
     k = len(board.names)
     shown = (None if k <= 50 else DEFAULT_TOP) if top is None else (top or None)
-    emit_output(leaderboard_output(board, top=shown, top_k=top_k, control=control), fmt, out,
-                fragment)
+    emit_output(leaderboard_output(board, top=shown, top_k=top_k, control=control, pairs=pairs),
+                fmt, out, fragment)
     if plot is not None:
         _save_rank_sets(board, shown, plot)
+    if matrix is not None:
+        _save_matrix(board, shown, matrix)
 
 
 def _save_rank_sets(board, top: int | None, path: Path) -> None:
@@ -200,3 +217,24 @@ def _save_rank_sets(board, top: int | None, path: Path) -> None:
     save_figure(figure, path, dpi=120)
     plt.close(figure)
     err.print(f"rank confidence sets written to {escape(str(path))}")
+
+
+def _save_matrix(board, top: int | None, path: Path) -> None:
+    """Write the multiple comparison matrix of the ``top`` best-estimated models (None: all)
+    to ``path``: every pair of the letters' tests
+    (:func:`outperform.plot.plot_comparison_matrix`), the figure of the pairs the text
+    counts but does not print."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from rich.markup import escape
+
+    from ..plot import plot_comparison_matrix
+    from ._errors import err
+    from ._output import save_figure
+
+    figure = plot_comparison_matrix(board, top=top).figure
+    save_figure(figure, path, dpi=120)
+    plt.close(figure)
+    err.print(f"multiple comparison matrix written to {escape(str(path))}")

@@ -59,6 +59,7 @@ def report(
                                   "(the \\usepackage lines they need in a comment at the top), "
                                   "not a whole document."),
     control: Optional[str] = opt.control(),
+    pairs: Optional[str] = opt.pairs(),
     alpha: float = opt.alpha(),
     metric: Optional[str] = opt.metric(),
     lower_is_better: bool = opt.lower_is_better(),
@@ -119,7 +120,8 @@ def report(
         from ._compare_evals import refuse_table_options, write_eval_reports
 
         refuse_table_options({"--rope": rope is not None, "--no-bayesian": not bayesian,
-                              "--y-true": y_true != "y_true", "--loss": loss != "zero-one"})
+                              "--y-true": y_true != "y_true", "--loss": loss != "zero-one",
+                              "--pairs": pairs is not None})
 
         # the evaluation-log reader has no encoding: a table in another one is read here
         sources = [read_table(files[0], encoding=encoding)] if items and encoding else files
@@ -130,8 +132,9 @@ def report(
     file = files[0]
     result = compare(file, metric=metric, higher_is_better=direction, alpha=alpha,
                      control=control, rope=rope, bayesian=bayesian, y_true=y_true, loss=loss,
-                     cluster=cluster, encoding=encoding, progress=True, random_state=seed)
-    result = with_runs(result, file, encoding=encoding, control=control)
+                     cluster=cluster, encoding=encoding, progress=True, random_state=seed,
+                     pairs=pairs)
+    result = with_runs(result, file, encoding=encoding, control=control, pairs=pairs)
     with writing(out):
         paths = write_report(result, out, formats=chosen, seed=seed, fragment=fragment,
                              methods=True)

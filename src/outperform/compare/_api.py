@@ -78,7 +78,8 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
             loss: str = "zero-one", cluster: str | None = None,
             hierarchical: bool = False, encoding: str | None = None,
             progress: bool = False, omnibus: str = "friedman", top: int | None = None,
-            n_train: float | None = None, n_test: float | None = None) -> ComparisonReport:
+            n_train: float | None = None, n_test: float | None = None,
+            pairs: str | None = None) -> ComparisonReport:
     """Compare models or algorithms and report decisions, effect sizes and warnings.
 
     Parameters
@@ -166,6 +167,12 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
         Q2: sizes of a training and of a test set, for the correlation of the corrected
         t-test, rho = n_test / (n_train + n_test) (Nadeau & Bengio 2003); added to a table
         that lacks them, or the design of scikit-learn results whose splitter is unknown.
+    pairs : {"all", "neighbours", "control"}, optional
+        Q1 and Q3 with several models: which pairs the conclusions and post-hoc tables show
+        in full (:func:`outperform.compare._pair_choice.choose_pairs` on the summary's
+        ranking): by default each model against ``control``, every pair up to 6 models,
+        else the neighbours in the ranking; the tests still run on all pairs, a sentence
+        counts those that differ and ``details["pairs"]`` records the choice.
 
     Returns
     -------
@@ -225,14 +232,14 @@ def compare(data, *, question: str = "auto", metric: str | None = None,
                       threshold=threshold, bayesian=bayesian, prior_strength=prior_strength,
                       random_state=random_state, y_true=y_true, loss=loss, cluster=cluster,
                       hierarchical=hierarchical, encoding=encoding, progress=progress,
-                      omnibus=omnibus, n_train=n_train, n_test=n_test)
+                      omnibus=omnibus, n_train=n_train, n_test=n_test, pairs=pairs)
     return with_provenance(report, converted)
 
 
 def _compare(data, *, question, metric, higher_is_better, alpha, control, posthoc, aggregate,
              rope, rho, threshold, bayesian, prior_strength, random_state, y_true, loss,
              cluster, hierarchical, encoding, progress, omnibus, n_train,
-             n_test) -> ComparisonReport:
+             n_test, pairs=None) -> ComparisonReport:
     """compare() on a table, a file or a ScoreMatrix (the options checked)."""
     if isinstance(data, pd.DataFrame):
         data = _flat(data)
@@ -253,7 +260,7 @@ def _compare(data, *, question, metric, higher_is_better, alpha, control, postho
                            threshold=threshold, prior_strength=prior_strength,
                            random_state=random_state, y_true=y_true, loss=loss, cluster=cluster,
                            hierarchical=hierarchical, omnibus=omnibus, n_train=n_train,
-                           n_test=n_test)
+                           n_test=n_test, pairs=pairs)
     # Each question imports its own module: a Q3 table does not load the Q1/Q2 and
     # hierarchical kernels (scipy.optimize among them).
     if question == "Q1" or (question == "auto" and y_true in columns):
@@ -261,7 +268,8 @@ def _compare(data, *, question, metric, higher_is_better, alpha, control, postho
 
         frame = data if isinstance(data, pd.DataFrame) else read_table(data, encoding=encoding)
         report = compare_predictions(frame, y_true=y_true, loss=loss, control=control,
-                                     cluster=cluster, rope=rope, alpha=alpha, threshold=threshold)
+                                     cluster=cluster, rope=rope, alpha=alpha, threshold=threshold,
+                                     pairs=pairs)
         report = _with_leaderboard(report, frame, y_true=y_true, loss=loss, cluster=cluster,
                                    alpha=alpha, random_state=random_state)
         return with_ignored_options(report, "Q1", given)
@@ -301,7 +309,7 @@ def _compare(data, *, question, metric, higher_is_better, alpha, control, postho
             "(--bayesian/--hierarchical) for the frequentist tests of incomplete tables "
             "(Skillings–Mack), or complete the runs.")
     report = compare_many_tasks(scores, alpha=alpha, control=control, posthoc=posthoc,
-                                random_state=random_state, omnibus=omnibus)
+                                random_state=random_state, omnibus=omnibus, pairs=pairs)
     if not isinstance(data, ScoreMatrix):
         from ._q3_replicability import add_replicability
 

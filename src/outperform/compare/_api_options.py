@@ -54,7 +54,7 @@ _USED_BY = {
     "threshold": ("Q1", "Q2", "counts", "bayesian", "hierarchical"), "rho": ("Q2",),
     "prior_strength": ("bayesian",), "random_state": ("Q1", "Q3", "bayesian", "hierarchical"),
     "y_true": ("Q1",), "loss": ("Q1",), "cluster": ("Q1",), "hierarchical": ("Q3", "counts"),
-    "omnibus": ("Q3",), "n_train": ("Q2",), "n_test": ("Q2",),
+    "omnibus": ("Q3",), "n_train": ("Q2",), "n_test": ("Q2",), "pairs": ("Q1", "Q3"),
 }
 _ROUTES = {"Q1": "Q1 (predictors on one test set, per-example predictions)",
            "counts": "per-task discordance counts (the hierarchical McNemar test)",

@@ -43,8 +43,9 @@ from ..stats._tost import tost
 from ..stats._ttest import paired_ttest
 from ..stats._wilcoxon import wilcoxon
 from ._guards import check_predictions
-from ._q1_words import (bayes_words, freq_words, mcnemar_words, noninferiority_words,
-                        omnibus_words, pair_words, tost_words)
+from ._pair_choice import choose_pairs
+from ._q1_words import (bayes_words, chosen_pair_words, freq_words, mcnemar_words,
+                        noninferiority_words, omnibus_words, tost_words)
 
 LOSSES = ("zero-one", "log", "squared", "absolute", "given")
 EPS = 1e-15  # log loss of a probability 0 for the true class would be infinite
@@ -148,7 +149,7 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
                         alpha: float = 0.05, threshold: float = 0.95,
                         encoding: str | None = None,
                         noninferiority_margin: float | None = None,
-                        X=None) -> ComparisonReport:
+                        X=None, pairs: str | None = None) -> ComparisonReport:
     """Compare predictors on one test set from their per-example predictions (Williams Q1).
 
     Parameters
@@ -182,6 +183,9 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
         Encoding of a text file that is not UTF-8 (e.g. ``"cp1252"``).
     X : array-like, optional
         The test set of a dict of estimators (rows = examples).
+    pairs : {"all", "neighbours", "control"}, optional
+        More than two models: which pairs the conclusions and tables show in full, as in
+        :func:`outperform.compare.compare` (``details["pairs"]``).
     noninferiority_margin : float, optional
         0/1 loss, two models: also test that the new model loses at most this much accuracy
         (accuracy units, 0.01 = one point) against the reference, by Tango's score test
@@ -233,6 +237,7 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
     warnings: list[str] = _cluster_warning(data, cluster) + check_predictions(y, preds, loss)
     if control is not None and control not in names:
         raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
+    choose_pairs(names, control=control, pairs=pairs)     # a bad choice refused before work
     if noninferiority_margin is not None and (loss != "zero-one" or len(names) != 2
                                               or cluster is not None):
         raise InvalidInputError(
@@ -257,8 +262,8 @@ def compare_predictions(data, *, y_true: str | None = "y_true", models=None,
                            "groups": None if groups is None else int(len(set(groups)))})
     if loss == "zero-one" and groups is None:
         return _zero_one(y, preds, losses, names, control, rope, alpha, threshold, warnings,
-                         common, noninferiority_margin)
-    return _real_valued(losses, names, control, rope, alpha, threshold, warnings, common)
+                         common, noninferiority_margin, pairs)
+    return _real_valued(losses, names, control, rope, alpha, threshold, warnings, common, pairs)
 
 
 def _clipped_log_loss(y, preds) -> list[str]:
@@ -299,7 +304,7 @@ def _risk(loss, groups, v) -> dict:
 
 
 def _zero_one(y, preds, losses, names, control, rope, alpha, threshold, warnings, common,
-              margin=None):
+              margin=None, pairs=None):
     correct = np.vstack([1 - losses[m] for m in names]).astype(bool)
     rationale = ("0/1 loss on one test set: McNemar's test on the discordant examples "
                  "(Dietterich 1998; Williams 2026 §5.1) and its Bayesian version, the Beta "
@@ -339,19 +344,22 @@ def _zero_one(y, preds, losses, names, control, rope, alpha, threshold, warnings
                              pairwise_mcnemar(correct, names=names, adjustment="holm", alpha=alpha)),
             "bayesian_mcnemar": pairwise_bayesian_mcnemar(correct, names=names, threshold=threshold,
                                                           rope=rope)}
-    conclusions = ([omnibus_words(tests["cochran_q"], alpha)]
-                   + pair_words(post["mcnemar_holm"], losses, "error rate"))
+    words, chosen = chosen_pair_words(post, "mcnemar_holm", losses, "error rate",
+                                      common["summary"], control, pairs)
+    conclusions = [omnibus_words(tests["cochran_q"], alpha)] + words
     return ComparisonReport(tests=tests, recommended="cochran_q", rationale=rationale,
                             posthoc=post, conclusions=tuple(conclusions),
-                            warnings=tuple(warnings), **common)
+                            warnings=tuple(warnings),
+                            **{**common, "details": {**common["details"], "pairs": chosen}})
 
 
-def _real_valued(losses, names, control, rope, alpha, threshold, warnings, common):
+def _real_valued(losses, names, control, rope, alpha, threshold, warnings, common,
+                 pairs=None):
     rationale = ("real-valued per-example losses: the paired t-test and the Bayesian t-test "
                  "(Williams 2026 §5.3, eq. 6) on the differences, with the Wilcoxon test on "
                  "examples as a check that does not assume normality.")
-    pairs = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
-             if control else list(combinations(range(len(names)), 2)))
+    tested = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
+              if control else list(combinations(range(len(names)), 2)))
     if len(names) == 2:
         # Scores = negated losses, so that a positive difference favours A.
         a, b = -losses[names[0]], -losses[names[1]]
@@ -379,11 +387,11 @@ def _real_valued(losses, names, control, rope, alpha, threshold, warnings, commo
                  "The Bayesian t-test and the Wilcoxon test are run on two models only: "
                  "compare a pair (models=[A, B], or a file with those two columns) for them.")
     stat, p = np.full((k, k), np.nan), np.full((k, k), np.nan)
-    for i, j in pairs:
+    for i, j in tested:
         res = paired_ttest(-losses[names[i]], -losses[names[j]])
         stat[i, j], stat[j, i] = res.statistic, -res.statistic
         p[i, j] = p[j, i] = res.pvalue
-    idx = tuple(np.array(pairs).T)
+    idx = tuple(np.array(tested).T)
     adj = np.full((k, k), np.nan)
     adj[idx] = adjust_pvalues(p[idx], "holm")
     adj[idx[::-1]] = adj[idx]
@@ -391,11 +399,12 @@ def _real_valued(losses, names, control, rope, alpha, threshold, warnings, commo
                           pvalue=p, pvalue_adjusted=adj,
                           reject=np.nan_to_num(adj, nan=1.0) < alpha, alpha=alpha,
                           adjustment="holm", control=control)
+    words, chosen = chosen_pair_words({"paired_t_holm": post}, "paired_t_holm", losses,
+                                      "mean loss", common["summary"], control, pairs)
     return ComparisonReport(tests={}, recommended="", rationale=rationale,
-                            posthoc={"paired_t_holm": post},
-                            conclusions=tuple(pair_words(post, losses, "mean loss")),
+                            posthoc={"paired_t_holm": post}, conclusions=tuple(words),
                             warnings=tuple(warnings),
-                            **common)
+                            **{**common, "details": {**common["details"], "pairs": chosen}})
 
 
 def _named_difference(res, names):

@@ -6,6 +6,7 @@ that convention, the difference named "mean loss of B − A" as in the report's 
 from __future__ import annotations
 
 from ..results import PairwiseResult
+from ._pair_choice import report_pairs, said_pairs, shown_pairs
 from ._words import conclusion, probability_summary
 
 
@@ -72,11 +73,26 @@ def omnibus_words(res, alpha) -> str:
                else "— no significant difference among the error rates."))
 
 
-def pair_words(res: PairwiseResult, losses, quantity) -> list[str]:
-    """Sentences of the pairs ``res`` rejects, the better model named by the mean losses."""
+def pair_words(res: PairwiseResult, losses, quantity, shown=None) -> list[str]:
+    """Sentences of the pairs ``res`` rejects, the better model named by the mean losses;
+    with ``shown`` (:func:`._pair_choice.shown_pairs`) those of the chosen pairs only, and
+    how many of all differ when some are not shown."""
+    visible, count = said_pairs(res.method, res, shown)
     out = [conclusion(res.method, res.names[i], res.names[j], decision=True,
                       values=(losses[res.names[i]].mean(), losses[res.names[j]].mean()),
                       quantity=quantity, higher_is_better=False,
                       evidence=f"Holm-adjusted p = {res.pvalue_adjusted[i, j]:.3g}")
-           for i, j in res.pairs() if res.reject[i, j]]
-    return out or [f"{res.method}: no pair differs significantly at α = {res.alpha}."]
+           for i, j in visible]
+    if not (visible or count):
+        return [f"{res.method}: no pair differs significantly at α = {res.alpha}."]
+    return out + ([] if count is None else [count])
+
+
+def chosen_pair_words(post: dict, key: str, losses, quantity, summary, control, pairs
+                      ) -> tuple[list[str], dict]:
+    """:func:`pair_words` of ``post[key]`` for the pairs :func:`._pair_choice.report_pairs`
+    chooses on the summary's ranking, and that choice (the report's ``details["pairs"]``)."""
+    res = post[key]
+    chosen = report_pairs([row["model"] for row in summary], res.names, post, control=control,
+                          pairs=pairs)
+    return pair_words(res, losses, quantity, shown_pairs(res.names, chosen)), chosen

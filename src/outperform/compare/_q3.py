@@ -34,6 +34,7 @@ from ._posthoc_choice import POSTHOC as POSTHOC   # re-exported: compare._q3.POS
 from ._posthoc_choice import (_check_control, _posthoc_phrase, _procedures,
                               _procedures_differ)
 from ._q3_anova import check_omnibus, compare_anova
+from ._pair_choice import choose_pairs, report_pairs, shown_pairs
 from ._q3_words import conclusions as q3_conclusions
 from ._q3_small import SMALL_N, small_sample_omnibus, small_sample_warning, withhold_posthoc
 
@@ -47,7 +48,8 @@ BYTES_PER_CELL = 80
 
 def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str | None = None,
                        posthoc: str | Sequence[str] = "auto", random_state=0,
-                       omnibus: str = "friedman") -> ComparisonReport:
+                       omnibus: str = "friedman", pairs: str | None = None
+                       ) -> ComparisonReport:
     """Frequentist comparison of k algorithms over N data sets (Williams Q3; Demšar 2006).
 
     Parameters
@@ -92,6 +94,13 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
     random_state : int or Generator
         Seed of the Monte Carlo permutations of the Friedman test over at most 10 data sets
         when its exact distribution is too large to enumerate (see below).
+    pairs : {"all", "neighbours", "control"}, optional
+        Which pairs the conclusions and the post-hoc tables show in full
+        (:func:`outperform.compare._pair_choice.choose_pairs` on the ranking by average
+        rank): by default each model against ``control``, every pair up to 6 models, else
+        the neighbours in the ranking. The tests run on all pairs whatever is shown; a
+        sentence counts those that differ, and ``details["pairs"]`` holds the choice and
+        the counts (:func:`outperform.compare._pair_choice.report_pairs`).
 
     Notes
     -----
@@ -121,6 +130,7 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
     values, hib = scores.values, scores.higher_is_better
     n, k = values.shape
     _check_control(procedures, control)
+    choose_pairs(names, control=control, pairs=pairs)     # a bad choice refused before work
     check_omnibus(omnibus, procedures, k, bool(np.isnan(values).any()))
     if procedures == ["none"] and control is not None:
         raise InvalidInputError("posthoc='none' (--posthoc none) runs no comparison with the "
@@ -135,7 +145,7 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
         if k > 2 and procedures != ["none"]:
             _check_posthoc_memory(k)
         return compare_incomplete(scores, alpha=alpha, control=control,
-                                  posthoc=procedures[0])
+                                  posthoc=procedures[0], pairs=pairs)
     if k > 2 and procedures != ["none"]:
         _check_posthoc_memory(k)
     if n < 2:
@@ -155,13 +165,13 @@ def compare_many_tasks(scores: ScoreMatrix, *, alpha: float = 0.05, control: str
     if omnibus == "anova":
         return compare_anova(scores, summary, alpha=alpha, control=control,
                              procedure=procedures[0],
-                             warnings=unit_mismatch(dict(zip(names, values.T))))
+                             warnings=unit_mismatch(dict(zip(names, values.T))), pairs=pairs)
     warnings = _warnings(scores, ranked)
     if k == 2:
         report = _two_models(scores, ranks, summary, alpha, warnings)
     else:
         report = _many_models(scores, ranked, summary, alpha, control, procedures, warnings,
-                              random_state)
+                              random_state, pairs)
     if "mcb" in procedures:
         from ._q3_best import with_best
 
@@ -242,7 +252,7 @@ def _two_models(scores, ranks, summary, alpha, warnings) -> ComparisonReport:
 
 
 def _many_models(scores, ranked, summary, alpha, control, procedures, warnings,
-                 random_state=0) -> ComparisonReport:
+                 random_state=0, pairs=None) -> ComparisonReport:
     values, hib, names = scores.values, scores.higher_is_better, scores.models
     ranks = ranked.average
     tests = {
@@ -270,8 +280,11 @@ def _many_models(scores, ranked, summary, alpha, control, procedures, warnings,
             groups[key] = [tuple(names[i] for i in g)
                            for g in nonsignificant_groups(ranks, res.reject)]
     summary, letters = with_letters(summary, post, names)
+    chosen = report_pairs([row["model"] for row in summary], names, post, control=control,
+                          pairs=pairs)
     conclusions = q3_conclusions(omnibus, post, groups, ranks, names, alpha,
-                               tests["iman_davenport"].details["perfect_agreement"])
+                                 tests["iman_davenport"].details["perfect_agreement"],
+                                 shown=shown_pairs(names, chosen))
     differ = _procedures_differ(post, names)
     if differ:
         warnings.append(differ)
@@ -292,7 +305,7 @@ def _many_models(scores, ranked, summary, alpha, control, procedures, warnings,
         posthoc=post, groups=groups, conclusions=tuple(conclusions), warnings=tuple(warnings),
         control=control, details={"aggregation": scores.aggregation,
                                    "posthoc": procedures[0] if len(procedures) == 1
-                                   else tuple(procedures), **letters})
+                                   else tuple(procedures), **letters, "pairs": chosen})
 
 
 def _run_posthoc(post: dict, posthoc: str, values, ranked, alpha, control, names) -> None:

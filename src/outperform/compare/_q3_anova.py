@@ -21,6 +21,7 @@ from ..stats._anova import repeated_measures_anova
 from ..stats._cliques import nonsignificant_groups
 from ..stats._multipletests import adjust_pvalues
 from ..stats._pairwise_ttest import pairwise_ttest
+from ._pair_choice import report_pairs, said_pairs, shown_pairs
 from ._words import conclusion
 
 OMNIBUS = ("friedman", "anova")
@@ -52,7 +53,7 @@ def check_omnibus(omnibus: str, procedures: list[str], k: int, missing: bool) ->
 
 
 def compare_anova(scores, summary, *, alpha: float, control: str | None, procedure: str,
-                  warnings: list[str]) -> ComparisonReport:
+                  warnings: list[str], pairs: str | None = None) -> ComparisonReport:
     """The ANOVA route of :func:`outperform.compare._q3.compare_many_tasks` (k >= 3, no
     missing cell): the omnibus F test, then paired t-tests with Holm's correction.
 
@@ -96,15 +97,18 @@ def compare_anova(scores, summary, *, alpha: float, control: str | None, procedu
                f"{anova.df[1]} df, p = {anova.pvalue:.3g} " + ("<" if decided else ">=")
              + f" {alpha}; Greenhouse–Geisser p = "
                f"{anova.details['pvalue_greenhouse_geisser']:.3g})."]
+    chosen = report_pairs([row["model"] for row in summary], names, post, control=control,
+                          pairs=pairs)
     for res in post.values():
-        hits = [(i, j) for i, j in res.pairs() if res.reject[i, j]]
+        hits, count = said_pairs(res.method, res, shown_pairs(names, chosen))
         words += [conclusion(res.method, names[i], names[j], decision=True,
                              values=(means[i], means[j]), quantity=f"mean {scores.metric}",
                              higher_is_better=hib,
                              evidence=f"Holm-adjusted p = {res.pvalue_adjusted[i, j]:.3g}")
                   for i, j in hits]
-        if not hits:
+        if not (hits or count):
             words.append(f"{res.method} finds no significantly different pair at α = {alpha}.")
+        words += [count] if count else []
     order = -means if hib else means   # for the groups: best first, as ranks
     groups = {key: [tuple(names[i] for i in g)
                     for g in nonsignificant_groups(np.argsort(np.argsort(order)) + 1.0,
@@ -123,7 +127,7 @@ def compare_anova(scores, summary, *, alpha: float, control: str | None, procedu
         posthoc=post, groups=groups, conclusions=tuple(words), warnings=tuple(warnings),
         control=control, details={"aggregation": scores.aggregation, "omnibus": "anova",
                                    "posthoc": "none" if procedure == "none" else
-                                   "paired t-test, Holm"})
+                                   "paired t-test, Holm", "pairs": chosen})
 
 
 def _paired_posthoc(values, names, hib, alpha, control) -> PairwiseResult:

@@ -17,6 +17,7 @@ from ..data._results_table import ResultsTable, ScoreMatrix
 from ..results import ComparisonReport, PairwiseResult
 from ._guards import min_data_sets, withhold_few_data_sets, withhold_zero_rope
 from ..stats._tost import tost
+from ._pair_choice import count_sentence, shown_pairs
 from ._words import conclusion, equivalence_words, probability_summary
 from ._q2 import ROPE_SD_FRACTION, _rho
 
@@ -146,15 +147,17 @@ def add_bayesian_section(report: ComparisonReport, scores: ScoreMatrix,
             tests["poisson"] = pt
             words.append(_words(names, pt))
     else:
+        chosen = report.details.get("pairs")
+        shown = None if not chosen else shown_pairs(names, chosen)
         pr = guarded(pairwise_bayesian_signed_rank_test(
             v, names=names, prior_strength=signed_rank_prior, **dp))
         post["bayesian_signed_rank"] = pr
-        words += _pair_words(pr)
+        words += _pair_words(pr, shown)
         if folds is not None:
             pp = guarded(pairwise_poisson_test(folds[0], rho=folds[1], names=names, rope=rope,
                                                threshold=threshold))
             post["poisson"] = pp
-            words += _pair_words(pp)
+            words += _pair_words(pp, shown)
     details = dict(report.details, rope=rope, rope_rule=rope_rule, threshold=threshold,
                    min_data_sets=min_data_sets(threshold))
     return replace(report, tests=tests, posthoc=post, conclusions=report.conclusions + tuple(words),
@@ -169,18 +172,27 @@ def _words(names, res) -> str:
                       evidence=probability_summary(a, b, res))
 
 
-def _pair_words(res: PairwiseResult) -> list[str]:
-    """Sentences of the pairs a decision was reached on (``decision[i, j]``: "A" = row i)."""
+def _pair_words(res: PairwiseResult, shown=None) -> list[str]:
+    """Sentences of the pairs a decision was reached on (``decision[i, j]``: "A" = row i);
+    with ``shown`` (:func:`._pair_choice.shown_pairs`) those of the chosen pairs, and how
+    many of all pairs reach a decision when some are not shown."""
     names, decision = res.names, np.asarray(res.decision, dtype=object)
     p_rope = np.asarray(res.p_rope, dtype=float)
+    decided = [(i, j) for i, j in res.pairs() if decision[i, j] != "undecided"]
+    visible = decided if shown is None else [(i, j) for i, j in decided if shown["mask"][i, j]]
+    tested = len(res.pairs())
+    listed = sum(bool(shown["mask"][i, j]) for i, j in res.pairs()) if shown else tested
     out = [conclusion(res.method, names[i], names[j], decision=decision[i, j],
                       evidence=f"P({names[i]} better) = {res.statistic[i, j]:.3f}, "
                                f"P(equivalent) = {p_rope[i, j]:.3f}, "
                                f"P({names[j]} better) = {res.statistic[j, i]:.3f}")
-           for i, j in res.pairs() if decision[i, j] != "undecided"]
+           for i, j in visible]
+    if listed < tested and "decision_withheld" not in res.details:
+        out.append(count_sentence(res.method, len(decided), tested, listed, shown["rule"],
+                                  verb="reach a decision"))
     if "decision_withheld" in res.details:
         out.append(f"{res.method}: no decision ({res.decision_withheld}).")
-    elif not out:
+    elif not decided:
         out.append(f"{res.method}: no pair reaches a decision at the threshold.")
     for cycle in res.cycles:
         out.append(f"{res.method}: non-transitive 'better than' cycle "

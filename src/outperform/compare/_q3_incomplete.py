@@ -23,6 +23,7 @@ from ..stats._incomplete import (durbin, durbin_posthoc, incomplete_ranks,
                                  is_balanced_incomplete, pairwise_wilcoxon_available,
                                  skillings_mack, sparse_rows)
 from ._guards import unit_mismatch
+from ._pair_choice import report_pairs, said_pairs, shown_pairs
 from ._q3 import compare_many_tasks, with_letters
 from ._q3_words import pair_conclusion as _pair_conclusion
 from ._registry import choices, label
@@ -33,14 +34,14 @@ INCOMPLETE_POSTHOC = choices("posthoc_missing")
 
 
 def compare_incomplete(scores: ScoreMatrix, *, alpha: float, control: str | None,
-                       posthoc: str) -> ComparisonReport:
+                       posthoc: str, pairs: str | None = None) -> ComparisonReport:
     """Frequentist comparison of k algorithms over N data sets with missing cells.
 
     Parameters
     ----------
     scores : ScoreMatrix
         NaN in the missing cells.
-    alpha, control, posthoc :
+    alpha, control, posthoc, pairs :
         As :func:`~outperform.compare._q3.compare_many_tasks`; ``posthoc`` is one of
         ``INCOMPLETE_POSTHOC`` (``"auto"``: Wilcoxon–Holm on common data sets; ``"durbin"``:
         Durbin–Conover, for balanced incomplete block designs only).
@@ -90,10 +91,11 @@ def compare_incomplete(scores: ScoreMatrix, *, alpha: float, control: str | None
     details = {"missing_cells": [list(c) for c in missing], "dropped_tasks": dropped,
                "incomplete_data": True}
     if not np.isnan(values).any():   # e.g. two models: the holes were in dropped rows only
-        report = compare_many_tasks(reduced, alpha=alpha, control=control, posthoc=posthoc)
+        report = compare_many_tasks(reduced, alpha=alpha, control=control, posthoc=posthoc,
+                                    pairs=pairs)
         return replace(report, warnings=tuple(notes) + report.warnings,
                        details={**report.details, **details})
-    return _many(reduced, alpha, control, posthoc, notes, details)
+    return _many(reduced, alpha, control, posthoc, notes, details, pairs)
 
 
 def _cells(cells, limit: int | None = 5) -> str:
@@ -102,7 +104,8 @@ def _cells(cells, limit: int | None = 5) -> str:
     return text + (f", ... ({len(cells)} in all)" if limit and len(cells) > limit else "")
 
 
-def _many(scores: ScoreMatrix, alpha, control, posthoc, warnings, details) -> ComparisonReport:
+def _many(scores: ScoreMatrix, alpha, control, posthoc, warnings, details,
+          pairs=None) -> ComparisonReport:
     values, hib, names = scores.values, scores.higher_is_better, scores.models
     balanced = is_balanced_incomplete(values)
     if posthoc == "durbin" and not balanced:
@@ -152,12 +155,15 @@ def _many(scores: ScoreMatrix, alpha, control, posthoc, warnings, details) -> Co
                f"chi-square = {omnibus.statistic:.3f}, df = {omnibus.df}, p = "
                f"{omnibus.pvalue:.3g} >= {alpha}); post-hoc results below are descriptive.")
     conclusions = [verdict]
+    chosen = report_pairs([row["model"] for row in summary], names, post, control=control,
+                          pairs=pairs)
     for k, res in post.items():
-        pairs = [(i, j) for i, j in res.pairs() if res.reject[i, j]]
-        if not pairs:
+        said, count = said_pairs(label(k), res, shown_pairs(names, chosen))
+        if not (said or count):
             conclusions.append(f"{label(k)} finds no significantly different pair at "
                                f"α = {alpha}.")
-        conclusions += [_pair_conclusion(label(k), res, i, j, ranks, names) for i, j in pairs]
+        conclusions += [_pair_conclusion(label(k), res, i, j, ranks, names) for i, j in said]
+        conclusions += [count] if count else []
         untested = res.untested_pairs
         if untested:
             warnings.append(f"pairs {untested} share no data set and were not tested.")
@@ -177,4 +183,4 @@ def _many(scores: ScoreMatrix, alpha, control, posthoc, warnings, details) -> Co
         n_tasks=len(scores.tasks), alpha=alpha, summary=summary, tests=tests,
         recommended=key, rationale=rationale, posthoc=post, groups=groups,
         conclusions=tuple(conclusions), warnings=tuple(warnings), control=control,
-        details={"aggregation": scores.aggregation, **details, **letters})
+        details={"aggregation": scores.aggregation, **details, **letters, "pairs": chosen})

@@ -10,11 +10,19 @@ from collections import Counter
 import numpy as np
 
 from ..results import PairwiseResult
+from ._pair_choice import hidden_pairs
 from ._registry import label as registered_label
 from ._words import conclusion, rejected_pairs
 
 
-def conclusions(omnibus, post, groups, ranks, names, alpha, perfect=False) -> list[str]:
+def conclusions(omnibus, post, groups, ranks, names, alpha, perfect=False,
+                shown=None) -> list[str]:
+    """The omnibus verdict, then each post-hoc result's significant pairs.
+
+    ``shown`` (``{"mask": k x k bool, "rule": str}``, see
+    :func:`outperform.compare._pair_choice.shown_mask`) limits the pair sentences to the
+    chosen pairs and adds, when some pairs are not shown, how many of all differ.
+    """
     k = len(names)
     out = []
     # F is infinite when every data set ranks the algorithms in the same order (Friedman's
@@ -43,6 +51,10 @@ def conclusions(omnibus, post, groups, ranks, names, alpha, perfect=False) -> li
         if not len(rows):
             out.append(f"{label}{cd} finds no significantly different pair at α = {alpha}.")
             continue
+        count = hidden_pairs(f"{label}{cd}", res, len(rows), shown)
+        if count is not None:
+            keep = shown["mask"][rows, cols]
+            rows, cols = rows[keep], cols[keep]
         if "rank_biserial" in res.details:
             out += [pair_conclusion(f"{label}{cd}", res, i, j, ranks, names)
                     for i, j in zip(rows.tolist(), cols.tolist())]
@@ -58,6 +70,7 @@ def conclusions(omnibus, post, groups, ranks, names, alpha, perfect=False) -> li
                 higher_is_better=False, spec=".3f",
                 evidence=[f"adjusted p = {p:.3g}"
                           for p in res.pvalue_adjusted[rows, cols].tolist()])
+        out += [] if count is None else [count]
         if key in groups:
             count = Counter(m for g in groups[key] for m in g)
             unplaced = [m for m in names if count[m] > 1]

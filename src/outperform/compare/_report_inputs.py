@@ -11,7 +11,7 @@ import re
 
 
 def with_runs(report, data, *, encoding: str | None = None, control: str | None = None,
-              random_state=0):
+              random_state=0, pairs: str | None = None):
     """``report`` with its typed ``runs``: :func:`compare_runs` of ``data`` (min-max
     normalised per task, which reads either direction) when it holds several runs per model
     and task; else ``report`` unchanged.
@@ -22,7 +22,7 @@ def with_runs(report, data, *, encoding: str | None = None, control: str | None 
         A Q3 report of ``data`` (other questions are returned unchanged).
     data : str, Path or DataFrame
         The results table the report was computed from.
-    encoding, control, random_state :
+    encoding, control, random_state, pairs :
         As for :func:`outperform.compare.compare_runs` and :func:`read_results`.
     """
     from ..data import read_results
@@ -39,7 +39,7 @@ def with_runs(report, data, *, encoding: str | None = None, control: str | None 
         return report
     runs = compare_runs(frame, metric=report.metric, higher_is_better=report.higher_is_better,
                         normalize="min-max", control=control,
-                        random_state=random_state)
+                        random_state=random_state, pairs=pairs)
     return dataclasses.replace(report, runs=runs)
 
 

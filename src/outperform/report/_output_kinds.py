@@ -8,7 +8,9 @@ from __future__ import annotations
 from ._document import Bullets, Document, Paragraph, Section
 from ..compare._aso import next_seed_note
 from ..compare._words import aso_words, mcs_pvalue_text, mcs_words
-from ._leaderboard import leaderboard_bullets, leaderboard_intro, leaderboard_table
+from ._leaderboard import (leaderboard_bullets, leaderboard_intro, leaderboard_pairs,
+                           leaderboard_table, pairs_bullets, pairs_sentence, pairs_table,
+                           printed_pairs)
 from ._outputs import Output, markdown_table, rich_text, simple_document
 from ._runs import runs_blocks
 from ._sections import Table
@@ -78,25 +80,43 @@ def control_table(board, control: str) -> Table:
 
 
 def leaderboard_output(board, *, top: int | None = None, top_k: int = 1,
-                       control: str | None = None) -> Output:
+                       control: str | None = None, pairs: str | None = None) -> Output:
     """A :class:`~outperform.results.Leaderboard`: the ``top`` best models (None: all), the
-    models that may be among the best ``top_k`` and, with a ``control``, every model
-    against it (:func:`control_rows`)."""
+    models that may be among the best ``top_k``, the pairs chosen by ``control`` and
+    ``pairs`` (:func:`~._leaderboard.leaderboard_pairs`: against the control, every pair up
+    to 6 models, else the neighbours in the ranking) with the count of all pairs that
+    differ, and, with a ``control``, every model against it (:func:`control_rows`)."""
     k = len(board.names)
     payload = board.to_dict()
     payload["top_k"] = {"k": top_k, "models": list(board.top_k(min(top_k, k)))}
-    extra = ()
+    chosen = leaderboard_pairs(board, control=control, pairs=pairs)
+    payload["pairs"] = chosen
+    printed = printed_pairs(board, chosen, top)
+    sentence = pairs_sentence(board, chosen, len(printed))
     text, markdown = board.format(top=top, top_k=top_k), leaderboard_markdown(board, top)
     if board.mcs is not None:
         text += "\n" + mcs_words(board.mcs) + "\n" + _mcs_pvalues_line(board)
+    extra = (pairs_table(board, chosen),)
+    # against a control (the default rule then), the control's table lists the pairs
+    against = control is not None and pairs in (None, "control")
+    if printed:
+        text += "\n\n" + rich_text(_plain_table(pairs_table(board, chosen, printed)),
+                                    width=200)
+        markdown += "" if against else "\n\n" + "\n".join(pairs_bullets(board, printed))
+    text += "\n" + sentence
+    markdown += "\n\n- " + sentence
     if control is not None:
         payload["control"] = {"model": control, "comparisons": control_rows(board, control)}
-        extra = (control_table(board, control),)
-        text += "\n\n" + rich_text(_plain_table(extra[0]), width=200)
-        markdown += "\n\n" + markdown_table(extra[0])
+        table = control_table(board, control)
+        markdown += "\n\n" + markdown_table(table)
+        if not against:
+            extra += (table,)
+            text += "\n\n" + rich_text(_plain_table(table), width=200)
     doc = Document("Leaderboard", leaderboard_intro(board), (Section("leaderboard", "", (
         Paragraph(leaderboard_intro(board)), leaderboard_table(board),
-        Bullets(tuple(leaderboard_bullets(board))), *extra)),), numbered=False)
+        Bullets(tuple(leaderboard_bullets(board))), *extra,
+        Paragraph(pairs_sentence(board, chosen)))),),
+        numbered=False)
     return Output("leaderboard", payload, doc, text, markdown)
 
 

@@ -14,6 +14,7 @@ from typing import Mapping
 import numpy as np
 
 from ..compare._words import decision_label, favoured
+from ..results._runs import NEIGHBOURS
 from ._format import fmt_column, fmt_p, is_bayesian
 from ._sections import Table, without_empty_columns
 
@@ -31,6 +32,30 @@ class PairContext:
     mean_name: str = "mean"
     metric: str = ""
     rope: float | None = None
+    #: the report's ``details["pairs"]`` (:func:`outperform.compare._pair_choice.report_pairs`):
+    #: the pairs shown in full; None shows every pair
+    chosen: Mapping | None = None
+
+    def shown(self, res, pairs) -> list[tuple[int, int]]:
+        """The pairs (i, j) of ``res`` among the chosen ones: in the order given, or for
+        neighbours in the ranking in the ranking's order."""
+        if not self.chosen:
+            return list(pairs)
+        index = {m: j for j, m in enumerate(res.names)}
+        rank = {frozenset((index[x], index[y])): n for n, (x, y) in
+                enumerate(self.chosen["chosen"])}
+        out = [(i, j) for i, j in pairs if frozenset((i, j)) in rank]
+        if self.chosen["rule"] == NEIGHBOURS:
+            out.sort(key=lambda ij: rank[frozenset(ij)])
+        return out
+
+    def title(self, res, shown: int) -> str:
+        """What the table holds when it shows only some of the pairs ``res`` tests."""
+        tested = len(res.pairs())
+        if not self.chosen or shown == tested:
+            return ""
+        return (f" — {shown} of {tested} pairs shown ({self.chosen['rule']}; every pair "
+                "with --pairs all)")
 
 
 def pair_context(report) -> PairContext:
@@ -45,7 +70,7 @@ def pair_context(report) -> PairContext:
     return PairContext({m: v for m, v in means.items() if v is not None},
                        report.higher_is_better, name, report.metric,
                        rope if isinstance(rope, (int, float)) and not isinstance(rope, bool)
-                       else None)
+                       else None, report.details.get("pairs"))
 
 
 def _pair_differences(res, ctx: PairContext):
@@ -88,15 +113,16 @@ def _bayes_pair_table(key, res, ctx: PairContext) -> Table:
     rows = []
     # A zero-width default ROPE (no spread) gives no region probabilities worth printing.
     cell = (lambda p: "–") if res.details.get("zero_rope") else (lambda p: f"{p:.3f}")
-    for a, b, _ in _oriented(res.pairs(), diff, hib):
+    shown = ctx.shown(res, res.pairs())
+    for a, b, _ in _oriented(shown, diff, hib):
         d = decision_label(res.names[a], res.names[b], decision[a, b])
         rows.append([res.names[a], res.names[b], cell(res.statistic[a, b]),
                      cell(p_rope[a, b]), cell(res.statistic[b, a])]
                     + ([cell(rest[a, b])] if rest is not None else []) + [d])
     notes = f"; ROPE ±{ctx.rope:.3g} {ctx.metric}".rstrip() if ctx.rope is not None else ""
     header = BAYES_PAIR_HEADER + (["P(no majority)"] if rest is not None else []) + ["decision"]
-    return Table(key, f"{res.method} (posterior probabilities{notes})", header, rows,
-                 "bayesian")
+    return Table(key, f"{res.method} (posterior probabilities{notes})"
+                 + ctx.title(res, len(shown)), header, rows, "bayesian")
 
 
 def pair_tables(key: str, res, ctx: PairContext = PairContext()) -> list[Table]:
@@ -112,7 +138,9 @@ def pair_tables(key: str, res, ctx: PairContext = PairContext()) -> list[Table]:
     if is_bayesian(res):
         return [_bayes_pair_table(key, res, ctx)]
     diff, hib, name = _pair_differences(res, ctx)
-    pairs = sorted(res.pairs(), key=lambda ij: (math.isnan(res.pvalue[ij]), res.pvalue[ij]))
+    pairs = ctx.shown(res, res.pairs())
+    if not (ctx.chosen and ctx.chosen["rule"] == NEIGHBOURS):   # else the ranking's order
+        pairs.sort(key=lambda ij: (math.isnan(res.pvalue[ij]), res.pvalue[ij]))
     oriented = _oriented(pairs, diff, hib)
     by = fmt_column([d for _, _, d in oriented])
     stat = fmt_column([res.statistic[a, b] for a, b, _ in oriented])
@@ -121,8 +149,8 @@ def pair_tables(key: str, res, ctx: PairContext = PairContext()) -> list[Table]:
     header, rows = without_empty_columns(
         ["A", "B", f"A better by ({name})", "statistic", "adj. p", "significant"], rows, keep=2)
     cd = f" (CD = {res.critical_difference:.3f})" if res.critical_difference else ""
-    out = [Table(key, f"Post-hoc: {res.method}{cd}, α = {res.alpha}", header, rows,
-                 "frequentist")]
+    out = [Table(key, f"Post-hoc: {res.method}{cd}, α = {res.alpha}"
+                 + ctx.title(res, len(pairs)), header, rows, "frequentist")]
     if res.p_row_better is not None and res.p_rope is not None:
         better = np.asarray(res.p_row_better, dtype=float)
         rope = np.asarray(res.p_rope, dtype=float)
