@@ -80,10 +80,11 @@ def files_of(folder: Path, models: int) -> list[Path]:
 def run_ours(folder: Path, models: int, resamples: int) -> dict:
     import outperform.compare._details_input as di
     import outperform.compare._leaderboard as lb
+    import outperform.compare._leaderboard_inputs as li
     from outperform.compare import leaderboard
 
     split = {}
-    stream, scores, ranks = di.stream_details, lb.details_scores, lb.rank_sets
+    stream, scores, ranks = di.stream_details, li.details_scores, lb.rank_sets
 
     def timed_stream(*args, **kwargs):
         res = stream(*args, **kwargs)
@@ -102,7 +103,7 @@ def run_ours(folder: Path, models: int, resamples: int) -> dict:
         split["bootstrap"] = time.perf_counter() - t0
         return res
 
-    di.stream_details, lb.details_scores, lb.rank_sets = timed_stream, timed_scores, timed_ranks
+    di.stream_details, li.details_scores, lb.rank_sets = timed_stream, timed_scores, timed_ranks
     paths = (folder if models == count_models(folder) else files_of(folder, models))
     t0 = time.perf_counter()
     board = leaderboard(paths, n_resamples=resamples)

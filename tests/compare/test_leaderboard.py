@@ -326,3 +326,20 @@ def test_item_ids_named_as_evaluation_logs_name_them_are_the_examples(name):
     same = leaderboard(items, n_resamples=200)
     assert board.to_dict() == same.to_dict()
     assert board.rank_sets.n_items == 300
+
+
+def test_an_array_is_ranked_as_its_long_table_is():
+    # Property: the array path (no long table in between) gives the leaderboard of the long
+    # table read_item_array writes of it; a NaN is refused naming the item and the model.
+    from outperform.data._arrays import read_item_array
+
+    rng = np.random.default_rng(11)
+    x = (rng.random((300, 4)) < [0.8, 0.75, 0.6, 0.62]).astype(np.uint8)
+    direct = leaderboard(x, n_resamples=200)
+    via_table = leaderboard(read_item_array(x), n_resamples=200)
+    pd.testing.assert_frame_equal(direct.to_frame(), via_table.to_frame())
+    assert direct.notes == via_table.notes
+    x = x.astype(float)
+    x[7, 2] = np.nan
+    with pytest.raises(InvalidInputError, match="item 7 of model 'model_2'"):
+        leaderboard(x)

@@ -175,6 +175,47 @@ def read_prediction_array(data, y_true, *, names=None) -> pd.DataFrame:
 ITEMS_ORIENTATION = "rows = items (test examples), columns = models"
 
 
+def item_matrix(data, *, names=None) -> tuple[np.ndarray, tuple[str, ...]]:
+    """A 2-D array of per-item scores, checked: ``(scores, names)``.
+
+    ``scores`` is float64 of shape (n_items, n_models), rows = items, columns = models, the
+    same matrix :func:`read_item_array`'s long table gives back when pivoted (items in row
+    order, models in column order), without building that table (at 20,000 items x 2,000
+    models, 4e7 rows of Python objects).
+
+    Raises
+    ------
+    InvalidInputError
+        Not 2-D, non-numeric, NaN, names not one per column, fewer than 2 columns.
+
+    Warns
+    -----
+    OutperformWarning
+        More columns than rows, and at least 5 columns: probably transposed.
+
+    Examples
+    --------
+    >>> item_matrix(np.array([[1, 0], [1, 1]]))
+    (array([[1., 0.],
+           [1., 1.]]), ('model_0', 'model_1'))
+    """
+    x = np.asarray(data)
+    if x.ndim != 2:
+        raise InvalidInputError(f"an array of per-item scores must be 2-D ({ITEMS_ORIENTATION}); "
+                                f"got shape {x.shape}.")
+    x = _numbers(x, ITEMS_ORIENTATION)
+    rows, k = x.shape
+    names = tuple(_model_names(names, rows, k, ITEMS_ORIENTATION))
+    missing = np.isnan(x)
+    if missing.any():
+        i, j = np.argwhere(missing)[0]
+        raise InvalidInputError(
+            f"the array has {int(missing.sum())} NaN scores, e.g. item {i} of model {names[j]!r} "
+            f"({ITEMS_ORIENTATION}): the comparison is paired, every model needs a score on "
+            "every item.")
+    return x, names
+
+
 def read_item_array(data, *, names=None, metric: str | None = None) -> pd.DataFrame:
     """A 2-D array of per-item scores as the long table ``model, example, <metric>``.
 
@@ -202,13 +243,8 @@ def read_item_array(data, *, names=None, metric: str | None = None) -> pd.DataFr
     >>> read_item_array(np.array([[1, 0], [1, 1]])).to_dict("list")
     {'model': ['model_0', 'model_1', 'model_0', 'model_1'], 'example': [0, 0, 1, 1], 'score': [1.0, 0.0, 1.0, 1.0]}
     """
-    x = np.asarray(data)
-    if x.ndim != 2:
-        raise InvalidInputError(f"an array of per-item scores must be 2-D ({ITEMS_ORIENTATION}); "
-                                f"got shape {x.shape}.")
-    x = _numbers(x, ITEMS_ORIENTATION)
+    x, names = item_matrix(data, names=names)
     rows, k = x.shape
-    names = _model_names(names, rows, k, ITEMS_ORIENTATION)
     frame = pd.DataFrame({MODEL: np.tile(names, rows), "example": np.repeat(np.arange(rows), k),
                           metric or "score": x.ravel()})
     frame.attrs["provenance"] = {"source": "numpy array", "orientation": ITEMS_ORIENTATION}
