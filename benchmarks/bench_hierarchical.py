@@ -15,6 +15,13 @@ JAX compilation and sampling, and the memory is the process's peak resident set 
         # whole-process wall time of a first process (empty JAX compilation cache) and a
         # second one (cache warm), alternating with the cache turned off
         # (OUTPERFORM_JAX_CACHE=0, the behaviour before the cache was on by default)
+    python benchmarks/bench_hierarchical.py --cold-process [--drop-caches]
+        # issue 31: `outperform compare cv_many_tasks.csv --hierarchical` (hnb and nbc, 53
+        # distinct UCI data sets, 4 x (1,000 + 2,500) draws) as a whole fresh process:
+        # shipped programs on with an empty cache folder (a first process on a new install),
+        # then off with an empty folder (traced and compiled, as before) and off again with
+        # that folder warm (a second process), alternating; --drop-caches empties the page
+        # cache before each first process (root only: `echo 3 > /proc/sys/vm/drop_caches`)
     python benchmarks/bench_hierarchical.py --cold-start --draws 2500 --before /tmp/old/src
         # the same first / second processes, alternating the current code with an older
         # copy of the package (e.g. `git archive <commit> src | tar -x -C /tmp/old`), each
@@ -237,6 +244,71 @@ def run_before_after(args):
                 print(f"  [{rep + 1}] {which} process: after / before = {after / before:.2f}")
 
 
+def _cli_process(table: Path, cache: str, shipped: bool, drop: bool) -> tuple[float, float,
+                                                                          float]:
+    """Wall and CPU seconds of one `outperform compare TABLE --hierarchical` process, and the
+    seconds of its MCMC step (the line it prints on stderr)."""
+    if drop:
+        subprocess.run("sync", check=True)
+        try:
+            Path("/proc/sys/vm/drop_caches").write_text("3\n")
+        except OSError as exc:
+            sys.exit(f"--drop-caches needs root ({exc})")
+    env = dict(os.environ, OUTPERFORM_JAX_CACHE=cache,
+               OUTPERFORM_SHIPPED_PROGRAMS="1" if shipped else "0")
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    run = subprocess.run([sys.executable, "-m", "outperform.cli", "compare", str(table),
+                          "--hierarchical"], capture_output=True, text=True, check=True, env=env)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = after.ru_utime - cpu.ru_utime + after.ru_stime - cpu.ru_stime
+    step = [float(line.rsplit("done in ", 1)[1].split()[0]) for line in run.stderr.splitlines()
+            if "hierarchical t-test" in line and "done in" in line]
+    return wall, used, step[0] if step else float("nan")
+
+
+CALIBRATION = "import time; t = time.process_time()\nwhile time.process_time() - t < 1.0: pass"
+
+
+def _share_of_a_core() -> float:
+    """CPU seconds a busy-looping process gets per wall second right now (1 on an idle
+    machine; ~0.3 with 6 other runnable processes on 2 cores): wall x share estimates the
+    wall time of a single-threaded process on the idle machine."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", CALIBRATION], check=True)
+    return min(1.0, 1.0 / (time.perf_counter() - start))
+
+
+def run_cold_process(args):
+    """Whole `compare --hierarchical` processes: shipped programs on / off, cache cold / warm."""
+    from outperform.data import load_uci54
+
+    print(f"outperform compare cv_many_tasks.csv --hierarchical (hnb, nbc; 53 UCI data sets; "
+          f"4 x (1,000 + 2,500) draws), whole process; load average "
+          f"{os.getloadavg()[0]:.1f} at the start; page cache "
+          f"{'dropped before each first process' if args.drop_caches else 'warm'}")
+    with tempfile.TemporaryDirectory(prefix="outperform-cold-") as tmp:
+        table = Path(tmp) / "cv_many_tasks.csv"
+        uci = load_uci54(DATA)
+        uci[uci["model"].isin(["hnb", "nbc"])].to_csv(table, index=False)
+        for rep in range(args.repeats):
+            shipped_cache, before_cache = (tempfile.mkdtemp(dir=tmp) for _ in range(2))
+            rows = [("shipped programs, empty cache (first process)", shipped_cache, True,
+                     args.drop_caches),
+                    ("no shipped programs, empty cache (before)", before_cache, False,
+                     args.drop_caches),
+                    ("no shipped programs, warm cache (second process)", before_cache, False,
+                     False)]
+            for label, cache, shipped, drop in rows:
+                share = _share_of_a_core()
+                wall, cpu, step = _cli_process(table, cache, shipped, drop)
+                share = (share + _share_of_a_core()) / 2
+                print(f"  [{rep + 1}] {label:50s} wall {wall:5.1f} s, CPU {cpu:5.1f} s, "
+                      f"MCMC step {step:5.1f} s; share of a core {share:.2f}, so wall x "
+                      f"share {wall * share:4.1f} s (load {os.getloadavg()[0]:.1f})")
+
+
 def run_once(args, a, b):
     from outperform.bayes import hierarchical_correlated_ttest
 
@@ -273,8 +345,11 @@ def main():
     mode.add_argument("--reference", action="store_true")
     mode.add_argument("--baycomp", action="store_true")
     mode.add_argument("--cold-start", action="store_true")
+    mode.add_argument("--cold-process", action="store_true")
     mode.add_argument("--once", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--repeats", type=int, default=2, help="rounds of --cold-start")
+    parser.add_argument("--drop-caches", action="store_true",
+                        help="with --cold-process: empty the page cache first (root)")
     parser.add_argument("--before", metavar="SRC",
                         help="with --cold-start: compare with the package in this folder")
     args = parser.parse_args()
@@ -283,6 +358,9 @@ def main():
         return
     if args.cold_start:
         run_cold_start(args)
+        return
+    if args.cold_process:
+        run_cold_process(args)
         return
     uci = load_uci54_arrays(DATA, keep_duplicates=True)
     names, a = uci[args.pair[0]]

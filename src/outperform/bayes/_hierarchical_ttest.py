@@ -54,7 +54,10 @@ number of data sets in the same bucket (e.g. 49-64) does not compile again, and 
 cache folder (on by default, ``~/.cache/outperform/jax``; ``OUTPERFORM_JAX_CACHE=0`` turns
 it off, ``=<folder>`` moves it: :func:`outperform.bayes.compilation_cache_folder`), which
 holds the traced program (``jax.export``) and JAX's compiled code, neither does a later
-process. Measured by benchmarks/bench_hierarchical.py on the 54 x 100 UCI data, 4 chains x
+process. With the defaults (4 chains x (1,000 + 2,500) draws, chains vectorised, up to 64
+data sets) not even a first process traces or compiles: the package ships both programs
+(:mod:`outperform.bayes._shipped`; the compiled one is loaded with the jax and jaxlib, and on
+a CPU with the extensions, it was built with). Measured by benchmarks/bench_hierarchical.py on the 54 x 100 UCI data, 4 chains x
 (1,000 + 10,000) draws, on a shared 2-core machine before these two changes: 22-33 s end
 to end depending on the load (imports 2.6 s, tracing and compiling ~10-15 s, sampling
 ~10 s; 11 s for a second call), peak memory 0.85-0.91 GB (0.27 GB of it jax itself), ESS
@@ -88,7 +91,6 @@ from typing import Sequence
 
 import numpy as np
 
-from .._parallel import progress_status
 from .._validation import (DegenerateDataError, InvalidInputError, TooFewError,
                            as_float_array, check_choice, check_threshold, check_rope,
                            random_seed)
@@ -288,12 +290,12 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
             np.array(prior.alpha_bounds + prior.beta_bounds), mask)
     init["z"] = np.pad(init["z"], ((0, 0), (0, mask.size - q)))
     stage = (f"hierarchical t-test: NUTS, {n_chains} chains x ({n_warmup} warm-up + "
-             f"{n_samples}) draws on {q} data sets (the first call compiles)")
-    with progress_status(stage, progress):
-        raw, divergent = run_nuts(_potential_gen(truncate), args, init,
-                                  name="hierarchical_ttest" + ("_truncated" if truncate else ""),
-                                  n_chains=int(n_chains), n_samples=int(n_samples),
-                                  n_warmup=int(n_warmup), seed=seed, chain_method=chain_method)
+             f"{n_samples}) draws on {q} data sets")
+    raw, divergent = run_nuts(_potential_gen(truncate), args, init,
+                              name="hierarchical_ttest" + ("_truncated" if truncate else ""),
+                              n_chains=int(n_chains), n_samples=int(n_samples),
+                              n_warmup=int(n_warmup), seed=seed, chain_method=chain_method,
+                              status=stage if progress else None)
     raw["z"] = raw["z"][..., :q]                       # the padding's draws are dropped
     draws = _constrained(raw, bounds, prior, centre)
     delta0, std0, nu = draws["delta0"] * scale, draws["std0"] * scale, draws["nu"]

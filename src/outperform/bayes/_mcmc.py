@@ -10,12 +10,15 @@ import importlib.util
 import inspect
 import os
 import warnings
-from .._validation import ConvergenceWarning, require
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from .._atomic import write_bytes
+from .._parallel import progress_status
+from .._validation import ConvergenceWarning, require
 
 
 # Convergence limits of Vehtari et al. (2021, "Rank-normalization, folding, and localization"):
@@ -86,8 +89,23 @@ def enable_compilation_cache() -> Path | None:
     return folder
 
 
+def seed_word(seed: int) -> np.ndarray:
+    """The uint32 a sampler program takes as its seed: ``seed`` modulo 2**32, the word
+    ``jax.random.PRNGKey(seed)`` keeps of a Python int with 64-bit types off."""
+    return np.uint32(int(seed) % 2**32)
+
+
+def chain_keys(seed, n_chains: int):
+    """One PRNG key per chain, ``jax.random.split(jax.random.PRNGKey(seed), n_chains)``,
+    computed inside the sampler program (outside, seeding and splitting compile two small
+    programs of their own, ~0.3 s of a first process)."""
+    import jax
+
+    return jax.random.split(jax.random.PRNGKey(seed), n_chains)
+
+
 def _sampler(potential_gen, chain_method: str, n_warmup: int, n_samples: int):
-    """The whole NUTS run as one function of (keys, init, args), to be jitted or exported.
+    """The whole NUTS run as one function of (seed, init, args), to be jitted or exported.
 
     The data are arguments, not constants, so one program serves every comparison with the
     same number of data sets, chains and draws (e.g. all pairs of algorithms). Each chain
@@ -120,7 +138,8 @@ def _sampler(potential_gen, chain_method: str, n_warmup: int, n_samples: int):
         _, (draws, diverging) = jax.lax.scan(step, state, None, length=n_warmup + n_samples)
         return {k: v[n_warmup:] for k, v in draws.items()}, diverging[n_warmup:]
 
-    def run(keys, init, args):
+    def run(seed, init, args):
+        keys = chain_keys(seed, jax.tree_util.tree_leaves(init)[0].shape[0])
         if chain_method == "vectorized":
             return jax.vmap(chain, in_axes=(0, 0, None))(keys, init, args)
         return jax.lax.map(lambda kz: chain(*kz, args), (keys, init))
@@ -128,68 +147,124 @@ def _sampler(potential_gen, chain_method: str, n_warmup: int, n_samples: int):
     return run
 
 
-def _fingerprint(potential_gen) -> str:
-    """Hash of the code a stored program was traced from: these modules and the versions."""
+def versions() -> tuple[str, str, str]:
+    """The installed jax, jaxlib and numpyro versions: a stored program is only reused with
+    the versions it was traced and compiled with."""
     from importlib.metadata import version
 
-    digest = hashlib.sha256()
-    for source in (__file__, inspect.getsourcefile(potential_gen)):
-        digest.update(Path(source).read_bytes())
-    digest.update(" ".join(version(p) for p in ("jax", "jaxlib", "numpyro")).encode())
-    return digest.hexdigest()
+    return tuple(version(p) for p in ("jax", "jaxlib", "numpyro"))
+
+
+def program_digest(name, chain_method, n_warmup, n_samples, treedef: str, avals, source,
+                   versions: tuple[str, str, str]) -> str:
+    """Name of a stored sampler program: a hash of its configuration, of the code it was
+    traced from (this module and the potential's module ``source``) and of the versions.
+
+    Editing either module, or another jax, jaxlib or numpyro, gives another digest, so a
+    stored program is never reused for code or versions it was not made from.
+    """
+    code = hashlib.sha256()
+    for path in (__file__, source):
+        code.update(Path(path).read_bytes())
+    code.update(" ".join(versions).encode())
+    key = repr((name, chain_method, n_warmup, n_samples, treedef, avals, code.hexdigest()))
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Program:
+    """A compiled sampler: ``call(seed, init, args)``, where it came from and its digest.
+
+    ``origin`` is one of "shipped, precompiled" (package data, loaded), "shipped, compiled
+    here" (the shipped traced program compiled, or found in JAX's cache), "stored, compiled
+    here" (traced by an earlier process, in the cache folder) and "traced and compiled
+    here"; ``exported`` is the ``jax.export.Exported`` program (None without flatbuffers).
+    """
+
+    call: Callable
+    origin: str
+    digest: str
+    exported: object = None
+
+
+def _stored(path: Path):
+    """The traced program in ``path`` (``jax.export``), or None when absent or unreadable."""
+    import jax
+
+    if not path.is_file():
+        return None
+    try:
+        return jax.export.deserialize(bytearray(path.read_bytes()))
+    except Exception:  # noqa: BLE001  (unreadable or from another jax: trace again)
+        return None
 
 
 @functools.lru_cache(maxsize=8)
-def _program(potential_gen, name, chain_method, n_warmup, n_samples, treedef, avals):
-    """The jitted sampler of one configuration, reused across calls and processes.
+def _program(potential_gen, name, chain_method, n_warmup, n_samples, treedef, avals) -> Program:
+    """The compiled sampler of one configuration, reused across calls and processes.
 
-    With the cache folder on, the traced program is serialised there (``jax.export``,
-    ``exported/<name>-<hash>.jaxexport``) and a later process loads it instead of tracing
-    NumPyro's sampler again (~3 s on an idle machine, 10 s on a loaded one, before JAX's
-    own cache can supply the compiled code); without flatbuffers, only JAX's cache is used.
-    The hash covers the shapes, the options and the
+    Looked for in this order: the programs shipped with the package (traced and compiled
+    for the defaults of the hierarchical t-test: :mod:`outperform.bayes._shipped`), the
+    traced program stored in the cache folder by an earlier process (``jax.export``,
+    ``exported/<name>-<digest>.jaxexport``), else NumPyro's sampler is traced (~3 s on an
+    idle machine, 10 s on a loaded one) and stored there. A traced program is then compiled,
+    or its compiled code is loaded from JAX's cache; a shipped compiled one is loaded when it
+    was compiled for this jax, jaxlib and CPU. Without flatbuffers, only JAX's cache is used.
+    The digest (:func:`program_digest`) covers the shapes, the options, the versions and the
     source of this module and of the potential's, so editing either retraces.
     """
     import jax
 
-    sampler = jax.jit(_sampler(potential_gen, chain_method, n_warmup, n_samples))
+    from . import _shipped
+
+    example = jax.tree_util.tree_unflatten(
+        treedef, [jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in avals])
+    digest = program_digest(name, chain_method, n_warmup, n_samples, str(treedef), avals,
+                            inspect.getsourcefile(potential_gen), versions())
+    def sampler():               # NumPyro is imported only here, when a sampler is traced
+        return jax.jit(_sampler(potential_gen, chain_method, n_warmup, n_samples))
+
     folder = enable_compilation_cache()
     # jax.export's serialisation needs flatbuffers (a dependency of the ``bayes`` extra).
-    if folder is None or importlib.util.find_spec("flatbuffers") is None:
-        return sampler
-    key = repr((name, chain_method, n_warmup, n_samples, str(treedef), avals,
-                _fingerprint(potential_gen)))
-    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
-    path = folder / "exported" / f"{name}-{digest}.jaxexport"
-    exported = None
-    if path.is_file():
-        try:
-            exported = jax.export.deserialize(bytearray(path.read_bytes()))
-        except Exception:  # noqa: BLE001  (unreadable or from another jax: trace again)
-            exported = None
+    if importlib.util.find_spec("flatbuffers") is None:
+        return Program(sampler(), "traced and compiled here", digest)
+    exported, origin = _shipped.exported(name, digest), "shipped, compiled here"
+    if exported is None and folder is not None:
+        path = folder / "exported" / f"{name}-{digest}.jaxexport"
+        exported, origin = _stored(path), "stored, compiled here"
     if exported is None:
-        example = jax.tree_util.tree_unflatten(
-            treedef, [jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in avals])
-        exported = jax.export.export(sampler)(*example)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_bytes(path, exported.serialize())  # atomic: never half a file for another process
-        except OSError:
-            pass                         # a read-only cache only costs the next process time
-    # The first process calls the exported program too, so that the compiled code JAX
-    # caches is the one a later process asks for.
-    return jax.jit(exported.call)
+        exported, origin = jax.export.export(sampler())(*example), "traced and compiled here"
+        if folder is not None:
+            try:
+                (folder / "exported").mkdir(parents=True, exist_ok=True)
+                # atomic: never half a file for another process
+                write_bytes(folder / "exported" / f"{name}-{digest}.jaxexport",
+                            exported.serialize())
+            except OSError:
+                pass                     # a read-only cache only costs the next process time
+    compiled = _shipped.executable(name, digest, exported, tuple(example))
+    if compiled is not None:
+        return Program(compiled, "shipped, precompiled", digest, exported)
+    # Every process calls the exported program, so that the compiled code JAX caches is the
+    # one a later process asks for.
+    compiled = jax.jit(exported.call).lower(*example).compile()
+    _shipped.record({"name": name, "digest": digest, "chain_method": chain_method,
+                     "n_warmup": n_warmup, "n_samples": n_samples, "treedef": str(treedef),
+                     "avals": [[list(shape), dtype] for shape, dtype in avals]},
+                    exported, compiled)
+    return Program(compiled, origin, digest, exported)
 
 
 def run_nuts(potential_gen, args, init, *, name, n_chains, n_samples, n_warmup, seed,
-             chain_method):
+             chain_method, status: str | None = None):
     """NUTS draws (unconstrained, shape (n_chains, n_samples, ...)) and the divergence count.
 
     ``potential_gen(*args)`` returns the potential (negative log density) of a dict of
     unconstrained parameters; ``init`` holds one starting point per chain. ``name``
     identifies the model (and its variant) among the stored programs. Compiled programs
     are cached per (potential_gen, shapes, options), so pass the same generator object to
-    reuse them.
+    reuse them. ``status``: a description of the run shown on stderr while it lasts
+    (:func:`outperform._parallel.progress_status`), with where its sampler comes from.
 
     Raises
     ------
@@ -198,8 +273,11 @@ def run_nuts(potential_gen, args, init, *, name, n_chains, n_samples, n_warmup, 
     """
     purpose = f"the MCMC sampler of {name.removesuffix('_truncated')}"
     jax = require("jax", purpose)
-    require("numpyro", purpose)
+    if importlib.util.find_spec("numpyro") is None:   # imported only to trace a sampler
+        require("numpyro", purpose)                   # MissingDependencyError
     import jax.numpy as jnp
+
+    from . import _shipped
 
     enable_compilation_cache()   # before the small programs below (key splitting) compile
     # The sampler runs in float32 whatever JAX_ENABLE_X64 says: with 64-bit types enabled
@@ -207,29 +285,39 @@ def run_nuts(potential_gen, args, init, *, name, n_chains, n_samples, n_warmup, 
     # longer type-check (issue 25); float32 also keeps the draws, and so every reported
     # probability, the same with and without the variable.
     with jax.enable_x64(False):
-        args = tuple(jnp.asarray(a, dtype=jnp.float32) for a in args)
-        keys = jax.random.split(jax.random.PRNGKey(seed), n_chains)
-        init = {k: jnp.asarray(v, dtype=jnp.float32) for k, v in init.items()}
-        leaves, treedef = jax.tree_util.tree_flatten((keys, init, args))
+        # Converted by numpy: converting on the device compiles a small program per shape.
+        args = tuple(jnp.asarray(np.asarray(a, dtype=np.float32)) for a in args)
+        init = {k: jnp.asarray(np.asarray(v, dtype=np.float32)) for k, v in init.items()}
+        word = jnp.asarray(seed_word(seed))
+        leaves, treedef = jax.tree_util.tree_flatten((word, init, args))
         avals = tuple((tuple(leaf.shape), str(leaf.dtype)) for leaf in leaves)
-        program = _program(potential_gen, name, chain_method, int(n_warmup), int(n_samples),
-                           treedef, avals)
-        draws, diverging = program(keys, init, args)
-    return ({k: np.asarray(v, dtype=float) for k, v in draws.items()},
-            int(np.sum(np.asarray(diverging))))
+        config = (potential_gen, name, chain_method, int(n_warmup), int(n_samples), treedef,
+                  avals)
+        if status is not None:
+            digest = program_digest(*config[1:5], str(treedef), avals,
+                                    inspect.getsourcefile(potential_gen), versions())
+            status += (" (a precompiled sampler)" if _shipped.has_executable(name, digest)
+                       else " (the first call compiles the sampler, or loads it from the "
+                            "cache folder)")
+        with progress_status(status or "", status is not None):
+            program = _program(*config)
+            draws, diverging = program.call(word, init, args)
+            draws = {k: np.asarray(v, dtype=float) for k, v in draws.items()}
+    return draws, int(np.sum(np.asarray(diverging)))
 
 
 def diagnostics(chains: dict[str, np.ndarray]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Split R-hat and effective sample size of each parameter (NumPyro's estimators).
+    """Split R-hat and effective sample size of each parameter (NumPyro's estimators,
+    :mod:`outperform.bayes._diagnostics`).
 
     ``chains[name]`` has shape (n_chains, n_draws, ...); R-hat is NaN with one chain.
     """
-    from numpyro.diagnostics import effective_sample_size, split_gelman_rubin
+    from ._diagnostics import effective_sample_size, split_rhat
 
     out = {}
     for name, arr in chains.items():
         if arr.shape[0] > 1:
-            rhat = np.atleast_1d(split_gelman_rubin(arr))
+            rhat = np.atleast_1d(split_rhat(arr))
         else:
             rhat = np.full(arr.shape[2:] or (1,), np.nan)
         ess = np.atleast_1d(effective_sample_size(arr))
