@@ -174,7 +174,7 @@ def probabilities_of_improvement(scores: Mapping, pairs, *, n_resamples: int = 2
     largest = max((arrays[x].shape[0] * arrays[y].shape[0] for x, y in pairs), default=1)
     work = n_tasks * largest * max(len(pairs), 1)
     runs_cost(n_resamples, 8 * len(pairs) + n_tasks * (sum(runs) + 8 * task_bootstrap),
-              2e-11 * work if paired and not task_bootstrap else 5e-10 * work,
+              3e-11 * work if paired and not task_bootstrap else 1.5e-10 * work,
               f"{len(pairs)} pair(s) x {n_tasks} tasks x {largest} run pairs")
     rng = check_random_state(random_state)
     sizes = _chunks(n_resamples, n_tasks * largest, _COUNT_CELLS)

@@ -255,7 +255,7 @@ def performance_profiles(stack, taus=None, *, n_resamples: int = 2000, alpha: fl
     size_one = n_runs * n_tasks
     taus = (np.linspace(stack.min(), stack.max(), 101) if taus is None
             else np.asarray(taus, dtype=float).ravel())
-    runs_cost(n_resamples, 16 * taus.size * k, 1e-9 * size_one * taus.size * k,
+    runs_cost(n_resamples, 16 * taus.size * k, 2.5e-11 * size_one * taus.size * k,
               f"{k} x {size_one} scores x {taus.size} thresholds")
     rng = check_random_state(random_state)
     # (n_scores, k * n_taus): scores in task-major order as the counts are, then one product
