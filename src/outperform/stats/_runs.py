@@ -272,7 +272,8 @@ def performance_profiles(stack, taus=None, *, n_resamples: int = 2000, alpha: fl
                                  n_tasks).reshape(size, size_one).astype(dtype, copy=False)
             parts.append((w @ above).reshape(size, k, taus.size))
             advance()
-    dist = np.concatenate(parts).transpose(1, 0, 2).astype(float) / size_one   # (k, B, taus)
+    dist = np.concatenate(parts).transpose(1, 0, 2).astype(float)     # (k, B, taus)
+    dist /= size_one
     fraction = above.reshape(size_one, k, taus.size).mean(axis=0, dtype=float)
     out = []
     for j in range(k):
