@@ -63,8 +63,7 @@ def _draw(rng, sizes, n_tasks: int, runs: list[int], task_bootstrap: bool):
     slots = []
     for size in sizes:
         for pool, n_runs in enumerate(runs):
-            counts[pool].append(_run_counts(rng, size, n_tasks, n_runs,
-                                            np.uint8 if n_runs < 256 else np.int64))
+            counts[pool].append(_run_counts(rng, size, n_tasks, n_runs, np.min_scalar_type(n_runs)))
         slots.append(_task_slots(rng, size, n_tasks, task_bootstrap))
     return ([np.concatenate(c) for c in counts],
             np.concatenate(slots) if task_bootstrap else None)
