@@ -272,12 +272,13 @@ def performance_profiles(stack, taus=None, *, n_resamples: int = 2000, alpha: fl
                                  n_tasks).reshape(size, size_one).astype(dtype, copy=False)
             parts.append((w @ above).reshape(size, k, taus.size))
             advance()
-    dist = np.concatenate(parts).transpose(1, 0, 2).astype(float)     # (k, B, taus)
-    dist /= size_one
+    totals = np.concatenate(parts) if len(parts) > 1 else parts[0]      # (B, k, taus)
     fraction = above.reshape(size_one, k, taus.size).mean(axis=0, dtype=float)
     out = []
-    for j in range(k):
-        low, high = _interval(dist[j], confidence_level, stack[j], task_bootstrap)
+    for j in range(k):        # one model's fractions in float64 at a time (memory)
+        dist = totals[:, j].astype(float)
+        dist /= size_one
+        low, high = _interval(dist, confidence_level, stack[j], task_bootstrap)
         out.append(PerformanceProfile(taus, fraction[j], low, high, confidence_level,
                                       task_bootstrap, n_resamples))
     return out
