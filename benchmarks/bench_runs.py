@@ -14,12 +14,28 @@ arch absl-py``; rliable 1.2 passes ``random_state=`` that arch >= 6 refuses, whi
 
 Run:  python benchmarks/bench_runs.py [--models 20] [--tasks 50] [--runs 10]
                                       [--resamples 50000] [--rliable-models 1]
+
+``--command`` (issue 31): the whole ``outperform aggregate`` process on a long CSV of 50 models
+x 100 tasks x 20 runs (``write_table``: the scores of ``make_scores``), by default (2,000
+resamples, the neighbours' pairs) and with ``--pairs all``, as fresh processes (wall, and CPU
+of the child), alternating with rliable doing the same work in this process: pandas reads and
+pivots the CSV, then ``get_interval_estimates`` of the four aggregates per model, of
+``probability_of_improvement`` per pair, and ``create_performance_profile`` (rliable's start
+and imports are not counted; its bootstrap is timed on ``--rliable-models`` models and as many
+pairs, and scaled to all of them).
+
+Run:  PYTHONPATH=src python benchmarks/bench_runs.py --command [--rounds 2] [--rliable-models 1]
 """
 from __future__ import annotations
 
 import argparse
+import os
+import resource
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -54,6 +70,89 @@ def rliable_intervals(arrays, resamples):
                                           reps=resamples)[1]
 
 
+def write_table(path: Path, models: int = 50, tasks: int = 100, runs: int = 20,
+                seed: int = 0) -> Path:
+    """The long table (task, model, run, score) of ``make_scores``: one row per run."""
+    import pandas as pd
+
+    scores = np.stack(make_scores(models, tasks, runs, seed))       # (models, runs, tasks)
+    m, r, t = np.meshgrid(np.arange(models), np.arange(runs), np.arange(tasks), indexing="ij")
+    pd.DataFrame({"task": [f"task{i:03d}" for i in t.ravel()],
+                  "model": [f"model{i:02d}" for i in m.ravel()],
+                  "run": r.ravel(), "score": scores.ravel()}).to_csv(path, index=False)
+    return path
+
+
+def _command(path: Path, *extra: str) -> tuple[float, float, int]:
+    """Wall and CPU seconds of one fresh ``outperform aggregate`` process, and its lines."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "outperform.cli", "aggregate", str(path),
+                           *extra], capture_output=True, text=True, env=os.environ, check=True)
+    wall = time.perf_counter() - wall
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    print(f"    {done.stderr.strip().splitlines()[-1]}")
+    return wall, cpu, len(done.stdout.splitlines())
+
+
+def rliable_job(path: Path, timed_models: int, resamples: int = 2000):
+    """rliable's (wall, CPU) seconds: reading, and per model (aggregates and profile) and per
+    pair (P(X > Y)) of the aggregate command's work, timed on ``timed_models``."""
+    import pandas as pd
+
+    sys.path.append(PEERS)
+    from rliable import library, metrics
+
+    rliable_intervals([np.zeros((2, 2))], 1)          # arch patched, imports done
+    (frame, arrays), *read = _timed(lambda: _pivot(pd.read_csv(path)))
+    names = list(arrays)[:timed_models + 1]
+    score_dict = {m: arrays[m] for m in names[:timed_models]}
+    taus = np.linspace(frame["score"].min(), frame["score"].max(), 101)
+
+    def four(s):
+        return np.array([metrics.aggregate_mean(s), metrics.aggregate_median(s),
+                         metrics.aggregate_iqm(s), metrics.aggregate_optimality_gap(s)])
+    np.random.seed(0)
+    model = np.add(_timed(lambda: library.get_interval_estimates(score_dict, four,
+                                                                 reps=resamples))[1:],
+                   _timed(lambda: library.create_performance_profile(score_dict, taus,
+                                                                     reps=resamples))[1:])
+    pair = _timed(lambda: library.get_interval_estimates(
+        {f"{x},{y}": [arrays[x], arrays[y]] for x, y in zip(names, names[1:])},
+        metrics.probability_of_improvement, reps=resamples))[1:]
+    return np.array(read), model / timed_models, np.array(pair) / timed_models
+
+
+def _pivot(frame):
+    frame = frame.sort_values(["model", "task", "run"])
+    return frame, {m: g["score"].to_numpy().reshape(-1, g["run"].nunique()).T
+                   for m, g in frame.groupby("model")}
+
+
+def command_bench(rounds: int, timed_models: int) -> None:
+    """The whole aggregate command on 50 x 100 x 20 (issue 31), alternating with rliable."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = write_table(Path(folder) / "runs.csv")
+        print(f"50 models x 100 tasks x 20 runs ({path.stat().st_size / 1e6:.1f} MB CSV), 2000 "
+              f"resamples; load average {os.getloadavg()[0]:.1f}")
+        for r in range(rounds):
+            ours = {"default": _command(path), "--pairs all": _command(path, "--pairs", "all")}
+            try:
+                read, model, pair = rliable_job(path, timed_models)
+            except ImportError as exc:
+                print(f"rliable not importable ({exc}); see the module docstring")
+                return
+            print(f"  rliable: reading {read[0]:.2f} s, per model {model[0]:.1f} s wall "
+                  f"{model[1]:.1f} s CPU, per pair {pair[0]:.1f} s wall {pair[1]:.1f} s CPU")
+            for (label, (wall, cpu, n_lines)), n_pairs in zip(ours.items(), (49, 1225)):
+                r_wall, r_cpu = read + 50 * model + n_pairs * pair
+                print(f"round {r + 1} {label:12s} outperform {wall:6.2f} s wall {cpu:6.2f} s CPU "
+                      f"({n_lines} lines) | rliable {r_wall:7.1f} s wall {r_cpu:7.1f} s CPU | "
+                      f"ratio {wall / r_wall:.4f} wall, {cpu / r_cpu:.4f} CPU "
+                      f"(load {os.getloadavg()[0]:.1f})")
+
+
 def _timed(call):
     wall, cpu = time.perf_counter(), time.process_time()
     out = call()
@@ -67,7 +166,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--resamples", type=int, default=50_000)
     parser.add_argument("--rliable-models", type=int, default=1)
+    parser.add_argument("--command", action="store_true",
+                        help="the whole aggregate command on 50 x 100 x 20 (issue 31)")
+    parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
+    if args.command:
+        command_bench(args.rounds, args.rliable_models)
+        return
     arrays = make_scores(args.models, args.tasks, args.runs)
     scores = {str(i): a for i, a in enumerate(arrays)}
     print(f"{args.models} models x {args.tasks} tasks x {args.runs} runs, {args.resamples} "

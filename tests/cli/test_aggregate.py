@@ -127,3 +127,16 @@ def test_aggregate_of_many_models_prints_a_ranking_under_100_lines(tmp_path):
     assert len(json.loads(every.stdout)["improvements"]) == 1225
     bad = runner.invoke(app, ["aggregate", str(path), "--pairs", "control"])
     assert bad.exit_code == 1 and "needs a control model" in bad.output
+
+
+def test_aggregate_prints_its_time_on_stderr(tmp_path):
+    """Issue 31: the command says how long it took (stderr: the output stays the table)."""
+    path, _ = _csv(tmp_path)
+    for extra in ([], ["--pairs", "all"]):
+        res = runner.invoke(app, ["aggregate", str(path), "--normalize", "min-max",
+                                  "--n-resamples", "100", *extra])
+        assert res.exit_code == 0, res.output
+        line = " ".join(res.stderr.split())
+        assert "aggregate: done in " in line
+        assert "(2 models x 5 tasks, 100 resamples, 1 of 1 pairs in full)" in line
+        assert "done in" not in res.stdout

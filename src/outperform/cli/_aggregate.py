@@ -5,6 +5,7 @@ turns into one line and exit code 1.
 """
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -77,6 +78,7 @@ def aggregate_cmd(
     With a step column (learning curves) the aggregates use the last step all runs reached, and the IQM
     at every step (sample efficiency) is printed too.
     """
+    started = time.perf_counter()
     opt.check_fragment(fragment, fmt)
     from ..compare import compare_runs, sample_efficiency, variance_components
     from ..data import read_table
@@ -151,3 +153,14 @@ def aggregate_cmd(
 
         save_figure(plot_sample_efficiency(efficiency).figure, curves)
         err.print(f"figure written to {escape(str(curves))}")
+    err.print(_done(result, n_resamples, time.perf_counter() - started), highlight=False,
+              soft_wrap=True)
+
+
+def _done(result, n_resamples: int, seconds: float) -> str:
+    """The one line on stderr saying what was computed and how long it took (the command's
+    work from reading to writing; Python's start and the CLI's imports come before it)."""
+    k = len(result.models)
+    shown = result.pair_summary.get("shown", len(result.improvements))
+    return (f"aggregate: done in {seconds:.1f} s ({k} models x {len(result.tasks)} tasks, "
+            f"{n_resamples:,} resamples, {shown:,} of {k * (k - 1) // 2:,} pairs in full).")

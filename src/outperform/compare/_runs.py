@@ -23,9 +23,11 @@ from ..data import read_results, read_table
 from ..data._columns import FOLD, MODEL, RUN, STEP, TASK, canonical_columns
 from ..results import RunsComparison
 from ..results._runs import IntervalEstimate, _percentile_interval
-from ..stats import aggregate_runs, performance_profile, probability_of_improvement
+from ..stats import aggregate_runs, performance_profile
+from ..stats._improvement import probabilities_of_improvement
 from ..stats._runs import STATISTICS, _check_options, performance_profiles, runs_cost
 from ._pair_choice import choose_pairs
+from ._runs_summary import _pair_summary
 
 
 def _last_step(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
@@ -147,34 +149,48 @@ def _normalise(frame, metric, higher_is_better, normalize):
             "1 = reference 'one'")
 
 
-def _arrays(frame, tasks, models) -> dict[str, np.ndarray]:
-    """model -> (n_runs, n_tasks) array, refusing models whose run count varies by task."""
-    out = {}
-    for model in models:
-        part = frame[frame[MODEL] == model]
-        counts = part.groupby(TASK, observed=True).size().reindex(tasks, fill_value=0)
-        if counts.nunique() != 1:
-            raise InvalidInputError(
-                f"model {model!r} has {counts.min()} to {counts.max()} runs per task; the "
-                "stratified bootstrap needs the same number of runs of a model on every task "
-                f"(e.g. {counts.idxmin()!r} has {counts.min()}).")
-        part = part.sort_values([RUN])
-        grid = part.pivot_table(index=part.groupby(TASK, observed=True).cumcount(),
-                                columns=TASK, values="_score", observed=True)
-        out[model] = grid[list(tasks)].to_numpy(float)
-    return out
+def _codes(values: pd.Series, names) -> np.ndarray:
+    """Each row's position in ``names`` (task or model names, text)."""
+    return pd.Categorical(values, categories=list(names)).codes.astype(np.intp)
 
 
-def _unshared_tasks(frame) -> list[str]:
-    """Tasks on which the models' run ids differ (none: every run id is shared by all)."""
-    ids = frame.groupby([TASK, MODEL], observed=True)[RUN].agg(frozenset)
-    kinds = ids.groupby(level=0, observed=True).nunique()
-    return [str(t) for t in kinds.index[kinds > 1]]
+def _arrays(frame, tasks, models) -> tuple[dict[str, np.ndarray], list[str]]:
+    """model -> (n_runs, n_tasks) array (row i: the task's i-th smallest run id), refusing models
+    whose run count varies by task; and the tasks on which the models' run ids differ.
+
+    One sort of the rows by (model, task, run), no loop over rows or groups."""
+    n_tasks = len(tasks)
+    model, task = _codes(frame[MODEL], models), _codes(frame[TASK], tasks)
+    run = pd.factorize(frame[RUN], sort=True)[0]
+    counts = np.bincount(model * n_tasks + task, minlength=len(models) * n_tasks
+                         ).reshape(len(models), n_tasks)
+    for i in np.flatnonzero(counts.min(axis=1) != counts.max(axis=1)):
+        few = int(np.argmin(counts[i]))
+        raise InvalidInputError(
+            f"model {models[i]!r} has {counts[i].min()} to {counts[i].max()} runs per task; the "
+            "stratified bootstrap needs the same number of runs of a model on every task "
+            f"(e.g. {tasks[few]!r} has {counts[i, few]}).")
+    order = np.lexsort((run, task, model))
+    scores, run = frame["_score"].to_numpy(float)[order], run[order]
+    out, ids, start = {}, {}, 0
+    for i, name in enumerate(models):
+        n_runs = int(counts[i, 0])
+        stop = start + n_runs * n_tasks
+        out[name] = np.ascontiguousarray(scores[start:stop].reshape(n_tasks, n_runs).T)
+        ids[name] = run[start:stop].reshape(n_tasks, n_runs)
+        start = stop
+    if len({a.shape[0] for a in out.values()}) > 1:      # no duplicate rows: sets differ
+        return out, [str(t) for t in tasks]
+    first = ids[models[0]]
+    differ = np.zeros(n_tasks, dtype=bool)
+    for name in models[1:]:
+        differ |= (ids[name] != first).any(axis=1)
+    return out, [str(tasks[t]) for t in np.flatnonzero(differ)]
 
 
-def _design(frame, paired) -> tuple[bool, str]:
-    """Whether to resample the runs as paired, and the sentence the report prints."""
-    unshared = _unshared_tasks(frame)
+def _design(unshared: list[str], paired) -> tuple[bool, str]:
+    """Whether to resample the runs as paired, and the sentence the report prints, from the
+    tasks on which the models' run ids differ (:func:`_arrays`)."""
     if paired and unshared:
         raise InvalidInputError(
             f"paired=True, but the models' run ids differ on task(s) {unshared[:5]}: a paired "
@@ -269,16 +285,16 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
         raise InvalidInputError(f"unknown control {control!r}; the models are {list(models)}.")
     values, rule = _normalise(frame, metric, table.metrics[metric], normalize)
     frame = frame.assign(_score=values)
-    arrays = _arrays(frame, tasks, models)
-    paired, design = _design(frame, paired)
+    arrays, unshared = _arrays(frame, tasks, models)
+    paired, design = _design(unshared, paired)
     notes.append(design)
     # the pairs' number (not yet their order, which needs the aggregates): the one rule
     n_pairs = len(choose_pairs(list(models), control=control, pairs=pairs)[0])
-    _cost(arrays, n_pairs, statistics, n_resamples, taus)
+    _cost(arrays, n_pairs, statistics, n_resamples, taus, paired, task_bootstrap)
     rng = check_random_state(random_state)
     options = dict(n_resamples=n_resamples, alpha=alpha,
                    task_bootstrap=task_bootstrap, random_state=rng, progress=progress)
-    single = [m for m, a in arrays.items() if a.shape[0] == 1]
+    single = [m for m in models if arrays[m].shape[0] == 1]
     with warnings.catch_warnings():
         if single and not task_bootstrap:
             notes.append(_one_run(single))
@@ -286,11 +302,10 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
             warnings.filterwarnings("ignore", message="one run per task", category=UserWarning)
         aggregates = aggregate_runs(arrays, statistics=statistics, gamma=gamma, paired=paired,
                                     **options)
-        chosen, pair_rule = choose_pairs(_ranking(aggregates, models), control=control, pairs=pairs,
-                                    order=models)
-        improvements = {(x, y): probability_of_improvement(arrays[x], arrays[y], paired=paired,
-                                                           **options)
-                        for x, y in chosen}
+        chosen, pair_rule = choose_pairs(_ranking(aggregates, models), control=control,
+                                         pairs=pairs, order=models)
+        # every pair on the same draws: a pair's numbers do not depend on which others are shown
+        improvements = probabilities_of_improvement(arrays, chosen, paired=paired, **options)
         differences = {(x, y): {s: _difference(aggregates[x][s], aggregates[y][s])
                                 for s in statistics} for x, y in chosen}
         summary = _pair_summary(aggregates, models, pair_rule, len(chosen))
@@ -301,9 +316,10 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
                                                              taus, **options)))
         else:
             profiles = {m: performance_profile(a, taus, **options) for m, a in arrays.items()}
-    return RunsComparison(tuple(models), tuple(tasks), {m: a.shape[0] for m, a in arrays.items()},
-                          metric, rule, aggregates, improvements, profiles, tuple(notes),
-                          differences, paired, summary)
+    return RunsComparison(tuple(models), tuple(tasks), {m: arrays[m].shape[0] for m in models},
+                          metric, rule, {m: aggregates[m] for m in models}, improvements,
+                          {m: profiles[m] for m in models}, tuple(notes), differences, paired,
+                          summary)
 
 
 def _ranking(aggregates, models) -> list[str]:
@@ -315,29 +331,6 @@ def _ranking(aggregates, models) -> list[str]:
     return [models[i] for i in np.argsort(key, kind="stable")]
 
 
-#: most resampled pair differences held at once by _pair_summary
-_SUMMARY_CELLS = 5_000_000
-
-
-def _pair_summary(aggregates, models, rule: str, shown: int) -> dict:
-    """Over all pairs: how many differences' intervals exclude 0, per statistic (vectorised)."""
-    models = list(models)
-    i, j = np.triu_indices(len(models), 1)
-    first = aggregates[models[0]]
-    differing = {}
-    for statistic, estimate in first.items():
-        draws = np.stack([aggregates[m][statistic].distribution for m in models])
-        usable = np.array([np.isfinite(aggregates[m][statistic].low) for m in models])
-        step = max(1, _SUMMARY_CELLS // max(draws.shape[1], 1))
-        count = 0
-        for start in range(0, i.size, step):
-            a, b = i[start:start + step], j[start:start + step]
-            low, high = _percentile_interval((draws[a] - draws[b]).T, estimate.confidence_level)
-            count += int((((low > 0) | (high < 0)) & usable[a] & usable[b]).sum())
-        differing[statistic] = count
-    return {"rule": rule, "shown": int(shown), "total": int(i.size), "differing": differing}
-
-
 def _one_run(models) -> str:
     return (f"one run per task of {', '.join(map(repr, models[:5]))}: the stratified bootstrap "
             "redraws that one run every time, so its resamples have no spread; the intervals "
@@ -345,15 +338,21 @@ def _one_run(models) -> str:
             "runs (seeds), or resample tasks (task_bootstrap=True, --tasks-random).")
 
 
-def _cost(arrays, n_pairs: int, statistics, n_resamples, taus) -> None:
+def _cost(arrays, n_pairs: int, statistics, n_resamples, taus, paired: bool,
+          task_bootstrap: bool) -> None:
     """Every resampled quantity is kept: the aggregates, P(X > Y), the differences and the
-    profiles; refuse before the first resample what will not fit (check_cost)."""
+    profiles; refuse before the first resample what will not fit (check_cost). The rates are
+    the CPU seconds measured on 50 models x 100 tasks x 20 runs (one core of an AMD EPYC,
+    2026-11-27): the aggregates 5e-9 s a score, the profiles 2.5e-11 s a score and threshold,
+    P(X > Y) 3e-11 s a task and pair of runs when paired (one shared product), 1.5e-10 s
+    unpaired or with the tasks resampled."""
     _check_options(n_resamples, 0.5)
     n_taus = 101 if taus is None else np.size(taus)
     per = (len(arrays) * (24 * len(statistics) + 16 * n_taus)
            + n_pairs * (16 + 8 * len(statistics)))
     cells = sum(a.size for a in arrays.values())
-    seconds = 5e-9 * cells + 1e-9 * cells * n_taus + 2e-9 * n_pairs * max(
+    pair_rate = 3e-11 if paired and not task_bootstrap else 1.5e-10
+    seconds = 5e-9 * cells + 2.5e-11 * cells * n_taus + pair_rate * n_pairs * max(
         a.size * a.shape[0] for a in arrays.values())
     runs_cost(n_resamples, per, seconds,
               f"{len(arrays)} models, {n_pairs} pairs and {n_taus} profile thresholds")

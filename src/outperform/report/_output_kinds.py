@@ -6,7 +6,6 @@ HTML, LaTeX) and its terminal text, built once here for the CLI and for Python a
 from __future__ import annotations
 
 from ._document import Bullets, Document, Paragraph, Section
-from ..compare._aso import next_seed_note
 from ..compare._words import aso_words, mcs_pvalue_text, mcs_words
 from ._leaderboard import (leaderboard_bullets, leaderboard_intro, leaderboard_pairs,
                            leaderboard_table, pairs_bullets, pairs_sentence, pairs_table,
@@ -224,6 +223,8 @@ def runs_output(result, efficiency=None, components=None, aso=None) -> Output:
 
 def aso_blocks(results) -> tuple[list[str], Table]:
     """Sentences and the table of almost stochastic order, one row per pair and task."""
+    from ..compare._aso import next_seed_note   # on use: it imports scipy.special (~0.3 s)
+
     first = results[0]
     level = f"{100 * first.level:.4g}%"
     lines = [f"Almost stochastic order (Dror, Shlomov & Reichart 2019; del Barrio et al. 2018): "

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scipy import special
 
 from ._base import Result
 
@@ -31,6 +30,8 @@ class LocationInterval(Result):
     bound: float = float("inf")
 
     def _quantile(self, q: float) -> float:
+        from scipy import special     # on use: scipy.special costs ~0.3 s to import
+
         return float(special.stdtrit(self.df, q) if self.df is not None else special.ndtri(q))
 
     def __call__(self, level: float) -> tuple[float, float]:

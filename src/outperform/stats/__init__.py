@@ -85,7 +85,7 @@ _WHERE = {
     "rank_scores": "._ranks",
     "aggregate_runs": "._runs",
     "performance_profile": "._runs",
-    "probability_of_improvement": "._runs",
+    "probability_of_improvement": "._improvement",
     "beta_risk_bound": "._risk_bounds",
     "langford_test_set_bound": "._risk_bounds",
     "sign_test": "._sign",

@@ -21,11 +21,10 @@ from .._cost import check_cost
 from .._deprecation import renamed
 from .._validation import InvalidInputError, OutperformWarning, check_alpha, check_random_state
 from ..results._runs import IntervalEstimate, PerformanceProfile, _percentile_interval
-from ._runs_kernel import _chunks, _draws, _Kernel
+from ._runs_kernel import (_COUNT_CELLS, _chunks, _draws, _element_weights, _exact_dtype,
+                           _Kernel, _run_counts, _task_slots)
 
 STATISTICS = ("mean", "median", "iqm", "optimality_gap")
-#: bound on the count entries held at once (resamples x runs x tasks), about 100 MB of floats
-_COUNT_CELLS = 4_000_000
 
 
 def _check_scores(scores, name: str = "scores") -> np.ndarray:
@@ -84,32 +83,6 @@ def _interval(dist, level, x, task_bootstrap, name=None):
         stacklevel=3)
     nan = np.full(dist.shape[1:], np.nan)
     return nan, nan.copy()
-
-
-def _run_counts(rng, size: int, n_slots: int, n_runs: int) -> np.ndarray:
-    """Counts (size, n_slots, n_runs): n_runs draws with replacement among the runs, per slot."""
-    draws = rng.integers(0, n_runs, size=(size * n_slots, n_runs))
-    offsets = (np.arange(size * n_slots) * n_runs)[:, None]
-    counts = np.bincount((draws + offsets).ravel(), minlength=size * n_slots * n_runs)
-    return counts.reshape(size, n_slots, n_runs).astype(float)
-
-
-def _task_slots(rng, size: int, n_tasks: int, task_bootstrap: bool):
-    """Which task fills each of the n_tasks slots of a resample, shape (size, n_tasks); None
-    when the tasks are fixed (slot s is task s), which spares a gather of every score."""
-    return rng.integers(0, n_tasks, size=(size, n_tasks)) if task_bootstrap else None
-
-
-def _element_weights(counts: np.ndarray, slots: np.ndarray, n_tasks: int) -> np.ndarray:
-    """Weights (size, n_tasks, n_runs) of the original scores: counts summed over the slots
-    that drew each task (equal to ``counts`` when tasks are fixed)."""
-    if slots is None:
-        return counts
-    size, n_slots, n_runs = counts.shape
-    target = ((np.arange(size)[:, None] * n_tasks + slots)[:, :, None] * n_runs
-              + np.arange(n_runs))
-    return np.bincount(target.ravel(), weights=counts.ravel(),
-                       minlength=size * n_tasks * n_runs).reshape(size, n_tasks, n_runs)
 
 
 @renamed(confidence_level="alpha")
@@ -235,79 +208,6 @@ def aggregate_runs(scores, *, statistics=STATISTICS, gamma: float = 1.0,
 
 
 @renamed(confidence_level="alpha")
-def probability_of_improvement(scores_x, scores_y, *, n_resamples: int = 2000,
-                               alpha: float = 0.05, task_bootstrap: bool = False,
-                               paired: bool = False, random_state=0,
-                               progress: bool = False) -> IntervalEstimate:
-    """Average probability of improvement P(X > Y) of Agarwal et al. (2021), with its CI.
-
-    On each task m, P(X_m > Y_m) is the probability that a random run of X scores above a
-    random run of Y, ties counting one half: the Mann-Whitney U of X over Y divided by
-    n_runs_x * n_runs_y. The estimate is its mean over tasks (``rliable.metrics.
-    probability_of_improvement``). 0.5 means no difference; above 0.5 favours X.
-
-    Parameters
-    ----------
-    scores_x, scores_y : array_like, shape (n_runs_x, n_tasks) and (n_runs_y, n_tasks)
-        Scores of the two models on the same tasks in the same order; run counts may differ.
-    paired : bool
-        False (rliable's ``StratifiedIndependentBootstrap``): the runs of X and Y are
-        resampled independently within each task. True: run i of X and run i of Y shared a
-        seed or split and are drawn together (needs n_runs_x = n_runs_y). The estimate is the
-        same; the interval reflects what the paired runs have in common.
-    n_resamples, alpha, random_state, progress
-        As in :func:`aggregate_runs`.
-    task_bootstrap : bool
-        Also resample tasks (the same drawn tasks for X and Y, since tasks are shared).
-
-    Returns
-    -------
-    IntervalEstimate
-        ``statistic="probability_of_improvement"``.
-
-    Raises
-    ------
-    InvalidInputError
-        Different task counts, non-finite scores, ``paired`` with different run counts or bad
-        options.
-    """
-    x, y = _check_scores(scores_x, "scores_x"), _check_scores(scores_y, "scores_y")
-    if x.shape[1] != y.shape[1]:
-        raise InvalidInputError(f"scores_x has {x.shape[1]} tasks and scores_y {y.shape[1]}; "
-                                "both need the same tasks in the same order.")
-    if paired and x.shape != y.shape:
-        raise InvalidInputError(f"paired=True draws run i of X and Y together, so both need the "
-                                f"same runs; got {x.shape[0]} and {y.shape[0]}.")
-    confidence_level = _check_options(n_resamples, alpha)
-    _check_tasks((x, y), task_bootstrap)
-    runs_cost(n_resamples, 16, 2e-9 * x.shape[1] * x.shape[0] * y.shape[0],
-              f"{x.shape[1]} tasks x {x.shape[0]} x {y.shape[0]} runs")
-    rng = check_random_state(random_state)
-    (nx, n_tasks), ny = x.shape, y.shape[0]
-    # wins[m, i, j]: run i of X against run j of Y on task m (1 above, 1/2 tie, 0 below)
-    wins = (x.T[:, :, None] > y.T[:, None, :]) + 0.5 * (x.T[:, :, None] == y.T[:, None, :])
-    estimate = float(wins.mean(axis=(1, 2)).mean())
-    parts = []
-    sizes = _chunks(n_resamples, n_tasks * nx * ny, _COUNT_CELLS)
-    with progress_bar(len(sizes), progress, "stratified bootstrap") as advance:
-        for size in sizes:
-            cx = _run_counts(rng, size, n_tasks, nx)
-            cy = cx if paired else _run_counts(rng, size, n_tasks, ny)
-            slots = _task_slots(rng, size, n_tasks, task_bootstrap)
-            pairs = wins[None] if slots is None else wins[slots]
-            per_task = np.einsum("bsi,bsij,bsj->bs", cx, pairs, cy, optimize=True) / (nx * ny)
-            parts.append(per_task.mean(axis=1))
-            advance()
-    dist = np.concatenate(parts)
-    if nx == 1 and ny == 1:
-        low, high = _interval(dist, confidence_level, x, task_bootstrap)
-    else:
-        low, high = _percentile_interval(dist, confidence_level)
-    return IntervalEstimate("probability_of_improvement", estimate, float(low), float(high),
-                            confidence_level, task_bootstrap, dist)
-
-
-@renamed(confidence_level="alpha")
 def performance_profile(scores, taus=None, *, n_resamples: int = 2000,
                         alpha: float = 0.05, task_bootstrap: bool = False,
                         random_state=0, progress: bool = False) -> PerformanceProfile:
@@ -355,24 +255,30 @@ def performance_profiles(stack, taus=None, *, n_resamples: int = 2000, alpha: fl
     size_one = n_runs * n_tasks
     taus = (np.linspace(stack.min(), stack.max(), 101) if taus is None
             else np.asarray(taus, dtype=float).ravel())
-    runs_cost(n_resamples, 16 * taus.size * k, 1e-9 * size_one * taus.size * k,
+    runs_cost(n_resamples, 16 * taus.size * k, 2.5e-11 * size_one * taus.size * k,
               f"{k} x {size_one} scores x {taus.size} thresholds")
     rng = check_random_state(random_state)
-    # (k, n_scores, n_taus), scores in task-major order as the counts are
-    above = (stack.transpose(0, 2, 1).reshape(k, size_one)[:, :, None] > taus).astype(float)
+    # (n_scores, k * n_taus): scores in task-major order as the counts are, then one product
+    # per chunk for all models; counts and 0/1 are integers, exact in float32 up to 2^24
+    dtype = _exact_dtype(size_one)
+    above = (stack.transpose(2, 1, 0).reshape(size_one, k)[:, :, None] > taus).astype(dtype)
+    above = above.reshape(size_one, k * taus.size)
     parts = []
     sizes = _chunks(n_resamples, size_one, _COUNT_CELLS)
     with progress_bar(len(sizes), progress, "stratified bootstrap") as advance:
         for size in sizes:
-            counts = _run_counts(rng, size, n_tasks, n_runs)
+            counts = _run_counts(rng, size, n_tasks, n_runs, dtype)
             w = _element_weights(counts, _task_slots(rng, size, n_tasks, task_bootstrap),
-                                 n_tasks).reshape(size, size_one)
-            parts.append(np.matmul(w, above) / size_one)          # (k, size, n_taus)
+                                 n_tasks).reshape(size, size_one).astype(dtype, copy=False)
+            parts.append((w @ above).reshape(size, k, taus.size))
             advance()
-    dist = np.concatenate(parts, axis=1)
+    totals = np.concatenate(parts) if len(parts) > 1 else parts[0]      # (B, k, taus)
+    fraction = above.reshape(size_one, k, taus.size).mean(axis=0, dtype=float)
     out = []
-    for j in range(k):
-        low, high = _interval(dist[j], confidence_level, stack[j], task_bootstrap)
-        out.append(PerformanceProfile(taus, above[j].mean(axis=0), low, high, confidence_level,
+    for j in range(k):        # one model's fractions in float64 at a time (memory)
+        dist = totals[:, j].astype(float)
+        dist /= size_one
+        low, high = _interval(dist, confidence_level, stack[j], task_bootstrap)
+        out.append(PerformanceProfile(taus, fraction[j], low, high, confidence_level,
                                       task_bootstrap, n_resamples))
     return out

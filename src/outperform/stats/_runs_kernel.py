@@ -12,6 +12,8 @@ import numpy as np
 #: resamples per chunk ~ _CHUNK_CELLS / cells: the drawn indices of a chunk (8 bytes each) stay
 #: in the processor's cache, where gathers and sorts run several times faster than from memory
 _CHUNK_CELLS = 1 << 17
+#: bound on the count entries held at once (resamples x runs x tasks), about 100 MB of floats
+_COUNT_CELLS = 4_000_000
 
 
 def _chunks(n_resamples: int, cells: int, budget: int = _CHUNK_CELLS):
@@ -30,6 +32,43 @@ def _draws(rng, size: int, n_tasks: int, n_runs: int, task_bootstrap: bool) -> n
     else:
         base = np.repeat(np.arange(n_tasks) * n_runs, n_runs)
     return np.add(runs, base, dtype=np.intp)
+
+
+def _run_counts(rng, size: int, n_slots: int, n_runs: int, dtype=float) -> np.ndarray:
+    """Counts (size, n_slots, n_runs): n_runs draws with replacement among the runs, per slot.
+
+    The draws are ``rng.integers(0, n_runs, (size * n_slots, n_runs))``: numpy's stream of
+    bounded integers does not depend on how it is cut, so chunks of resamples drawn one after
+    the other give the counts of one call with all of them."""
+    draws = rng.integers(0, n_runs, size=(size * n_slots, n_runs))
+    offsets = (np.arange(size * n_slots) * n_runs)[:, None]
+    counts = np.bincount((draws + offsets).ravel(), minlength=size * n_slots * n_runs)
+    return counts.reshape(size, n_slots, n_runs).astype(dtype)
+
+
+def _exact_dtype(largest: float):
+    """float32 when every integer (or half-integer) sum up to ``largest`` is exact in it (the
+    count products of the profiles and of P(X > Y)), else float64: the same numbers either
+    way, float32's products about twice as fast."""
+    return np.float32 if 2 * largest < 2 ** 24 else np.float64
+
+
+def _task_slots(rng, size: int, n_tasks: int, task_bootstrap: bool):
+    """Which task fills each of the n_tasks slots of a resample, shape (size, n_tasks); None
+    when the tasks are fixed (slot s is task s), which spares a gather of every score."""
+    return rng.integers(0, n_tasks, size=(size, n_tasks)) if task_bootstrap else None
+
+
+def _element_weights(counts: np.ndarray, slots: np.ndarray, n_tasks: int) -> np.ndarray:
+    """Weights (size, n_tasks, n_runs) of the original scores: counts summed over the slots
+    that drew each task (equal to ``counts`` when tasks are fixed)."""
+    if slots is None:
+        return counts
+    size, n_slots, n_runs = counts.shape
+    target = ((np.arange(size)[:, None] * n_tasks + slots)[:, :, None] * n_runs
+              + np.arange(n_runs))
+    return np.bincount(target.ravel(), weights=counts.ravel(),
+                       minlength=size * n_tasks * n_runs).reshape(size, n_tasks, n_runs)
 
 
 class _Kernel:
