@@ -20,6 +20,24 @@ NOTICE_SECONDS = 10.0
 #: to other processes and to the temporaries the estimate leaves out).
 MEMORY_SHARE = 0.5
 
+# Rates measured on this project's 2-core machine (AMD EPYC, 24 GiB), the faster end taken so
+# that a refusal is never premature; each says how it was measured.
+#: Seconds per pair of models to render a comparison report (cli/_output.py), by format:
+#: text (rich lays out ~6 table cells per pair, 2.2e-4 s per cell and rendering, twice on a
+#: terminal) 2.8e-3 s per pair at load 9 (Q3, 150 models, `--out`), about half that idle;
+#: the others build the document (2.3e-5 s per pair) and write it (JSON 3e-5 s per pair),
+#: measured at load 8 on 500 and 1,000 models.
+RENDER_SECONDS_PER_PAIR = {"text": 1e-3, "other": 2e-5}
+#: CPU seconds per simulated experiment of ``simulate``'s studies (one repetition at one point
+#: of the grid; for the grids over N, one data set of it): the quick size of each study run
+#: once in one process (``time.process_time``, load 7.6, 2026-11-27), its CPU time divided by
+#: its experiments. lacoste-fig5's full grid has larger test sets (n up to 100,001), so its
+#: estimate is a lower bound.
+SIMULATION_SECONDS_PER_EXPERIMENT = {
+    "lacoste-fig3": 1.05e-6, "lacoste-fig4": 8.8e-7, "lacoste-fig5": 1.65e-5,
+    "lacoste-bimodal": 8.2e-7, "corani-fig2a": 1.48e-3, "corani-fig2b": 1.58e-3,
+    "demsar-replicability": 9.3e-4}
+
 
 def available_memory() -> float:
     """Bytes of memory this process can still use: psutil's ``available`` when psutil is
@@ -56,7 +74,8 @@ def _duration(s: float) -> str:
 
 def check_cost(option: str, value: float, *, work: str, bytes_per_unit: float,
                seconds_per_unit: float = 0.0, fixed_bytes: float = 0.0,
-               memory: float | None = None, max_seconds: float = MAX_SECONDS) -> float:
+               memory: float | None = None, max_seconds: float = MAX_SECONDS,
+               advice: str | None = None) -> float:
     """Estimate the memory and time of work that grows with ``value`` and refuse what will not fit.
 
     The one cost guard of the package: work = ``value`` (resamples, test examples, ...) x
@@ -79,6 +98,9 @@ def check_cost(option: str, value: float, *, work: str, bytes_per_unit: float,
         :func:`available_memory`.
     max_seconds : float
         Longest estimated time accepted (:data:`MAX_SECONDS`, 1 hour).
+    advice : str, optional
+        What to do instead, for work that no smaller ``value`` shortens (e.g. another output
+        format); replaces "use option <= largest" and "lower it" in the messages.
 
     Returns
     -------
@@ -104,20 +126,22 @@ def check_cost(option: str, value: float, *, work: str, bytes_per_unit: float,
     fits = []
     if bytes_per_unit > 0:
         fits.append((memory - fixed_bytes) / bytes_per_unit)
-    if seconds_per_unit > 0:
+    if seconds_per_unit > 0 and math.isfinite(max_seconds):
         fits.append(max_seconds / seconds_per_unit)
     largest = max(0, int(min(fits))) if fits else math.inf
+    fix = advice or f"use {option} <= {largest:,}"
     if need > memory:
         raise InvalidInputError(
             f"{option} = {value:,.0f} with {work} needs ~{_bytes(need)} of memory, more than "
-            f"the {_bytes(memory)} it may use (half of what is available); use {option} <= "
-            f"{largest:,}.")
+            f"the {_bytes(memory)} it may use (half of what is available); {fix}.")
     if seconds > max_seconds:
         raise InvalidInputError(
             f"{option} = {value:,.0f} with {work} would run for at least ~{_duration(seconds)} "
-            f"(bound {_duration(max_seconds)}); use {option} <= {largest:,}.")
+            f"(bound {_duration(max_seconds)}); {fix}.")
     if seconds >= NOTICE_SECONDS:
-        warnings.warn(f"{work}: estimated to take at least ~{_duration(seconds)} and "
-                      f"~{_bytes(need)} of memory ({option} = {value:,.0f}; lower it for "
-                      "quicker, less precise results).", PerformanceWarning, stacklevel=3)
+        size = f" and ~{_bytes(need)} of memory" if need > 0 else ""
+        warnings.warn(f"{work}: estimated to take at least ~{_duration(seconds)}{size} "
+                      f"({option} = {value:,.0f}; "
+                      f"{advice or 'lower it for quicker, less precise results'}).",
+                      PerformanceWarning, stacklevel=3)
     return seconds
