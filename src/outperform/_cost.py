@@ -33,6 +33,24 @@ RENDER_SECONDS_PER_PAIR = {"text": 1e-3, "other": 2e-5}
 #: once in one process (``time.process_time``, load 7.6, 2026-11-27), its CPU time divided by
 #: its experiments. lacoste-fig5's full grid has larger test sets (n up to 100,001), so its
 #: estimate is a lower bound.
+#: CPU seconds of one fit and prediction of ``benchmark``'s named models on the built-in data
+#: sets (iris, wine, breast_cancer, digits), each fitted once on 90 % of the rows (a 10-fold
+#: split) with ``time.process_time`` and OPENBLAS_NUM_THREADS=1, load 7.6, 2026-11-27. The
+#: runner adds a few percent (benchmarks/README.md, "Runner overhead").
+FIT_SECONDS = {
+    "logreg": (0.0145, 0.0057, 0.0053, 0.0249), "rf": (0.0946, 0.0905, 0.1354, 0.245),
+    "nb": (0.0015, 0.0012, 0.0014, 0.0029), "knn": (0.0037, 0.003, 0.0117, 0.0691),
+    "svm": (0.0057, 0.0031, 0.0047, 0.0426), "tree": (0.0018, 0.0014, 0.0053, 0.0135),
+    "dummy": (0.0004, 0.0002, 0.0001, 0.0001), "lda": (0.0018, 0.0011, 0.0019, 0.0073),
+    "bagging": (0.0154, 0.0181, 0.0427, 0.0997), "et": (0.0753, 0.0812, 0.0909, 0.2679),
+    "linear_svm": (0.0028, 0.0023, 0.003, 0.3528), "mlp": (0.1539, 0.119, 0.3268, 0.7569),
+    "adaboost": (0.0659, 0.0709, 0.1229, 0.1689)}
+FIT_DATASETS = ("iris", "wine", "breast_cancer", "digits")
+#: Seconds per NUTS draw (warm-up included, all chains) and data set of the hierarchical
+#: correlated t-test (bayes/_hierarchical_ttest.py), compiled sampler excluded: 200 data sets
+#: (padded to 256) x 4 chains x 3,500 draws sampled in 11.6 s at load 8 (3.2e-6), about half
+#: that idle; the first call in a fresh process compiles for 3-12 s more.
+MCMC_SECONDS_PER_DRAW_AND_DATA_SET = 1.5e-6
 SIMULATION_SECONDS_PER_EXPERIMENT = {
     "lacoste-fig3": 1.05e-6, "lacoste-fig4": 8.8e-7, "lacoste-fig5": 1.65e-5,
     "lacoste-bimodal": 8.2e-7, "corani-fig2a": 1.48e-3, "corani-fig2b": 1.58e-3,
@@ -145,3 +163,18 @@ def check_cost(option: str, value: float, *, work: str, bytes_per_unit: float,
                       f"{advice or 'lower it for quicker, less precise results'}).",
                       PerformanceWarning, stacklevel=3)
     return seconds
+
+
+def check_mcmc_cost(n_data_sets: int, *, n_chains: int = 4, n_samples: int = 2500,
+                    n_warmup: int = 1000) -> float:
+    """:func:`check_cost` of the hierarchical t-test's NUTS run: draws (warm-up included, all
+    chains) x data sets at :data:`MCMC_SECONDS_PER_DRAW_AND_DATA_SET`; memory the draws kept
+    (8 bytes per draw, data set and the 3 global parameters). Returns the estimated seconds.
+    """
+    return check_cost("n_samples (draws per chain)", n_chains * (n_warmup + n_samples),
+                      work=f"the hierarchical t-test's MCMC on {n_data_sets:,} data sets x "
+                           f"{n_chains} chains (warm-up included)",
+                      bytes_per_unit=8.0 * (n_data_sets + 3),
+                      seconds_per_unit=MCMC_SECONDS_PER_DRAW_AND_DATA_SET * n_data_sets,
+                      advice="fewer data sets, or the non-hierarchical tests (without "
+                             "--hierarchical / hierarchical=)")

@@ -76,6 +76,7 @@ def benchmark(
         if out is None:
             name = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{design.name}-{metric}-seed{seed}")
             out = Path(f"outperform-benchmark-{name}.parquet")
+        _cost(estimators, data, n_splits, n_jobs, scheduler)
         with _backend(scheduler, n_jobs) as backend:
             err.print(f"{len(estimators)} models x {len(data)} data sets x {n_splits} splits "
                       f"({design.name}) = {len(estimators) * len(data) * n_splits} fits; "
@@ -110,3 +111,24 @@ def benchmark(
             parts["Q3 across data sets"] = str(exc)
     emit_reports(f"outperform benchmark ({out})", parts, fmt, fragment)
 
+
+def _cost(estimators, data, n_splits: int, n_jobs: int, scheduler) -> None:
+    """Announce the fits' time before the first (:func:`outperform._cost.check_cost`) from
+    each named model's measured time on each built-in data set
+    (:data:`outperform._cost.FIT_SECONDS`); other models or data sets are not estimated."""
+    import os
+
+    from .._cost import FIT_DATASETS, FIT_SECONDS, check_cost
+
+    known = [FIT_SECONDS[m][FIT_DATASETS.index(d)] for m in estimators for d in data
+             if m in FIT_SECONDS and d in FIT_DATASETS]
+    if not known:
+        return
+    workers = 1 if scheduler is not None else max(
+        1, n_jobs if n_jobs > 0 else (os.cpu_count() or 1) + 1 + n_jobs)
+    fits = len(known) * n_splits
+    check_cost("fits", fits, work=f"{fits:,} fits of the built-in models on {workers} "
+               "worker(s)", bytes_per_unit=0.0, max_seconds=float("inf"),
+               seconds_per_unit=sum(known) / len(known) / workers,
+               advice="fewer repeats in --cv (e.g. 2x5), fewer --models or --datasets; "
+                      "--n-jobs -1 or --scheduler shares the fits")
