@@ -51,6 +51,16 @@ FIT_DATASETS = ("iris", "wine", "breast_cancer", "digits")
 #: (padded to 256) x 4 chains x 3,500 draws sampled in 11.6 s at load 8 (3.2e-6), about half
 #: that idle; the first call in a fresh process compiles for 3-12 s more.
 MCMC_SECONDS_PER_DRAW_AND_DATA_SET = 1.5e-6
+#: Seconds per row of per-item scores that ``items`` reads and turns into its models x items
+#: matrix: 26 s to read and 57 s to pair 10^7 rows (500 models x 20,000 items, 0/1, one
+#: 21 MB Parquet file) at load 7-8 (8.3e-6 s per row); the estimate takes 3e-6. A text file's
+#: rows are counted as its bytes / :data:`BYTES_PER_ITEM_ROW` ("m123,4567,1" and longer).
+ITEM_SECONDS_PER_ROW = 3e-6
+BYTES_PER_ITEM_ROW = 16.0
+#: Seconds per byte of a long results CSV read and analysed by ``compare`` (Q3): 2.9 s for
+#: benchmarks/bench_large_csv.py's table at 200 tasks (1.6 M rows, 51 MB) at load 7
+#: (5.7e-8); the estimate takes 3e-8 (the 500 MB file: ~15 s).
+COMPARE_SECONDS_PER_BYTE = 3e-8
 SIMULATION_SECONDS_PER_EXPERIMENT = {
     "lacoste-fig3": 1.05e-6, "lacoste-fig4": 8.8e-7, "lacoste-fig5": 1.65e-5,
     "lacoste-bimodal": 8.2e-7, "corani-fig2a": 1.48e-3, "corani-fig2b": 1.58e-3,
@@ -178,3 +188,60 @@ def check_mcmc_cost(n_data_sets: int, *, n_chains: int = 4, n_samples: int = 250
                       seconds_per_unit=MCMC_SECONDS_PER_DRAW_AND_DATA_SET * n_data_sets,
                       advice="fewer data sets, or the non-hierarchical tests (without "
                              "--hierarchical / hierarchical=)")
+
+
+def _files(source) -> list:
+    """The files of ``source`` (a path, a folder, or a list of them); [] for anything else
+    (tables, URIs, missing paths: their readers say what is wrong)."""
+    from pathlib import Path
+
+    items = source if isinstance(source, (list, tuple)) else [source]
+    out = []
+    for item in items:
+        if not isinstance(item, (str, Path)):
+            return []
+        path = Path(item)
+        if path.is_file():
+            out.append(path)
+        elif path.is_dir():
+            out.extend(p for p in path.rglob("*") if p.is_file())
+    return out
+
+
+def input_size(source) -> tuple[float, float]:
+    """(rows, bytes) of the files of ``source``, known without reading them: a Parquet
+    file's rows from its footer, any other file's bytes (rows NaN when not all are Parquet).
+    (0, 0) for a table in memory."""
+    rows, size = 0.0, 0.0
+    for path in _files(source):
+        size += path.stat().st_size
+        if path.suffix.lower() == ".parquet":
+            try:
+                import pyarrow.parquet as pq
+
+                rows += pq.ParquetFile(path).metadata.num_rows
+                continue
+            except Exception:            # noqa: BLE001 - not Parquet after all: its reader says
+                pass
+        rows = math.nan
+    return rows, size
+
+
+def check_read_cost(source, *, what: str, seconds_per_row: float | None = None,
+                    bytes_per_row: float | None = None, seconds_per_byte: float | None = None,
+                    advice: str) -> float:
+    """:func:`check_cost` of reading and analysing the files of ``source`` before they are
+    read, from their sizes (:func:`input_size`): rows x ``seconds_per_row`` (rows of text
+    files: bytes / ``bytes_per_row``), or bytes x ``seconds_per_byte``. Returns the seconds
+    estimated (0 for a table in memory)."""
+    rows, size = input_size(source)
+    if size == 0:
+        return 0.0
+    if seconds_per_row is not None:
+        if math.isnan(rows):
+            rows = size / bytes_per_row
+        return check_cost("rows", rows, work=f"{what} of {size / 1e6:,.0f} MB (~{rows:,.0f} "
+                          "rows)", bytes_per_unit=0.0, seconds_per_unit=seconds_per_row,
+                          advice=advice)
+    return check_cost("bytes", size, work=f"{what} of {size / 1e6:,.0f} MB", bytes_per_unit=0.0,
+                      seconds_per_unit=seconds_per_byte, advice=advice)

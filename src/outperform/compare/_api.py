@@ -276,6 +276,11 @@ def _compare(data, *, question, metric, higher_is_better, alpha, control, postho
     if isinstance(data, ScoreMatrix):
         scores = data
     else:
+        from .._cost import COMPARE_SECONDS_PER_BYTE, check_read_cost
+
+        check_read_cost(data, what="reading and comparing a results file",
+                        seconds_per_byte=COMPARE_SECONDS_PER_BYTE,
+                        advice="average the runs or folds before (one row per task and model)")
         # Missing cells are accepted here and refused below by the analyses that need them.
         table = read_results(data, metric=metric, higher_is_better=higher_is_better,
                              encoding=encoding, missing="allow")
