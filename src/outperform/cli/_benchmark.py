@@ -72,11 +72,11 @@ def benchmark(
                 "holdout:RxF with R >= 2 (e.g. holdout:30x0.2) or k-fold CV (e.g. 10x10). On "
                 "one test set, compare per-example predictions with `outperform "
                 "compare-predictions` (McNemar).")
+        _cost(models, datasets, n_splits, n_jobs, scheduler)  # before scikit-learn loads
         estimators, data = get_models(models), load_datasets(datasets)
         if out is None:
             name = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{design.name}-{metric}-seed{seed}")
             out = Path(f"outperform-benchmark-{name}.parquet")
-        _cost(estimators, data, n_splits, n_jobs, scheduler)
         with _backend(scheduler, n_jobs) as backend:
             err.print(f"{len(estimators)} models x {len(data)} data sets x {n_splits} splits "
                       f"({design.name}) = {len(estimators) * len(data) * n_splits} fits; "
@@ -112,15 +112,20 @@ def benchmark(
     emit_reports(f"outperform benchmark ({out})", parts, fmt, fragment)
 
 
-def _cost(estimators, data, n_splits: int, n_jobs: int, scheduler) -> None:
+def _cost(models: str, datasets: str, n_splits: int, n_jobs: int, scheduler) -> None:
     """Announce the fits' time before the first (:func:`outperform._cost.check_cost`) from
     each named model's measured time on each built-in data set
-    (:data:`outperform._cost.FIT_SECONDS`); other models or data sets are not estimated."""
+    (:data:`outperform._cost.FIT_SECONDS`), from the options as given (scikit-learn is not
+    loaded yet); names it does not know are not estimated (get_models and load_datasets
+    refuse them after)."""
     import os
 
     from .._cost import FIT_DATASETS, FIT_SECONDS, check_cost
 
-    known = [FIT_SECONDS[m][FIT_DATASETS.index(d)] for m in estimators for d in data
+    names = {m.strip() for m in models.split(",")}
+    sets = {d.strip() for d in datasets.split(",")}
+    sets = (sets - {"sklearn"}) | (set(FIT_DATASETS) if "sklearn" in sets else set())
+    known = [FIT_SECONDS[m][FIT_DATASETS.index(d)] for m in names for d in sets
              if m in FIT_SECONDS and d in FIT_DATASETS]
     if not known:
         return
