@@ -22,7 +22,7 @@ CASES = [
      "warning", "n_resamples (--n-resamples) = 5,000,000"),
     ("aggregate resamples 1e9", "aggregate {d}/runs.csv --n-resamples 1000000000",
      "error", "use n_resamples (--n-resamples) <="),
-    ("plan bayes-mcnemar n 1e16", "plan bayes-mcnemar --n 10000000000000000 --accuracy-a 0.85 "
+    ("plan bayes-mcnemar n 1e17", "plan bayes-mcnemar --n 100000000000000000 --accuracy-a 0.85 "
      "--accuracy-b 0.8 --discordance 0.1", "error", "use n (--n) <="),
     ("battles resamples 1e6", "leaderboard {d}/battles.csv --battles --n-resamples 1000000",
      "warning", "n_resamples (--n-resamples) = 1,000,000"),
@@ -54,6 +54,8 @@ HUGE_PLANS = [
     ("plan mcnemar --n 10000000000000000 --accuracy-a 0.85 --accuracy-b 0.8 --discordance 0.1",
      "exact_power is not computed"),
     ("plan sign --n 10000000000000000 --p-win 0.6", "normal approximation"),
+    ("plan bayes-mcnemar --n 10000000000000000 --accuracy-a 0.85 --accuracy-b 0.8 "
+     "--discordance 0.1", "midpoint rule"),
     ("plan paired-t --n 10000000000000000 --effect 0.1", "power = 1.000"),
     ("plan paired-t --n 10000000000000000 --effect 0.1 --wilcoxon", "power = 1.000"),
     ("plan auc --auc-a 0.8 --auc-b 0.79 --n-positive 10000000000000000", "power = 1.000"),
