@@ -75,9 +75,11 @@ def test_resampling_refused_before_it_starts(call):
 
 
 def test_bayes_mcnemar_assurance_huge_n_refused():
-    # the work grows like sqrt(n) (issue 31): 10^16 examples means 4e8 discordant counts
-    _fast_refusal(lambda: mcnemar_assurance(n=10**16, accuracy_a=0.85, accuracy_b=0.8,
-                                            discordance=0.1), r"n \(--n\) = 10,000,000,000,000,000")
+    # 10^16 examples are now answered in constant memory (tests/plan/test_assurance_large_n.py);
+    # 10^17 means ~1e16 discordant counts, more than double precision counts exactly
+    _fast_refusal(lambda: mcnemar_assurance(n=10**17, accuracy_a=0.85, accuracy_b=0.8,
+                                            discordance=0.1),
+                  r"n = 100,000,000,000,000,000 test examples: .* use n \(--n\) <= ")
 
 
 def test_simulation_refused_before_it_starts():

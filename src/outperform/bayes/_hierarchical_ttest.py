@@ -291,6 +291,10 @@ def hierarchical_correlated_ttest(a, b, *, rho: float, rope=0.0,
     init["z"] = np.pad(init["z"], ((0, 0), (0, mask.size - q)))
     stage = (f"hierarchical t-test: NUTS, {n_chains} chains x ({n_warmup} warm-up + "
              f"{n_samples}) draws on {q} data sets")
+    from .._cost import check_mcmc_cost
+
+    check_mcmc_cost(int(mask.size), n_chains=int(n_chains), n_samples=int(n_samples),
+                    n_warmup=int(n_warmup))        # the padded data sets are sampled too
     raw, divergent = run_nuts(_potential_gen(truncate), args, init,
                               name="hierarchical_ttest" + ("_truncated" if truncate else ""),
                               n_chains=int(n_chains), n_samples=int(n_samples),

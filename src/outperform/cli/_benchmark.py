@@ -72,6 +72,7 @@ def benchmark(
                 "holdout:RxF with R >= 2 (e.g. holdout:30x0.2) or k-fold CV (e.g. 10x10). On "
                 "one test set, compare per-example predictions with `outperform "
                 "compare-predictions` (McNemar).")
+        _cost(models, datasets, n_splits, n_jobs, scheduler)  # before scikit-learn loads
         estimators, data = get_models(models), load_datasets(datasets)
         if out is None:
             name = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{design.name}-{metric}-seed{seed}")
@@ -110,3 +111,29 @@ def benchmark(
             parts["Q3 across data sets"] = str(exc)
     emit_reports(f"outperform benchmark ({out})", parts, fmt, fragment)
 
+
+def _cost(models: str, datasets: str, n_splits: int, n_jobs: int, scheduler) -> None:
+    """Announce the fits' time before the first (:func:`outperform._cost.check_cost`) from
+    each named model's measured time on each built-in data set
+    (:data:`outperform._cost.FIT_SECONDS`), from the options as given (scikit-learn is not
+    loaded yet); names it does not know are not estimated (get_models and load_datasets
+    refuse them after)."""
+    import os
+
+    from .._cost import FIT_DATASETS, FIT_SECONDS, check_cost
+
+    names = {m.strip() for m in models.split(",")}
+    sets = {d.strip() for d in datasets.split(",")}
+    sets = (sets - {"sklearn"}) | (set(FIT_DATASETS) if "sklearn" in sets else set())
+    known = [FIT_SECONDS[m][FIT_DATASETS.index(d)] for m in names for d in sets
+             if m in FIT_SECONDS and d in FIT_DATASETS]
+    if not known:
+        return
+    workers = 1 if scheduler is not None else max(
+        1, n_jobs if n_jobs > 0 else (os.cpu_count() or 1) + 1 + n_jobs)
+    fits = len(known) * n_splits
+    check_cost("fits", fits, work=f"{fits:,} fits of the built-in models on {workers} "
+               "worker(s)", bytes_per_unit=0.0, max_seconds=float("inf"),
+               seconds_per_unit=sum(known) / len(known) / workers,
+               advice="fewer repeats in --cv (e.g. 2x5), fewer --models or --datasets; "
+                      "--n-jobs -1 or --scheduler shares the fits")

@@ -162,15 +162,31 @@ def render_report(report, fmt: Format, fragment: bool = False) -> str:
 
 
 def _emit(report, fmt: Format, out: Optional[Path] = None, fragment: bool = False) -> None:
-    """Print (or write to ``out``) a report as ``fmt``; text on a terminal keeps its styles."""
+    """Print (or write to ``out``) a report as ``fmt``; text on a terminal keeps its styles.
+    A report of many models is costed first (its tables grow with the pairs of models)."""
     from ..report import render_text
 
+    _check_render_cost(report, fmt)
     if Format(fmt) is Format.text and out is None:
         from rich.console import Console
 
         render_text(report, console=Console())
         return
     write_output(render_report(report, fmt, fragment), out)
+
+
+def _check_render_cost(report, fmt: Format) -> None:
+    from .._cost import RENDER_SECONDS_PER_PAIR, check_cost
+
+    k = len(getattr(report, "models", ()) or ())
+    if k < 3:
+        return
+    text = Format(fmt) is Format.text
+    check_cost("pairs of models", k * (k - 1) // 2, work=f"the {Format(fmt).value} output of {k:,} models'"
+               f" {k * (k - 1) // 2:,} pairs", bytes_per_unit=0.0,
+               seconds_per_unit=RENDER_SECONDS_PER_PAIR["text" if text else "other"],
+               advice=("--format json or markdown writes it faster; " if text else "")
+               + "--control (each model against one) or --posthoc none prints fewer pairs")
 
 
 def emit_output(output, fmt: Format, out: Optional[Path] = None, fragment: bool = False) -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import warnings
 from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
@@ -10,8 +11,8 @@ import numpy as np
 import pandas as pd
 
 from .._deprecation import renamed
-from .._validation import (InvalidInputError, OutperformError, check_random_state,
-                           check_threshold)
+from .._validation import (InvalidInputError, OutperformError, PerformanceWarning,
+                           check_random_state, check_threshold)
 from ..data._columns import MODEL, TASK, Y_TRUE, find_column, item_column
 from ..data._evals._long import is_item_table
 from ..data._files import read_columns
@@ -283,6 +284,11 @@ def _compare(data, *, question, metric, higher_is_better, alpha, control, postho
     if isinstance(data, ScoreMatrix):
         scores = data
     else:
+        from .._cost import COMPARE_SECONDS_PER_BYTE, check_read_cost
+
+        check_read_cost(data, what="reading and comparing a results file",
+                        seconds_per_byte=COMPARE_SECONDS_PER_BYTE,
+                        advice="average the runs or folds before (one row per task and model)")
         # Missing cells are accepted here and refused below by the analyses that need them.
         table = read_results(data, metric=metric, higher_is_better=higher_is_better,
                              encoding=encoding, missing="allow")
@@ -308,6 +314,10 @@ def _compare(data, *, question, metric, higher_is_better, alpha, control, postho
             "Bayesian and hierarchical tests need every cell. Drop bayesian=/hierarchical= "
             "(--bayesian/--hierarchical) for the frequentist tests of incomplete tables "
             "(Skillings–Mack), or complete the runs.")
+    if hierarchical and not isinstance(data, ScoreMatrix):
+        from .._cost import check_mcmc_cost
+
+        check_mcmc_cost(scores.values.shape[0])      # announced before the other tests run
     report = compare_many_tasks(scores, alpha=alpha, control=control, posthoc=posthoc,
                                 random_state=random_state, omnibus=omnibus, pairs=pairs)
     if not isinstance(data, ScoreMatrix):
@@ -324,8 +334,10 @@ def _compare(data, *, question, metric, higher_is_better, alpha, control, postho
                                     "one score per cell.")
         from ._hierarchical import add_hierarchical_ttest
 
-        report = add_hierarchical_ttest(report, table, rope=rope, threshold=threshold,
-                                        random_state=random_state, progress=progress)
+        with warnings.catch_warnings():     # its estimate was given above
+            warnings.simplefilter("ignore", PerformanceWarning)
+            report = add_hierarchical_ttest(report, table, rope=rope, threshold=threshold,
+                                            random_state=random_state, progress=progress)
     q3 = "Q3" + (" bayesian" if bayesian else "") + (" hierarchical" if hierarchical else "")
     if not isinstance(data, ScoreMatrix):
         report = with_assumed_direction(report, table)

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from .._cost import check_cost
+from .._cost import BYTES_PER_ITEM_ROW, ITEM_SECONDS_PER_ROW, check_cost, check_read_cost
 from .._validation import DegenerateDataError, InvalidInputError, TooFewError, check_probability
 from ..data._columns import item_column, metric_direction
 from ..data._evals._long import TABLE_SUFFIXES, is_item_table
@@ -114,8 +114,17 @@ def item_diagnostics(data, *, metric: str | None = None, top_k: int = 5, irt: st
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise InvalidInputError(f"{name} must be a positive integer, got {value!r}.")
     notes: list[str] = []
+    advice = "fewer models or tasks per call"
+    in_memory = isinstance(data, (EvalLogs, pd.DataFrame))
+    if not in_memory:                                        # files: costed before reading
+        check_read_cost(data, what="reading and pairing the per-item scores", advice=advice,
+                        seconds_per_row=ITEM_SECONDS_PER_ROW, bytes_per_row=BYTES_PER_ITEM_ROW)
     data = _unanswered(data, notes)
     logs = data if isinstance(data, EvalLogs) else read_eval_logs(data, format=format)
+    if in_memory:
+        check_cost("rows", len(logs.scores), work=f"pairing {len(logs.scores):,} rows of "
+                   "per-item scores", bytes_per_unit=0.0, seconds_per_unit=ITEM_SECONDS_PER_ROW,
+                   advice=advice)
     x, models, tasks, examples, metric_name = _matrix(logs, metric, notes)
     x, models, tasks, examples = _drop_empty(x, models, tasks, examples, notes)
     answered = x[~np.isnan(x)]

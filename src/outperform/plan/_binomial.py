@@ -17,6 +17,16 @@ from ._solve import check_inputs, smallest_n, solve_continuous, solve_plan
 
 __all__ = ["binomial_test_power", "sign_test_power", "mcnemar_power"]
 
+#: Largest number of trials whose binomial test is computed exactly: scipy's binomial
+#: quantiles fail past ~10^16 trials (double precision holds whole numbers to 2^53 ~ 9e15).
+#: Beyond it the normal approximation with continuity correction is used (its error is of
+#: order 1 / sqrt(trials) < 1e-7), and the result says so.
+EXACT_TRIALS = 10**15
+#: Largest number of discordant counts McNemar's exact power sums over (memory ~ 8 bytes x
+#: counts x sizes at once; 10^5 counts: n psi (1 - psi) up to ~4.6e7, ~1 s). Beyond it the power
+#: is Connor's (1987) normal approximation, stated in the result.
+EXACT_COUNTS = 10**5
+
 def _z(alpha, alternative):
     return stats.norm.isf(alpha / 2 if alternative == "two-sided" else alpha)
 
@@ -61,12 +71,34 @@ def binomial_test_power(m, q, alpha: float, alternative: str = "two-sided") -> n
     if isinstance(alpha, bool) or not 0 < float(alpha) < 1:
         raise InvalidInputError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
     level = alpha / 2 if alternative == "two-sided" else alpha
+    m, q = np.broadcast_arrays(m, q)
+    big = m > EXACT_TRIALS
+    if big.any():
+        out = np.empty(m.shape)
+        out[big] = _normal_binomial_test_power(m[big], q[big], level, alternative)
+        if (~big).any():
+            out[~big] = binomial_test_power(m[~big], q[~big], alpha, alternative)
+        return out
     c = stats.binom.ppf(level, m, 0.5)
     c = c - (stats.binom.cdf(c, m, 0.5) > level)      # largest c with P(X <= c) <= level
     upper = stats.binom.sf(m - c - 1, m, q)            # A's wins >= m - c
     if alternative == "greater":
         return upper
     return upper + stats.binom.cdf(c, m, q)            # A's wins <= c
+
+
+def _normal_binomial_test_power(m, q, level, alternative):
+    """:func:`binomial_test_power` past :data:`EXACT_TRIALS` trials: the critical count and
+    the tails from the normal approximation of the binomial, with continuity correction."""
+    c = np.floor(m / 2 - 0.5 + stats.norm.ppf(level) * np.sqrt(m) / 2)
+    sd = np.sqrt(m * q * (1 - q))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        upper = stats.norm.sf((m - c - 0.5 - m * q) / sd)
+        lower = stats.norm.cdf((c + 0.5 - m * q) / sd)
+    # q = 0 or 1: every trial lost or won
+    upper = np.where(sd > 0, upper, (m * q >= m - c).astype(float))
+    lower = np.where(sd > 0, lower, (m * q <= c).astype(float))
+    return upper if alternative == "greater" else upper + lower
 
 
 def _arcsine_sign_power(p_win, n, alpha, alternative):
@@ -149,9 +181,13 @@ def sign_test_power(*, p_win=None, n=None, power=None, alpha=0.05, alternative="
             1 - 1e-12, "p_win", f"even a model that always wins does not reach power {power:g} "
             f"on {n:g} data sets: the exact sign test cannot reject with so few; add data sets.")
     pw = float(binomial_test_power(n, p_win, alpha, alternative))
+    approximation = None if n <= EXACT_TRIALS else (
+        f"n = {float(n):.3g} data sets: beyond {EXACT_TRIALS:.0e} the exact binomial is replaced "
+        "by its normal approximation with continuity correction (error of order 1 / sqrt(n)).")
     return PowerAnalysis(test="sign test", method="exact binomial", power=pw, n=float(n),
                          effect=float(p_win), alpha=float(alpha), alternative=alternative,
-                         solved_for=missing, n_unit="data sets", effect_name="p_win")
+                         solved_for=missing, n_unit="data sets", effect_name="p_win",
+                         approximation=approximation)
 
 
 def _check_accuracies(acc_a, acc_b, psi):
@@ -178,6 +214,22 @@ def _check_accuracies(acc_a, acc_b, psi):
             "lower the discordance.")
 
 
+def exact_counts(n, psi) -> float:
+    """Number of discordant counts McNemar's exact power at n examples sums over: the
+    Binomial(n, psi) range between its 1e-13 tails, ~14.7 sqrt(n psi (1 - psi))."""
+    return 14.7 * math.sqrt(float(n) * psi * (1 - psi)) + 1
+
+
+def _approximated(n, psi) -> str | None:
+    """The note of a McNemar plan whose exact power is replaced by Connor's (None: exact)."""
+    if exact_counts(n, psi) <= EXACT_COUNTS:
+        return None
+    return (f"n = {float(n):.3g} test examples: past {EXACT_COUNTS:,} discordant counts "
+            "(n psi (1 - psi) above ~4.6e7) the exact test's power is not enumerated but "
+            "taken from Connor's (1987) normal approximation, both tails (error of order "
+            "1 / sqrt(n)).")
+
+
 def _mcnemar_power_fn(method, psi, alternative):
     """power(n, delta, alpha) of McNemar's test for discordance psi (vectorised over n)."""
     def connor(n, delta, alpha):
@@ -194,8 +246,19 @@ def _mcnemar_power_fn(method, psi, alternative):
         return stats.norm.cdf((abs(delta) * np.sqrt(n * psi) - _z(alpha, alternative) * psi)
                               / math.sqrt(var))
 
+    def _connor_two_tails(n, delta, alpha):
+        z, sd = _z(alpha, alternative), math.sqrt(psi - delta ** 2)
+        out = stats.norm.cdf((abs(delta) * np.sqrt(n) - z * math.sqrt(psi)) / sd)
+        if alternative == "two-sided":
+            out = out + stats.norm.cdf((-abs(delta) * np.sqrt(n) - z * math.sqrt(psi)) / sd)
+        return out
+
     def exact(n, delta, alpha):
-        n = np.atleast_1d(np.asarray(n, dtype=int))
+        n = np.atleast_1d(np.asarray(n, dtype=float))
+        if exact_counts(n.max(), psi) > EXACT_COUNTS:
+            out = _connor_two_tails(n, delta, alpha)
+            return out if out.size > 1 else float(out[0])
+        n = n.astype(np.int64)
         # Discordant counts beyond the 1e-13 tails of Bin(n, psi) are left out (< 2e-13 of
         # power), which keeps the cost per n at O(sqrt(n)).
         d = np.arange(stats.binom.ppf(1e-13, n.min(), psi),
@@ -308,9 +371,13 @@ def mcnemar_power(*, accuracy_a=None, accuracy_b, discordance, n=None, power=Non
         alpha = solve_continuous(lambda a: float(fn(n, delta, a)), power, 1e-12, 1 - 1e-12,
                                  "alpha", f"power {power:g} is out of reach for any alpha.")
     pw = float(fn(n, delta, alpha))
-    if method != "exact":
+    approximation = _approximated(n, psi)
+    if method != "exact" and approximation is None:
         details["exact_power"] = float(_mcnemar_power_fn("exact", psi, alternative)(
             int(math.ceil(n)), delta, alpha))
+    elif method != "exact":
+        approximation = (f"n = {float(n):.3g} test examples: exact_power is not computed past "
+                         f"{EXACT_COUNTS:,} discordant counts (the exact enumeration's limit).")
     details.update(discordance=psi, accuracy_a=float(accuracy_a), accuracy_b=float(accuracy_b),
                    p10=(psi + delta) / 2, p01=(psi - delta) / 2)
     names = {"connor": "Connor (1987)", "miettinen": "Miettinen (1968)",
@@ -318,4 +385,5 @@ def mcnemar_power(*, accuracy_a=None, accuracy_b, discordance, n=None, power=Non
     return PowerAnalysis(test="McNemar's test", method=names[method], power=pw, n=float(n),
                          effect=float(delta), alpha=float(alpha), alternative=alternative,
                          solved_for=missing, n_unit="test examples",
-                         effect_name="accuracy difference", details=details)
+                         effect_name="accuracy difference", details=details,
+                         approximation=approximation)

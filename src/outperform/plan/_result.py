@@ -138,4 +138,7 @@ class Assurance(Result):
 
     def __str__(self) -> str:
         shares = ", ".join(f"P({k}) = {v:.3f}" for k, v in self.probabilities.items())
-        return f"{self.test}, n = {self.n} {self.n_unit}: {shares}"
+        text = f"{self.test}, n = {self.n} {self.n_unit}: {shares}"
+        if self.details.get("approximation"):
+            text += f"\nNote: {self.details['approximation']}"
+        return text

@@ -301,8 +301,35 @@ def run_figure(name: str, *, full: bool = False, random_state=0, n_jobs: int = 1
     14
     """
     check_choice(name, "name", tuple(FIGURES))
+    _cost(name, full, n_jobs, backend)
     return FIGURES[name][0](full=full, random_state=random_state, n_jobs=n_jobs,
                             backend=backend, progress=progress)
+
+
+def _cost(name: str, full: bool, n_jobs, backend) -> None:
+    """Announce a study's time before it starts (:func:`outperform._cost.check_cost`): its
+    simulated experiments (grid points, or data sets over a grid of N, x repetitions of
+    :data:`SIZES`) at the measured rate
+    (:data:`outperform._cost.SIMULATION_SECONDS_PER_EXPERIMENT`), shared by the workers."""
+    import math
+    import os
+
+    from .._cost import SIMULATION_SECONDS_PER_EXPERIMENT, check_cost
+
+    size = _size(name, full)
+    units = size["n_repetitions"] * math.prod(
+        sum(v) if k == "n_data_sets" else len(v) for k, v in size.items()
+        if k != "n_repetitions")
+    workers = 1
+    if isinstance(n_jobs, int) and not isinstance(n_jobs, bool) and backend is None:
+        workers = max(1, n_jobs if n_jobs > 0 else (os.cpu_count() or 1) + 1 + n_jobs)
+    check_cost("simulated experiments", units,
+               work=f"{name}{' at the paper' + chr(39) + 's sizes' if full else ''}: {units:,} "
+                    f"simulated experiments on {workers} worker(s)",
+               bytes_per_unit=0.0, max_seconds=math.inf,
+               seconds_per_unit=SIMULATION_SECONDS_PER_EXPERIMENT[name] / workers,
+               advice="the quick sizes (without --full) take seconds; --n-jobs -1 or "
+                      "--scheduler shares the work")
 
 
 def plot_figure(name: str, table: pd.DataFrame, *, ax=None):

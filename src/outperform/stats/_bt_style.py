@@ -291,6 +291,11 @@ def bradley_terry_style(model_a, model_b, winner, features_a, features_b=None, *
             check_cost("battles (rank_sets=False, --n-resamples 0: no rank sets)",
                        weights.sum(), work=f"rank sets of {m} models from the battles' "
                        "influence values", bytes_per_unit=20.0 * m)
+            # the resamples of the rank sets, at compare/_leaderboard.py's measured rates
+            check_cost("n_resamples (--n-resamples)", n_resamples,
+                       work=f"rank sets of {m} models over {int(weights.sum()):,} battles",
+                       bytes_per_unit=64.0 * m,
+                       seconds_per_unit=2e-8 * float(weights.sum()) + 3e-9 * m * m)
 
             scores = ratings + _influence(design, theta, l2, disp)
             sets = _rank_sets(scores, names=[str(s) for s in models], alpha=alpha,

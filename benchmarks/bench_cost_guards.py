@@ -1,0 +1,101 @@
+"""Time from a fresh `outperform` process to its first estimate or refusal, for every long
+command of the fuzz lists (issue 25 "Hangs and memory", issue 31 "Costs found out too late").
+
+Run:  PYTHONPATH=src python benchmarks/bench_cost_guards.py [--rounds 1] [--keep DIR]
+
+The cases and their inputs are tests/_cost_cases.py (the table tests/cli/test_cost_guards.py
+checks). Each command runs as a new process, killed once its first ``warning:`` or ``error:``
+line is on stderr. Printed per case: the wall time to that line from the start of the
+process, the time Python start-up and the imports of the command line, numpy, pandas, pyarrow
+and scipy.stats take in a process of the same kind (measured just before, alternating), the difference (the goal of issue 31: under 2 s),
+and the line. The load average is printed at the start and the end.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from _cost_cases import CASES, make_inputs  # noqa: E402
+
+LIMIT = 120.0
+
+
+def _env():
+    return dict(os.environ, COLUMNS="400",
+                PYTHONPATH=os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]))
+
+
+#: What every one of these commands loads before it can size its work: the command line and
+#: the libraries of the tables and kernels.
+IMPORTS = "import outperform.cli, numpy, pandas, pyarrow.parquet, scipy.stats"
+
+
+def import_seconds() -> float:
+    """Wall time of a fresh process that starts Python and makes :data:`IMPORTS`."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", IMPORTS], env=_env(), check=True)
+    return time.perf_counter() - started
+
+
+def first_line(argv) -> tuple[str | None, float]:
+    """(first warning/error line, seconds from the start to it); the process killed then."""
+    import selectors
+    import signal
+
+    started = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "outperform.cli", *argv], env=_env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stderr, selectors.EVENT_READ)
+    line, seconds = None, float("nan")
+    try:
+        while time.perf_counter() - started < LIMIT:
+            if not sel.select(timeout=0.05):
+                if proc.poll() is not None:
+                    break
+                continue
+            text = proc.stderr.readline()
+            if not text:
+                break
+            if text.startswith(("warning:", "error:")):
+                line, seconds = text.strip(), time.perf_counter() - started
+                break
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    return line, seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--keep", type=Path, help="write the inputs here and keep them")
+    args = parser.parse_args()
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="outperform-cost-"))
+    make_inputs(folder)
+    print(f"load average at start: {os.getloadavg()[0]:.2f}; {os.cpu_count()} cores")
+    print("| command | to the line (s) | start + imports (s) | difference (s) | line |")
+    print("|---|---|---|---|---|")
+    for name, template, _, _ in CASES:
+        for _ in range(args.rounds):
+            base = import_seconds()
+            line, seconds = first_line(shlex.split(template.format(d=folder)))
+            shown = (line or "(none)")[:110].replace("|", "/")
+            print(f"| {name} | {seconds:.2f} | {base:.2f} | {seconds - base:.2f} | {shown} |",
+                  flush=True)
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
