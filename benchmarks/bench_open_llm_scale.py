@@ -20,6 +20,8 @@ Then, each in a fresh process (its own peak RSS, ``resource.getrusage``), altern
 
     nice python benchmarks/bench_open_llm_scale.py --models 200 --rounds 2
     nice python benchmarks/bench_open_llm_scale.py --models 2000 --rounds 1 --peer-models 200
+    nice python benchmarks/bench_open_llm_scale.py --models 2000 --peer-models 0 --dask
+        # also on a 2-worker Dask LocalCluster (processes), its leaderboard asserted equal
 """
 from __future__ import annotations
 
@@ -77,7 +79,7 @@ def files_of(folder: Path, models: int) -> list[Path]:
             f"details_{task}_{DATE}.parquet" for m in range(models) for task in TASKS]
 
 
-def run_ours(folder: Path, models: int, resamples: int) -> dict:
+def run_ours(folder: Path, models: int, resamples: int, dask: bool = False) -> dict:
     import outperform.compare._details_input as di
     import outperform.compare._leaderboard as lb
     import outperform.compare._leaderboard_inputs as li
@@ -105,11 +107,25 @@ def run_ours(folder: Path, models: int, resamples: int) -> dict:
 
     di.stream_details, li.details_scores, lb.rank_sets = timed_stream, timed_scores, timed_ranks
     paths = (folder if models == count_models(folder) else files_of(folder, models))
+    workers_mb = None
+    if dask:        # a 2-worker LocalCluster of processes, one thread each, started first
+        from dask.distributed import Client, LocalCluster
+
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
     t0 = time.perf_counter()
-    board = leaderboard(paths, n_resamples=resamples)
+    board = leaderboard(paths, n_resamples=resamples, scheduler=client if dask else None)
     total = time.perf_counter() - t0
+    if dask:
+        workers_mb = sorted(client.run(
+            lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024).values())
+        client.close()
+        cluster.close()
     frame = board.to_frame()
+    frame.to_parquet(folder.parent / f"{folder.name}-frame-{'dask' if dask else 'local'}.parquet")
     return {"total": total, **split, "rest": total - sum(split.values()),
+            "workers_mb": workers_mb,
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "models": len(board.names), "tiers": int(frame["tier"].max()),
             "top": frame["model"].iloc[0], "set_width": float(
@@ -151,7 +167,7 @@ def count_models(folder: Path) -> int:
 
 def child(kind: str, args) -> dict:
     out = subprocess.run([sys.executable, __file__, "--folder", str(args.folder), "--models",
-                          str(args.models if kind == "ours" else args.peer_models),
+                          str(args.models if kind.startswith("ours") else args.peer_models),
                           "--resamples", str(args.resamples), "--child", kind],
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -168,11 +184,15 @@ def main() -> None:
     parser.add_argument("--peer-models", type=int, default=200,
                         help="models read by the pandas peer (0: no peer run)")
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--child", choices=("ours", "ours-read", "peer"))
+    parser.add_argument("--dask", action="store_true",
+                        help="also run ours with scheduler= a 2-worker Dask LocalCluster and "
+                             "assert the same leaderboard as the local run")
+    parser.add_argument("--child", choices=("ours", "ours-dask", "ours-read", "peer"))
     args = parser.parse_args()
     args.folder = args.folder or Path(f"/tmp/outperform-open-llm-{args.models}")
     if args.child:
         run = {"ours": lambda: run_ours(args.folder, args.models, args.resamples),
+               "ours-dask": lambda: run_ours(args.folder, args.models, args.resamples, True),
                "ours-read": lambda: run_ours_read(args.folder, args.models),
                "peer": lambda: run_peer(args.folder, args.models)}[args.child]
         print(json.dumps(run()))
@@ -190,6 +210,18 @@ def main() -> None:
               f"{ours['bootstrap']:.1f} + rest {ours['rest']:.1f}; peak RSS "
               f"{ours['peak_mb']:.0f} MB; {ours['models']} models, {ours['tiers']} tiers, "
               f"median simultaneous rank-set width {ours['set_width']:.0f}", flush=True)
+        if args.dask:
+            import pandas as pd
+
+            on = child("ours-dask", args)
+            same = pd.read_parquet(args.folder.parent / f"{args.folder.name}-frame-dask.parquet").equals(
+                pd.read_parquet(args.folder.parent / f"{args.folder.name}-frame-local.parquet"))
+            print(f"round {r + 1} ours on a 2-worker Dask LocalCluster: total {on['total']:.1f} s"
+                  f" = read {on['read']:.1f} + pair {on['pair']:.1f} + bootstrap "
+                  f"{on['bootstrap']:.1f} + rest {on['rest']:.1f}; peak RSS {on['peak_mb']:.0f}"
+                  f" MB here, workers {on['workers_mb']} MB; the same leaderboard as the local "
+                  f"run: {same}", flush=True)
+            assert same, "the Dask run's leaderboard differs from the local run's"
         if not peer:
             continue            # --peer-models 0: ours only
         args.peer_models = peer

@@ -93,7 +93,17 @@ def nan_score(root):
     return root
 
 
+def a_table_beside_the_details(root):
+    _models(root, tasks=(TASK,))
+    pq.write_table(pa.table({"model": ["a"], "rank": [1]}), root / "leaderboard.parquet")
+    return root
+
+
 CASES = [
+    (a_table_beside_the_details, "leaderboard", [], 1,
+     "leaderboard.parquet is not a Hugging Face details file. The folder also holds"),
+    (a_table_beside_the_details, "compare-evals", [], 1,
+     "leaderboard.parquet is not a Hugging Face details file. The folder also holds"),
     # (folder builder, command, extra arguments, exit code, output substring)
     (another_schema, "leaderboard", [], 1, "missing ['metrics']"),
     (another_schema, "compare-evals", [], 1, "missing ['metrics']"),

@@ -80,15 +80,25 @@ def details_files(paths) -> list[Path] | None:
     items = paths if isinstance(paths, (list, tuple)) else [paths]
     if not items or not all(isinstance(p, (str, Path)) and Path(p).exists() for p in items):
         return None
-    found = []
+    found, folders = [], [Path(p) for p in items if Path(p).is_dir()]
     try:
         for kind, source in _sources(items, "auto", []):
-            if kind != "hf-details":
-                return None
+            if kind not in ("hf-details", "csv"):
+                return None     # logs of several tools: the whole-file readers pair them
+            if kind == "csv":
+                other = f"{source} is not a Hugging Face details file."
+                break
             found.append(Path(source))
-    except InvalidInputError:       # not an evaluation log: another reader's message
-        return None
-    return found or None
+        else:
+            return found or None
+    except InvalidInputError as exc:    # not an evaluation log: another reader's message...
+        other = str(exc)
+    # ...unless details files are beside it: then the folder was meant as one of details
+    if found or any(next(f.rglob("details_*.parquet"), None) for f in folders):
+        raise InvalidInputError(f"{other} The folder also holds Hugging Face details files: "
+                                "a folder of details must hold only them (move the other "
+                                "file out, or give the details files).")
+    return None
 
 
 def stream_details(paths, *, metric=None, cluster: str | None = None,
