@@ -93,12 +93,15 @@ def sample_efficiency(data, *, metric: str | None = None, higher_is_better: bool
     frame = frame.assign(_score=values)
     rng = check_random_state(random_state)
     steps, estimate, low, high = {}, {}, {}, {}
-    grids = {model: _curves(frame, table.tasks, model) for model in table.models}
+    # canonical order (sorted tasks; the models drawn in sorted order): the order of the rows
+    # in the table changes nothing
+    tasks = sorted(table.tasks)
+    grids = {model: _curves(frame, tasks, model) for model in table.models}
     single = [m for m, (_, g) in grids.items() if g.shape[1] == 1]
     if single and not task_bootstrap:
         notes.append(_one_run(single).replace("the intervals involving it", "its bands"))
         warnings.warn(notes[-1], OutperformWarning, stacklevel=2)
-    for model in table.models:
+    for model in sorted(table.models):
         steps[model], grid = grids[model]
         # one paired pool per model: resample k draws the same runs at every step
         with warnings.catch_warnings():
@@ -112,5 +115,7 @@ def sample_efficiency(data, *, metric: str | None = None, higher_is_better: bool
             np.array([getattr(found[i][statistic], k) for i in range(len(grid))])
             for k in ("estimate", "low", "high"))
     bootstrap = next(iter(found.values()))[statistic].bootstrap
+    steps, estimate, low, high = ({m: d[m] for m in table.models}
+                                  for d in (steps, estimate, low, high))
     return SampleEfficiency(tuple(table.models), metric, rule, statistic, steps, estimate, low,
                             high, 1.0 - alpha, bootstrap, n_resamples, tuple(notes))

@@ -280,12 +280,15 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
     table, frame, metric, notes = _read_runs(
         data, metric, higher_is_better,
         no_run="compare_runs needs a 'run' column (one row per seed of each model on each task).")
-    tasks, models = table.tasks, table.models
+    # Canonical order: tasks and the models' draws in sorted order, so that the rows' order
+    # in the file changes nothing (the report lists the models in the table's order).
+    tasks, models = tuple(sorted(table.tasks)), table.models
     if control is not None and control not in models:
         raise InvalidInputError(f"unknown control {control!r}; the models are {list(models)}.")
     values, rule = _normalise(frame, metric, table.metrics[metric], normalize)
     frame = frame.assign(_score=values)
-    arrays, unshared = _arrays(frame, tasks, models)
+    canonical = sorted(models)
+    arrays, unshared = _arrays(frame, tasks, canonical)
     paired, design = _design(unshared, paired)
     notes.append(design)
     # the pairs' number (not yet their order, which needs the aggregates): the one rule
@@ -302,7 +305,7 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
             warnings.filterwarnings("ignore", message="one run per task", category=UserWarning)
         aggregates = aggregate_runs(arrays, statistics=statistics, gamma=gamma, paired=paired,
                                     **options)
-        chosen, pair_rule = choose_pairs(_ranking(aggregates, models), control=control,
+        chosen, pair_rule = choose_pairs(_ranking(aggregates, canonical), control=control,
                                          pairs=pairs, order=models)
         # every pair on the same draws: a pair's numbers do not depend on which others are shown
         improvements = probabilities_of_improvement(arrays, chosen, paired=paired, **options)
@@ -316,7 +319,7 @@ def compare_runs(data, *, metric: str | None = None, higher_is_better: bool | No
                                                              taus, **options)))
         else:
             profiles = {m: performance_profile(a, taus, **options) for m, a in arrays.items()}
-    return RunsComparison(tuple(models), tuple(tasks), {m: arrays[m].shape[0] for m in models},
+    return RunsComparison(tuple(models), tasks, {m: arrays[m].shape[0] for m in models},
                           metric, rule, {m: aggregates[m] for m in models}, improvements,
                           {m: profiles[m] for m in models}, tuple(notes), differences, paired,
                           summary)

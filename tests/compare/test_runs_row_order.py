@@ -1,11 +1,12 @@
-"""Runs x tasks: the pairs shown change no pair's numbers (every pair on the same draws)."""
+"""Runs x tasks: the order of the table's rows changes no number (tasks sorted, models drawn
+in sorted order), and the pairs shown change no pair's numbers (shared draws)."""
 import numpy as np
 import pandas as pd
 import pytest
 
-from outperform.compare import compare_runs
+from outperform.compare import compare_runs, sample_efficiency
 
-TASKS = ("walker", "ant", "hopper", "cheetah")
+TASKS = ("walker", "ant", "hopper", "cheetah")      # first appearance is not sorted order
 MODELS = ("sac", "ppo", "td3", "dqn", "a2c", "ddpg", "trpo")
 
 
@@ -19,10 +20,40 @@ def _table(shared_runs=True, steps=None, seed=0):
     return pd.DataFrame(rows)
 
 
+def _shuffled(frame):
+    return frame.sample(frac=1, random_state=3).reset_index(drop=True)
+
+
 def _same_estimates(a, b):
     for x, y in zip(np.atleast_1d(a), np.atleast_1d(b)):
         np.testing.assert_array_equal(x.distribution, y.distribution)
         assert (x.estimate, x.low, x.high) == (y.estimate, y.low, y.high)
+
+
+@pytest.mark.parametrize("shared_runs", [True, False])
+def test_shuffled_rows_give_the_same_comparison(shared_runs):
+    frame = _table(shared_runs)
+    a = compare_runs(frame, n_resamples=200, random_state=5)
+    b = compare_runs(_shuffled(frame), n_resamples=200, random_state=5)
+    assert a.paired is shared_runs and a.tasks == b.tasks == tuple(sorted(TASKS))
+    for m in MODELS:
+        for s in a.aggregates[m]:
+            _same_estimates(a.aggregates[m][s], b.aggregates[m][s])
+        np.testing.assert_array_equal(a.profiles[m].low, b.profiles[m].low)
+        np.testing.assert_array_equal(a.profiles[m].high, b.profiles[m].high)
+    assert list(a.improvements) == list(b.improvements)
+    for pair in a.improvements:
+        _same_estimates(a.improvements[pair], b.improvements[pair])
+
+
+def test_shuffled_rows_give_the_same_sample_efficiency():
+    frame = _table(steps=[0, 1, 2])
+    a = sample_efficiency(frame, n_resamples=200, random_state=5)
+    b = sample_efficiency(_shuffled(frame), n_resamples=200, random_state=5)
+    for m in MODELS:
+        np.testing.assert_array_equal(a.low[m], b.low[m])
+        np.testing.assert_array_equal(a.high[m], b.high[m])
+        np.testing.assert_array_equal(a.estimate[m], b.estimate[m])
 
 
 @pytest.mark.parametrize("shared_runs", [True, False])
