@@ -19,6 +19,7 @@ Run:  OPENBLAS_NUM_THREADS=1 python benchmarks/bench_bradley_terry.py [--models 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
@@ -65,11 +66,13 @@ def arena_bootstrap(df: pd.DataFrame, n_resamples: int) -> np.ndarray:
                      for i in range(n_resamples)])
 
 
-def _best(fn, rounds, times):
+def _best(fn, rounds, times, cpus=None):
     for _ in range(rounds):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         out = fn()
         times.append(time.perf_counter() - t)
+        if cpus is not None:      # CPU (process) time: what other jobs' load stretches least
+            cpus.append(time.process_time() - c)
     return out
 
 
@@ -113,27 +116,30 @@ def main() -> None:
         peers["choix opt_pairwise (no ties)"] = lambda: choix.opt_pairwise(len(models), pairs)
     except ImportError:
         pass
-    times = {k: [] for k in peers}
+    times, cpus = {k: [] for k in peers}, {k: [] for k in peers}
     for _ in range(args.rounds):      # alternate ours and the peers in every round
         for name, fn in peers.items():
-            _best(fn, 1, times[name])
-    base = min(times["ours (fit, half ties)"])
+            _best(fn, 1, times[name], cpus[name])
+    base, base_cpu = min(times["ours (fit, half ties)"]), min(cpus["ours (fit, half ties)"])
+    print(f"load average {os.getloadavg()[0]:.1f}; best of {args.rounds} rounds, wall (CPU)")
     for name, t in times.items():
-        print(f"  {name:<36} {min(t):8.3f} s   ratio to ours (half) {min(t) / base:6.2f}")
+        print(f"  {name:<36} {min(t):8.3f} s ({min(cpus[name]):7.3f} s)   ratio to ours (half) "
+              f"{min(t) / base:6.2f} ({min(cpus[name]) / base_cpu:6.2f})")
 
     r = args.resamples
     boot = {"ours bootstrap": lambda: bradley_terry(a, b, w, ties="half",
                                                     interval="bootstrap", n_resamples=r,
                                                     random_state=0),
             "Arena bootstrap loop": lambda: arena_bootstrap(df, r)}
-    times = {k: [] for k in boot}
+    times, cpus = {k: [] for k in boot}, {k: [] for k in boot}
     for _ in range(args.rounds):
         for name, fn in boot.items():
-            _best(fn, 1, times[name])
-    ours = min(times["ours bootstrap"])
-    print(f"bootstrap, {r} resamples:")
+            _best(fn, 1, times[name], cpus[name])
+    ours, ours_cpu = min(times["ours bootstrap"]), min(cpus["ours bootstrap"])
+    print(f"bootstrap, {r} resamples (load average {os.getloadavg()[0]:.1f}):")
     for name, t in times.items():
-        print(f"  {name:<36} {min(t):8.3f} s   ratio to ours {min(t) / ours:6.2f}")
+        print(f"  {name:<36} {min(t):8.3f} s ({min(cpus[name]):7.3f} s)   ratio to ours "
+              f"{min(t) / ours:6.2f} ({min(cpus[name]) / ours_cpu:6.2f})")
 
 
 if __name__ == "__main__":

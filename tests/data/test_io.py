@@ -125,3 +125,32 @@ def test_demsar_table2_differences():
     d = np.round(m.values[:, 1] - m.values[:, 0], 3)
     assert d.tolist() == [0.005, -0.008, 0.017, 0.033, 0.006, -0.005, 0.007, 0.0, 0.063, 0.0,
                           0.022, 0.047, 0.009, 0.021]
+
+
+@pytest.mark.parametrize("dtype", [object, "string"])
+def test_wide_text_scores_refused_in_any_column_numeric_extension_dtypes_read(dtype):
+    """The wide check looks only at non-numeric columns (by dtype): a column of
+    percentages written as text is refused wherever it stands, and pandas' nullable numeric
+    and boolean dtypes are read as numbers, as plain numpy columns are."""
+    wide = pd.DataFrame({"A": [0.9, 0.8, 0.7], "B": pd.Series(["71%", "72%", "73%"], dtype=dtype),
+                         "C": [0.5, 0.6, 0.7]})
+    with pytest.raises(InvalidInputError, match="the scores of model 'B' holds percentages"):
+        read_results(wide.rename_axis("task").reset_index())
+    ext = pd.DataFrame({"task": ["a", "b", "c"], "A": pd.array([1, 0, 1], dtype="Int64"),
+                        "B": pd.array([0.5, 0.25, 1.0], dtype="Float64"),
+                        "C": [0.5, 0.6, 0.7]})
+    m = read_results(ext).score_matrix()
+    np.testing.assert_array_equal(m.values, [[1, 0.5, 0.5], [0, 0.25, 0.6], [1, 1.0, 0.7]])
+    assert m.tasks == ("a", "b", "c") and m.models == ("A", "B", "C")
+
+
+def test_reading_leaves_the_callers_frame_as_it_was():
+    """canonical_columns copies (copy on write) when it renames nothing: neither the names
+    nor the values of the DataFrame passed in change."""
+    wide = pd.DataFrame({"task": ["a", "b"], "A": [0.9, 0.8], "B": [0.7, 0.6]})
+    long = pd.DataFrame({"Dataset": ["a", "a", "b", "b"], "model": ["A", "B", "A", "B"],
+                         "accuracy": [0.9, 0.7, 0.8, 0.6]})
+    for df in (wide, long):
+        before = df.copy(deep=True)
+        read_results(df)
+        pd.testing.assert_frame_equal(df, before)

@@ -164,7 +164,7 @@ def canonical_columns(df):
             rename[col] = key
         elif key in ALIASES and ALIASES[key] not in df.columns:
             rename[col] = ALIASES[key]
-    df = df.rename(columns=rename)
+    df = df.rename(columns=rename) if rename else df.copy()   # copy: lazy (copy on write)
     dup = df.columns[df.columns.duplicated()]
     if len(dup):
         raise InvalidInputError(

@@ -94,7 +94,9 @@ def _valid_wide(df: pd.DataFrame, metric: str, allow_missing: bool
     frame = pd.DataFrame({
         TASK: pd.Categorical.from_codes(np.tile(tasks.codes, k), dtype=tasks.dtype),
         MODEL: pd.Categorical.from_codes(np.repeat(models.codes, n), dtype=models.dtype),
-        metric: x.T.ravel()})
+        metric: x.T.ravel()}, copy=False)   # fresh arrays: pandas need not copy them again
+    if task_text is not None and model_text is not None:
+        return frame, x, tuple(task_text), tuple(model_text)   # what tolist() gives, in order
     return frame, x, tuple(tasks.tolist()), tuple(models.tolist())
 
 
@@ -211,8 +213,10 @@ def read_results(source, *, metric: str | None = None, higher_is_better: bool | 
     # A wide table's values have no name: "score" is ours, and says nothing of the direction.
     unnamed = "score" if not is_long and metric is None else None
     if not is_long:
-        for c in df.columns[1:] if TASK not in df.columns else df.columns.drop(TASK):
-            _refuse_unreadable_numbers(df[c], c, "the scores of model ")
+        task_col = df.columns[0] if TASK not in df.columns else TASK   # names are unique here
+        for c, dtype in df.dtypes.items():   # a numeric column needs no check: no df[c] for it
+            if c != task_col and dtype.kind not in "iufb":
+                _refuse_unreadable_numbers(df[c], c, "the scores of model ")
         fast = _valid_wide(df, metric or "score", missing == "allow")
         if fast is not None:
             frame, x, tasks, models = fast
