@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from _cost_cases import CASES, make_inputs  # noqa: E402
+from _cost_cases import CASES, first_line, make_inputs  # noqa: E402
 
 LIMIT = 120.0
 
@@ -46,37 +46,6 @@ def import_seconds() -> float:
     return time.perf_counter() - started
 
 
-def first_line(argv) -> tuple[str | None, float]:
-    """(first warning/error line, seconds from the start to it); the process killed then."""
-    import selectors
-    import signal
-
-    started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "outperform.cli", *argv], env=_env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    sel = selectors.DefaultSelector()
-    sel.register(proc.stderr, selectors.EVENT_READ)
-    line, seconds = None, float("nan")
-    try:
-        while time.perf_counter() - started < LIMIT:
-            if not sel.select(timeout=0.05):
-                if proc.poll() is not None:
-                    break
-                continue
-            text = proc.stderr.readline()
-            if not text:
-                break
-            if text.startswith(("warning:", "error:")):
-                line, seconds = text.strip(), time.perf_counter() - started
-                break
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-    return line, seconds
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=1)
@@ -90,7 +59,9 @@ def main() -> None:
     for name, template, _, _ in CASES:
         for _ in range(args.rounds):
             base = import_seconds()
-            line, seconds = first_line(shlex.split(template.format(d=folder)))
+            line, _, seconds = first_line(shlex.split(template.format(d=folder)), limit=LIMIT,
+                                          env=_env())
+            seconds = float("nan") if seconds is None else seconds
             shown = (line or "(none)")[:110].replace("|", "/")
             print(f"| {name} | {seconds:.2f} | {base:.2f} | {seconds - base:.2f} | {shown} |",
                   flush=True)

@@ -9,6 +9,11 @@ inputs; ``CASES`` holds ``(name, argv, kind, substring)`` with ``{d}`` for the f
 """
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -119,3 +124,42 @@ def make_inputs(folder: Path) -> Path:
                       "score": (rng.random(10_000) < 0.7).astype(int)}
                      ).to_csv(folder / f"{name}.csv", index=False)
     return folder
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def first_line(argv, *, limit: float, env=None):
+    """Run ``outperform argv`` as a fresh process until its first ``warning:`` or ``error:``
+    line on stderr; kill it then (or at ``limit`` seconds). Returns (line or None, exit code
+    or None if killed, seconds to the line)."""
+    env = dict(os.environ if env is None else env, COLUMNS="400",
+               PYTHONPATH=os.pathsep.join([str(ROOT / "src"), *sys.path]))
+    started = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "outperform.cli", *argv], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    line, seconds = None, None
+    try:
+        import selectors
+
+        sel = selectors.DefaultSelector()
+        sel.register(proc.stderr, selectors.EVENT_READ)
+        while time.perf_counter() - started < limit:
+            if not sel.select(timeout=0.1):
+                if proc.poll() is not None:
+                    break
+                continue
+            text = proc.stderr.readline()
+            if not text:
+                break
+            if text.startswith(("warning:", "error:")):
+                line, seconds = text.strip(), time.perf_counter() - started
+                break
+        if line is not None and line.startswith("error:"):
+            proc.wait(timeout=limit)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return line, proc.returncode if line and line.startswith("error:") else None, seconds

@@ -9,19 +9,13 @@ the line is measured by benchmarks/bench_cost_guards.py, never asserted); and in
 through CliRunner, where the estimate is turned into an exception so that the work after it
 never runs (fast).
 """
-import os
 import shlex
-import signal
-import subprocess
-import sys
-import time
 
 import pytest
 from typer.testing import CliRunner
 
 import outperform._cost as cost
-from _cost_cases import CASES, HUGE_PLANS, make_inputs
-from _paths import ROOT
+from _cost_cases import CASES, HUGE_PLANS, first_line, make_inputs
 from outperform.cli import app
 
 WALL_LIMIT = 20.0
@@ -37,46 +31,10 @@ def _argv(template, folder):
     return shlex.split(template.format(d=folder))
 
 
-def first_line(argv, *, limit=WALL_LIMIT, env=None):
-    """Run ``outperform argv`` as a fresh process until its first ``warning:`` or ``error:``
-    line on stderr; kill it then (or at ``limit`` seconds). Returns (line or None, exit code
-    or None if killed, seconds to the line)."""
-    env = dict(os.environ if env is None else env, COLUMNS="400",
-               PYTHONPATH=os.pathsep.join([str(ROOT / "src"), *sys.path]))
-    started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "outperform.cli", *argv], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    line, seconds = None, None
-    try:
-        import selectors
-
-        sel = selectors.DefaultSelector()
-        sel.register(proc.stderr, selectors.EVENT_READ)
-        while time.perf_counter() - started < limit:
-            if not sel.select(timeout=0.1):
-                if proc.poll() is not None:
-                    break
-                continue
-            text = proc.stderr.readline()
-            if not text:
-                break
-            if text.startswith(("warning:", "error:")):
-                line, seconds = text.strip(), time.perf_counter() - started
-                break
-        if line is not None and line.startswith("error:"):
-            proc.wait(timeout=limit)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    return line, proc.returncode if line and line.startswith("error:") else None, seconds
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name, template, kind, expected", CASES, ids=[c[0] for c in CASES])
 def test_a_fresh_process_says_the_cost_before_the_work(inputs, name, template, kind, expected):
-    line, code, _ = first_line(_argv(template, inputs))
+    line, code, _ = first_line(_argv(template, inputs), limit=WALL_LIMIT)
     assert line is not None, f"{name}: no estimate or refusal within {WALL_LIMIT:g} s"
     assert line.startswith(f"{kind}:"), line
     assert expected in line, line
