@@ -193,7 +193,7 @@ def test_task_reads_its_files_only_and_the_read_is_costed_first(tmp_path, monkey
     assert list(one.matrices) == [TASKS[1]] and {r.task for r in one.runs} == {TASKS[1]}
     # 6 files of N rows as float64: 6 * 8 * N bytes; refused before any file is read
     monkeypatch.setattr(cost, "available_memory", lambda: 6 * 8 * N)
-    with pytest.raises(InvalidInputError, match="the details files read"):
+    with pytest.raises(InvalidInputError, match="details files = 6 .*read fewer models. files, or one task with --task"):
         stream_details(root)
 
 

@@ -228,9 +228,10 @@ def _cost(files: dict) -> None:
         rows = pq.ParquetFile(next(iter(files.values()))).metadata.num_rows
     except Exception:           # an unreadable file is refused by name when it is read
         return
-    check_cost("the details files read (fewer models, or one task with --task)", len(files),
+    check_cost("details files", len(files),
                work=f"{len(files):,} details files of ~{rows:,} items",
-               bytes_per_unit=8.0 * rows, seconds_per_unit=3e-3)
+               bytes_per_unit=8.0 * rows, seconds_per_unit=3e-3,
+               advice="read fewer models' files, or one task with --task")
 
 
 #: Files read ahead by the reading threads (bounds the memory held by read files).
