@@ -72,6 +72,15 @@ def outcome_codes(winner) -> np.ndarray:
     >>> outcome_codes(["b", "tie", "a"]).tolist()
     [1, 2, 0]
     """
+    winner = np.asarray(winner)
+    if winner.dtype == object and winner.ndim == 1:
+        try:
+            distinct = set(winner)
+        except TypeError:
+            distinct = ()
+        if distinct and all(type(v) is str for v in distinct) and distinct <= set(OUTCOMES):
+            # few labels, all known: two comparisons run in C, no look-up per row
+            return (winner == "b").astype(np.intp) + 2 * (winner == "tie")
     labels, codes = factorize_strings(winner)
     unknown = ~np.isin(labels, list(OUTCOMES))
     if unknown.any():
