@@ -16,8 +16,6 @@ import numpy as np
 
 from .._validation import InvalidInputError
 
-__all__ = ["OUTCOMES", "factorize_strings", "outcome_codes"]
-
 OUTCOMES = {"a": 0, "b": 1, "tie": 2}
 
 
