@@ -41,6 +41,7 @@ from .._validation import (DegenerateDataError, InvalidInputError, OutperformWar
                            TooFewError, check_alpha,
                            check_choice)
 from ..results._ratings import ELO_PER_LOGIT, BradleyTerryResult
+from ._bt_codes import OUTCOMES, factorize_strings, outcome_codes
 from ._bt_likelihood import PairTotals, battle_types, pair_totals
 
 __all__ = ["bradley_terry"]
@@ -50,7 +51,6 @@ TIES = ("davidson", "half")
 #: interval: below it the survivors are a selected minority (resamples in which every model
 #: both won and lost), and their spread is not the sampling variation of the ratings.
 MIN_SURVIVING = 0.9
-OUTCOMES = {"a": 0, "b": 1, "tie": 2}
 
 
 def _check_identifiable(pt: PairTotals, models) -> None:
@@ -126,8 +126,13 @@ def _display_matrix(m: int, anchor: int | None) -> np.ndarray:
 def battle_arrays(model_a, model_b, winner, weights):
     """The battles as 1-D string arrays (model_a, model_b, winner) and float weights (ones
     by default), checked: one length, weights finite and >= 0."""
-    a, b = np.asarray(model_a).astype(str), np.asarray(model_b).astype(str)
-    w_raw = np.asarray(winner).astype(str)
+    a, b, w_raw, weights = _raw_battles(model_a, model_b, winner, weights)
+    return a.astype(str), b.astype(str), w_raw.astype(str), weights
+
+
+def _raw_battles(model_a, model_b, winner, weights):
+    """``battle_arrays`` without the conversion to strings (arrays as given)."""
+    a, b, w_raw = np.asarray(model_a), np.asarray(model_b), np.asarray(winner)
     if a.ndim != 1 or b.shape != a.shape or w_raw.shape != a.shape:
         raise InvalidInputError(f"model_a, model_b and winner must be 1-D of one length, got "
                                 f"shapes {a.shape}, {b.shape}, {w_raw.shape}.")
@@ -233,7 +238,8 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, counts=None,
     >>> [round(float(v), 3) for v in res.abilities], round(res.tie_parameter, 3)
     ([0.0, -0.274, -0.828], 0.69)
     """
-    a, b, w_raw, weights = battle_arrays(model_a, model_b, winner, weights)
+    unit_weights = weights is None
+    a, b, w_raw, weights = _raw_battles(model_a, model_b, winner, weights)
     if counts is not None:
         counts = np.asarray(counts)
         if (counts.shape != a.shape or not np.all(np.isfinite(counts)) or np.any(counts < 0)
@@ -241,23 +247,33 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, counts=None,
             raise InvalidInputError("counts must be whole numbers >= 0, one per row (the "
                                     "battles each row stands for).")
         counts = counts.astype(np.int64)
-    check_outcomes(a, b, w_raw)
+    outcome = outcome_codes(w_raw)
+    both = (np.concatenate([a, b]) if a.dtype == object and b.dtype == object
+            else np.concatenate([a.astype(str), b.astype(str)]))
+    models, idx = factorize_strings(both)     # the models in numpy's order of strings
+    ia, ib = idx[:a.size], idx[a.size:]
+    if np.any(ia == ib):
+        raise InvalidInputError(f"model {str(models[ia[ia == ib][0]])!r} battles itself; "
+                                "drop such battles.")
     check_choice(ties, "ties", TIES)
     check_choice(interval, "interval", ("sandwich", "model", "bootstrap"))
     confidence_level = 1.0 - check_alpha(alpha)
     keep = weights > 0 if counts is None else (weights > 0) & (counts > 0)
-    a, b, w_raw, weights = a[keep], b[keep], w_raw[keep], weights[keep]
-    if counts is not None:
-        counts = counts[keep]
-    models, idx = np.unique(np.concatenate([a, b]), return_inverse=True)
+    if not keep.all():
+        ia, ib, outcome, weights = ia[keep], ib[keep], outcome[keep], weights[keep]
+        if counts is not None:
+            counts = counts[keep]
+        used = np.zeros(models.size, dtype=bool)
+        used[ia] = used[ib] = True
+        if not used.all():     # models of zero-weight rows only: not rated
+            new = np.cumsum(used) - 1
+            models, ia, ib = models[used], new[ia], new[ib]
     m = models.size
     if m < 2:
         raise TooFewError(f"a rating needs battles between at least 2 models, got {m}.")
     if anchor is not None and anchor not in models:
         raise InvalidInputError(f"anchor {anchor!r} is not one of the models "
                                 f"({', '.join(models[:5])}{', ...' if m > 5 else ''}).")
-    ia, ib = idx[:a.size], idx[a.size:]
-    outcome = np.searchsorted(np.array(list(OUTCOMES)), w_raw)   # "a" < "b" < "tie"
     has_ties, decisive = bool(np.any(outcome == 2)), bool(np.any(outcome < 2))
     if not decisive and ties == "davidson":
         raise DegenerateDataError("every battle is a tie: Davidson's tie parameter is "
@@ -299,14 +315,11 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, counts=None,
         cov = (robust_full if interval == "sandwich" else cov_full)[:m, :m]
         se = ELO_PER_LOGIT * np.sqrt(np.clip(np.diag(disp @ cov @ disp.T), 0, None))
         low, high = ratings - z * se, ratings + z * se
-    if counts is not None:
-        weights = weights * counts
-    wins = np.bincount(ia[outcome == 0], weights[outcome == 0], m) + np.bincount(
-        ib[outcome == 1], weights[outcome == 1], m)
-    losses = np.bincount(ib[outcome == 0], weights[outcome == 0], m) + np.bincount(
-        ia[outcome == 1], weights[outcome == 1], m)
-    tied = np.bincount(ia[outcome == 2], weights[outcome == 2], m) + np.bincount(
-        ib[outcome == 2], weights[outcome == 2], m)
+    if unit_weights:     # whole numbers: the battle types' totals are the same, exactly
+        wins, losses, tied = _tallies(rows, type_counts, m)
+    else:
+        wins, losses, tied = _tallies_of_battles(
+            ia, ib, outcome, weights if counts is None else weights * counts, m)
     nu = float(np.exp(theta[m])) if davidson else None
     return BradleyTerryResult(
         models=tuple(str(s) for s in models), abilities=lam, reference=str(models[0]),
@@ -319,6 +332,24 @@ def bradley_terry(model_a, model_b, winner, *, weights=None, counts=None,
         anchor_rating=float(anchor_rating), wins=wins, losses=losses, ties_count=tied,
         battles=wins + losses + tied, log_likelihood=float(pt.log_likelihood(theta)),
         bootstrap_ratings=boot, n_failed_resamples=failed, notes=tuple(notes))
+
+
+def _tallies_of_battles(ia, ib, outcome, weights, m: int):
+    """Weighted wins, losses and ties of each model, 3 arrays (m,), from the battles."""
+    out = []
+    for first, second in ((0, 1), (1, 0), (2, 2)):     # wins, losses, ties: 3, not data
+        sel1, sel2 = outcome == first, outcome == second
+        out.append(np.bincount(ia[sel1], weights[sel1], m)
+                   + np.bincount(ib[sel2], weights[sel2], m))
+    return tuple(out)
+
+
+def _tallies(rows: np.ndarray, type_counts: np.ndarray, m: int):
+    """The same from the battle types of :func:`._bt_likelihood.battle_types` (i < j,
+    outcome 0 = i won): with whole-number weights the same numbers exactly (sums of
+    integers), in time of the types, not the battles."""
+    i, j = rows[:, 0].astype(np.intp), rows[:, 1].astype(np.intp)
+    return _tallies_of_battles(i, j, rows[:, 2], type_counts * rows[:, 3], m)
 
 
 def _degenerate_bootstrap(failed: int, n_resamples: int) -> str:

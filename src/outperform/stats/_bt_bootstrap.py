@@ -39,12 +39,19 @@ MAX_DENSE_CELLS = 8_000_000
 
 
 def _identifiable(pt: PairTotals, totals: np.ndarray) -> np.ndarray:
-    """Whether each resample's "beat or tied" graph is strongly connected, shape (B,)."""
+    """Whether each resample's "beat or tied" graph is strongly connected, shape (B,).
+
+    ``pt`` is data whose estimate exists (:func:`._bradley_terry._check_identifiable`), so
+    its pairs connect the models: a batch in which every pair has a win or tie each way in
+    every resample is all True without the graph (the usual case on large data).
+    """
     n_batch, m = totals.shape[0], pt.n_models
     i, j = pt.pairs[:, 0], pt.pairs[:, 1]
     tie = totals[:, :, 2] if totals.shape[2] == 3 else 0.0
-    offset = (np.arange(n_batch) * m)[:, None]
     fwd, back = (totals[:, :, 0] + tie) > 0, (totals[:, :, 1] + tie) > 0
+    if fwd.all() and back.all():
+        return np.ones(n_batch, dtype=bool)
+    offset = (np.arange(n_batch) * m)[:, None]
     src = np.concatenate([(offset + i)[fwd], (offset + j)[back]])
     dst = np.concatenate([(offset + j)[fwd], (offset + i)[back]])
     graph = sparse.csr_matrix((np.ones(src.size), (src, dst)), shape=(n_batch * m,) * 2)
@@ -93,16 +100,21 @@ def _fit_batch(pt: PairTotals, totals: np.ndarray, theta: np.ndarray,
     return out
 
 
-def _fit(pt: PairTotals, totals: np.ndarray, theta: np.ndarray, whiten: np.ndarray,
+def _fit(pt: PairTotals, totals: np.ndarray, theta: np.ndarray, whiten: dict,
          dense: bool) -> np.ndarray:
     """A batch's fits: dense batched Newton, or Newton-CG when the parameters are many or a
-    resample's information matrix is singular."""
+    resample's information matrix is singular (``whiten``: its preconditioner, computed on
+    first use and kept in the dict)."""
     if dense:
         try:
             return newton_batch(pt, totals, theta)
         except np.linalg.LinAlgError:
             pass
-    return _fit_batch(pt, totals, theta, whiten)
+    if "c" not in whiten:
+        free = np.arange(1, pt.n_params)
+        whiten["c"] = np.linalg.cholesky(
+            np.linalg.inv(pt.information(theta)[np.ix_(free, free)]))
+    return _fit_batch(pt, totals, theta, whiten["c"])
 
 
 def bootstrap_abilities(pt: PairTotals, contrib, counts: np.ndarray, theta: np.ndarray,
@@ -132,8 +144,7 @@ def bootstrap_abilities(pt: PairTotals, contrib, counts: np.ndarray, theta: np.n
                     else pt.totals.size)
     batch_size = int(min(batch_size, max(1, (MAX_DENSE_CELLS if dense else MAX_CELLS)
                                          // per_resample)))
-    free = np.arange(1, pt.n_params)
-    whiten = np.linalg.cholesky(np.linalg.inv(pt.information(theta)[np.ix_(free, free)]))
+    whiten = {}     # Newton-CG's preconditioner, when it runs
     out, failed = [], 0
     sizes = [min(batch_size, n_resamples - s) for s in range(0, n_resamples, batch_size)]
     with progress_bar(n_resamples, progress, "Bradley-Terry bootstrap") as advance:
