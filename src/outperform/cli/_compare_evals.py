@@ -69,6 +69,7 @@ def compare_evals_cmd(
     cluster_by: Optional[str] = opt.old("--cluster-by", "--cluster"),
     intersect: bool = opt.intersect(),
     control: Optional[str] = opt.control(),
+    pairs: Optional[str] = opt.pairs(),
     alpha: float = opt.alpha(),
     lower_is_better: bool = opt.lower_is_better(),
     higher_is_better: bool = opt.higher_is_better(),
@@ -112,13 +113,17 @@ def compare_evals_cmd(
                                 "labels: model, item, label).")
 
     from ..compare import compare_evals
+    from ..compare._pair_choice import choose_pairs
     from ._output import _backend
+
+    choose_pairs([], control=control, pairs=pairs)   # a bad --pairs refused before the work
 
     with _backend(scheduler, 1) as client:
         result = compare_evals([str(p) for p in paths], format=log, metric=metric,
                                cluster=cluster, intersect=intersect, control=control,
                                alpha=alpha, higher_is_better=direction,
-                               gold=None if gold is None else str(gold), scheduler=client)
+                               gold=None if gold is None else str(gold), scheduler=client,
+                               pairs=pairs)
     print_eval_comparison(result, output_format, top=top, out=out, fragment=fragment)
 
 

@@ -17,7 +17,6 @@ binary scores of two models, the hierarchical McNemar model (Williams §5.5,
 """
 from __future__ import annotations
 
-from itertools import combinations
 
 import numpy as np
 import pandas as pd
@@ -49,7 +48,7 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
                   format: str = "auto", models=None, control: str | None = None,
                   higher_is_better: bool | None = None, alpha: float = 0.05,
                   threshold: float = 0.95, rope=None, gold=None,
-                  scheduler=None) -> EvalComparison:
+                  scheduler=None, pairs: str | None = None) -> EvalComparison:
     """Compare language models from their per-sample evaluation logs, paired by item.
 
     Parameters
@@ -95,6 +94,12 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
         ``tcp://HOST:PORT`` or a client (``outperform[dask]``): the same result, to the bit,
         as the local run. With two models nothing is resampled, and a warning says the
         cluster was not used. The rest (reading, pairing, the closed-form tests) runs here.
+    pairs : {"all", "neighbours", "control"}, optional
+        Which pairs get a per-task report (:func:`outperform.compare._pair_choice.choose_pairs`,
+        the one rule): by default each model against ``control``, every pair up to 6
+        models, else the neighbours in the ranking by the mean over tasks of the task means
+        (best first); a note then counts, per task, the pairs of all that the leaderboard's
+        adjusted tests find different.
 
     Returns
     -------
@@ -146,12 +151,11 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
     names = next(iter(paired.values())).models
     if control is not None and control not in names:
         raise InvalidInputError(f"control {control!r} is not one of the models {list(names)}.")
-    pairs = ([(names.index(control), j) for j in range(len(names)) if names[j] != control]
-             if control else list(combinations(range(len(names)), 2)))
     directions = {}
     for task, p in paired.items():
         directions[task], note = _direction(p.metric, higher_is_better)
         warnings += list(p.warnings) + ([note] if note else [])
+    pairs, rule = _chosen_pairs(paired, names, directions, control, pairs)
     judged = {}
     if gold is not None:   # before the long analyses: a bad gold table fails fast
         from ._judges import judge_corrections
@@ -172,6 +176,11 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
                                          control, boards[task].pairwise if boards else None)
                             for i, j in pairs)
                 for task, p in paired.items()}
+    if boards and len(pairs) < len(names) * (len(names) - 1) // 2:
+        counted = [_count_note(task, board, len(pairs), rule)
+                         for task, board in boards.items()]
+    else:
+        counted = []
     hib = next(iter(directions.values()))
     matrix = ScoreMatrix(np.array([p.scores.mean(axis=0) for p in paired.values()]),
                          tuple(paired), names, _metric_label(paired), hib,
@@ -183,6 +192,7 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
                  "tasks of one direction, or choose one metric per task (metric=)."]
     else:
         across, hierarchical, notes = _across(paired, matrix, names, alpha, threshold, control)
+    notes = [*counted, *notes]
     return EvalComparison(models=names, tasks=tuple(paired), metrics={t: p.metric for t, p in
                                                                       paired.items()},
                           higher_is_better=hib, per_task=per_task, across_tasks=across,
@@ -190,6 +200,38 @@ def compare_evals(logs, *, metric=None, cluster: str | None = None, intersect: b
                           pairing={t: _pairing_summary(p) for t, p in paired.items()},
                           provenance=tuple(r.to_dict() for r in runs), judge=judged,
                           warnings=tuple(dict.fromkeys(warnings)), notes=tuple(notes))
+
+
+def _chosen_pairs(paired, names, directions, control, pairs):
+    """The pairs (i, j) of ``names`` that get a per-task report, and the rule in words: the
+    one rule (choose_pairs) on the ranking by the mean over tasks of the task means (better
+    first; the tasks' directions must agree, else the models' order). With a control, the
+    control first in each pair, as before."""
+    from ._pair_choice import choose_pairs
+
+    if len(set(directions.values())) == 1:
+        hib = next(iter(directions.values()))
+        mean = np.mean([p.scores.mean(axis=0) for p in paired.values()], axis=0)
+        ranking = [names[j] for j in np.argsort(-mean if hib else mean, kind="stable")]
+    else:
+        ranking = list(names)
+    chosen, rule = choose_pairs(ranking, control=control, pairs=pairs, order=names)
+    if control is not None and (pairs in (None, "control")):
+        return [(names.index(control), names.index(m)) for m, _ in chosen], rule
+    return [(names.index(a), names.index(b)) for a, b in chosen], rule
+
+
+def _count_note(task, board, shown, rule) -> str:
+    """How many of all pairs of ``task`` its leaderboard's adjusted tests find different,
+    when only ``shown`` pairs have a report (compare/_pair_choice.count_sentence)."""
+    from ._pair_choice import count_sentence
+
+    family = board.pairwise
+    k = len(family.names)
+    upper = np.triu_indices(k, 1)
+    differing = int(np.asarray(family.reject, dtype=bool)[upper].sum())
+    return count_sentence(f"{task}: {family.method}, {family.adjustment}-adjusted (the "
+                          "leaderboard letters' tests)", differing, k * (k - 1) // 2, shown, rule)
 
 
 def _direction(metric: str, given: bool | None) -> tuple[bool, str | None]:

@@ -9,6 +9,7 @@ score, the within-item variance says by how much).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Mapping
 
 import numpy as np
@@ -54,9 +55,10 @@ class PairedTask:
     dropped: Mapping[str, list] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def binary(self) -> bool:
-        """Whether every score is 0 or 1 (correct / wrong), after averaging the epochs."""
+        """Whether every score is 0 or 1 (correct / wrong), after averaging the epochs
+        (computed once: every pair's report asks)."""
         return bool(np.isin(self.scores, (0.0, 1.0)).all())
 
     def to_frame(self) -> pd.DataFrame:
