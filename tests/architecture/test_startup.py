@@ -28,6 +28,18 @@ def _loaded(code: str) -> set[str]:
     return set(filter(None, last[len("loaded:"):].split(",")))
 
 
+def _modules(code: str, prefix: str) -> set[str]:
+    """The modules named ``prefix...`` that ``code`` run in a new interpreter loaded."""
+    probe = (f"{code}\nimport sys\n"
+             f"print('loaded:' + ','.join(m for m in sys.modules if m.startswith({prefix!r})))")
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         env={"PYTHONPATH": ":".join(sys.path)})
+    assert run.returncode == 0, run.stderr
+    last = run.stdout.strip().splitlines()[-1]
+    assert last.startswith("loaded:"), run.stdout
+    return set(filter(None, last[len("loaded:"):].split(",")))
+
+
 def _cli(*args) -> str:
     # The command as `outperform ...` runs it, in this process's interpreter; exit codes
     # are checked by the CLI tests, here only what was imported.
@@ -100,3 +112,35 @@ def test_the_scipy_special_routes_equal_scipy_stats_bit_for_bit():
     a, b = rng.normal(size=(2, 50))
     assert paired_ttest(a + 0.3, b).pvalue == pytest.approx(stats.ttest_rel(a + 0.3, b).pvalue,
                                                             rel=1e-12)
+
+
+#: The modules of the CLI every command uses: the application, its errors, options and outputs.
+CLI_CORE = {"outperform.cli._app", "outperform.cli._errors", "outperform.cli._options",
+            "outperform.cli._output"}
+#: Renderers of the outputs compare-evals does not write by default (issue 31: the report
+#: package's names are imported on first use).
+OTHER_RENDERERS = {f"outperform.report.{m}" for m in (
+    "_html", "_latex", "_markdown", "_mlflow", "_files", "_json_schema", "_methods",
+    "_references", "_gate_output", "_gate_sequential_output", "_items", "_results_table",
+    "_style_control")}
+
+
+@pytest.mark.slow
+def test_help_imports_no_command_module():
+    # issue 31: `outperform --help` lists every command from cli._app.COMMANDS without
+    # importing any command's module; a command's own --help imports that command only.
+    assert _modules(_cli("--help"), "outperform.cli._") <= CLI_CORE - {"outperform.cli._output"}
+    assert (_modules(_cli("compare-evals", "--help"), "outperform.cli._")
+            <= CLI_CORE | {"outperform.cli._compare_evals"})
+    assert _modules(_cli("--help"), "outperform.report") == set()
+
+
+@pytest.mark.skipif(not LM_EVAL.exists(), reason="lm-eval fixtures not present")
+@pytest.mark.slow
+def test_compare_evals_imports_neither_other_commands_nor_other_renderers():
+    files = sorted(str(p) for p in LM_EVAL.glob("*/samples_mini_arc_*.jsonl"))
+    loaded = _modules(_cli("compare-evals", *files), "outperform.")
+    assert "outperform.cli._compare_evals" in loaded and "outperform.report._evals_output" in loaded
+    commands = {m for m in loaded if m.startswith("outperform.cli._")}
+    assert commands <= CLI_CORE | {"outperform.cli._compare_evals"}
+    assert not loaded & OTHER_RENDERERS
