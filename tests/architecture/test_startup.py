@@ -18,14 +18,7 @@ LM_EVAL = FIXTURES / "evals" / "lm_eval"
 
 def _loaded(code: str) -> set[str]:
     """The HEAVY modules loaded by ``code`` run in a new interpreter."""
-    probe = (f"{code}\nimport sys\n"
-             f"print('loaded:' + ','.join(m for m in {HEAVY!r} if m in sys.modules))")
-    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         env={"PYTHONPATH": ":".join(sys.path)})
-    assert run.returncode == 0, run.stderr
-    last = run.stdout.strip().splitlines()[-1]
-    assert last.startswith("loaded:"), run.stdout
-    return set(filter(None, last[len("loaded:"):].split(",")))
+    return set(HEAVY) & _modules(code, "")
 
 
 def _modules(code: str, prefix: str) -> set[str]:

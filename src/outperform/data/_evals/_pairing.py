@@ -68,6 +68,21 @@ class PairedTask:
         return df if self.clusters is None else df.assign(cluster=self.clusters)
 
 
+def selected_models(every, models=None) -> tuple[str, ...]:
+    """The models to compare: ``models`` (default all of ``every``, the logs' models).
+
+    Raises InvalidInputError for a model not in the logs, TooFewError for fewer than 2."""
+    names = tuple(models) if models is not None else tuple(every)
+    unknown = [m for m in names if m not in every]
+    if unknown:
+        raise InvalidInputError(f"model(s) {unknown} are not in the logs; they hold "
+                                f"{list(every)}.")
+    if len(names) < 2:
+        raise TooFewError(f"the logs hold {len(names)} model(s) {list(names)}: a comparison "
+                          "needs at least 2.")
+    return names
+
+
 def pair_items(logs: EvalLogs, *, metric=None, intersect: bool = False,
                models=None) -> dict[str, PairedTask]:
     """Pair the items of every task across models.
@@ -115,14 +130,7 @@ def pair_items(logs: EvalLogs, *, metric=None, intersect: bool = False,
     ([[1.0, 1.0], [0.0, 0.5]], [2, 2], [0.0, 0.25])
     """
     df = logs.scores
-    names = tuple(models) if models is not None else logs.models
-    unknown = [m for m in names if m not in logs.models]
-    if unknown:
-        raise InvalidInputError(f"model(s) {unknown} are not in the logs; they hold "
-                                f"{list(logs.models)}.")
-    if len(names) < 2:
-        raise TooFewError(f"the logs hold {len(names)} model(s) {list(names)}: a comparison "
-                          "needs at least 2.")
+    names = selected_models(logs.models, models)
     df = df[df["model"].isin(names)]
     out, notes = {}, []
     for task, rows in df.groupby("task", sort=False):

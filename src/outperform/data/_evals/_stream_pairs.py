@@ -7,7 +7,7 @@ import numpy as np
 
 from ..._validation import InvalidInputError, TooFewError
 from .._item_matrix import unpack
-from ._pairing import FIRST, PairedTask
+from ._pairing import FIRST, PairedTask, selected_models
 from ._stream import StreamedDetails
 
 
@@ -27,14 +27,7 @@ def pair_streamed(streamed: StreamedDetails, *, intersect: bool = False,
         Fewer than 2 models; fewer than 2 shared items in a task; no task left.
     """
     every = streamed.models
-    names = tuple(models) if models is not None else every
-    unknown = [m for m in names if m not in every]
-    if unknown:
-        raise InvalidInputError(f"model(s) {unknown} are not in the logs; they hold "
-                                f"{list(every)}.")
-    if len(names) < 2:
-        raise TooFewError(f"the logs hold {len(names)} model(s) {list(names)}: a comparison "
-                          "needs at least 2.")
+    names = selected_models(every, models)
     sel = np.array([every.index(m) for m in names])
     ran = {}
     for run in streamed.runs:
