@@ -44,7 +44,8 @@ CASES = [
      "--hierarchical"),
     ("simulate corani-fig2a --full", "simulate corani-fig2a --full", "warning", "--full"),
     ("simulate lacoste-fig3 --full", "simulate lacoste-fig3 --full", "warning", "--full"),
-    ("compare --posthoc, 160 models", "compare {d}/many_compare.csv --posthoc holm", "warning",
+    ("compare --posthoc, 160 models, all pairs", "compare {d}/many_compare.csv --posthoc holm "
+     "--pairs all", "warning",
      "--format json"),
     ("items 10^7 rows", "items {d}/items_big.parquet", "warning", "10,000,000 rows"),
     ("gate --aa resamples 1e7", "gate {d}/base.csv {d}/cand.csv --aa --n-resamples 10000000",

@@ -182,11 +182,17 @@ def _check_render_cost(report, fmt: Format) -> None:
     if k < 3:
         return
     text = Format(fmt) is Format.text
-    check_cost("pairs of models", k * (k - 1) // 2, work=f"the {Format(fmt).value} output of {k:,} models'"
-               f" {k * (k - 1) // 2:,} pairs", bytes_per_unit=0.0,
+    total = k * (k - 1) // 2
+    # the pairs written: those the report shows (the one rule, details["pairs"]), except in
+    # JSON, which keeps every pair's matrices
+    shown = (getattr(report, "details", None) or {}).get("pairs", {}).get("shown", total)
+    n = total if Format(fmt) is Format.json else min(shown, total)
+    check_cost("pairs of models", n, work=f"the {Format(fmt).value} output of {k:,} models'"
+               f" {n:,} pairs", bytes_per_unit=0.0,
                seconds_per_unit=RENDER_SECONDS_PER_PAIR["text" if text else "other"],
                advice=("--format json or markdown writes it faster; " if text else "")
-               + "--control (each model against one) or --posthoc none prints fewer pairs")
+               + "--pairs neighbours, --control (each model against one) or --posthoc none "
+               "prints fewer pairs")
 
 
 def emit_output(output, fmt: Format, out: Optional[Path] = None, fragment: bool = False) -> None:
