@@ -485,9 +485,13 @@ def test_a_real_sigint_ends_in_one_line_and_exit_130(files):
             "from outperform.cli import app\n"
             f"sys.argv = ['outperform', 'aggregate', {str(files / 'runs.csv')!r}]\n"
             "app(prog_name='outperform')\n")
+    # SIGINT back to its default in the child: a test run started in the background of a
+    # non-interactive shell (`cmd &`) inherits SIGINT ignored, and Python then installs no
+    # KeyboardInterrupt handler (a terminal's Ctrl-C always reaches a foreground command)
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert proc.stderr.readline().strip() == "ready"
         proc.send_signal(signal.SIGINT)
