@@ -46,6 +46,18 @@ NAME = re.compile(r"^details_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T\d{2}[-:]\d
 FLAT, NESTED = ("example", "metrics"), ("doc", "metric")
 
 
+
+def no_metrics(path, names) -> InvalidInputError:
+    """The error of a details file without lighteval's per-sample metric columns (``names``:
+    its columns), for the whole-file and the streamed reader alike."""
+    names = set(names)
+    missing = [c for c in FLAT if c not in names] if "doc" not in names else ["metric"]
+    return InvalidInputError(
+        f"{path}: a details file needs the per-sample metrics: lighteval's columns "
+        f"'example' and 'metrics' (lighteval up to 0.10, the Open LLM Leaderboard) or "
+        f"'doc' and 'metric' (lighteval 0.11 and later); missing {missing}, found "
+        f"{sorted(names)[:12]}.")
+
 def is_hf_details(path: Path) -> bool:
     """Whether ``path`` is named as a details file (``details_<task>_<date>.parquet``)."""
     return path.suffix == ".parquet" and NAME.match(path.name) is not None
@@ -94,12 +106,7 @@ def read_hf_details(path: Path, *, cluster_by: str | None = None):
         ids = None
         specific = table["specifics"].combine_chunks() if "specifics" in cols else None
     else:
-        missing = [c for c in FLAT if c not in cols] if "doc" not in cols else ["metric"]
-        raise InvalidInputError(
-            f"{path}: a details file needs the per-sample metrics: lighteval's columns "
-            f"'example' and 'metrics' (lighteval up to 0.10, the Open LLM Leaderboard) or "
-            f"'doc' and 'metric' (lighteval 0.11 and later); missing {missing}, found "
-            f"{sorted(cols)[:12]}.")
+        raise no_metrics(path, cols)
     if not metrics:
         raise InvalidInputError(f"{path}: no sample has a per-sample metric (the 'metrics'/"
                                 "'metric' field is empty).")

@@ -68,6 +68,17 @@ class PairedTask:
         return df if self.clusters is None else df.assign(cluster=self.clusters)
 
 
+def missing_items(task, lacking, shared: int, why: str = "") -> InvalidInputError:
+    """The refusal of a task whose models lack items (``lacking``: model -> missing ids;
+    ``shared``: the items all models have), for the whole-file and the streamed pairing."""
+    shown = "; ".join(f"{mo} lacks {len(ids)} (first {list(ids[:FIRST])})"
+                      for mo, ids in lacking.items())
+    return InvalidInputError(
+        f"task {task!r}: items are missing for some models: {shown}. A paired comparison "
+        f"needs the same items; pass intersect=True (--intersect) to compare on the {shared} "
+        f"items all models have." + why)
+
+
 def selected_models(every, models=None) -> tuple[str, ...]:
     """The models to compare: ``models`` (default all of ``every``, the logs' models).
 
@@ -213,12 +224,7 @@ def _pair(task, metric, rows, names, intersect) -> PairedTask:
         lacking = {mo: list(examples[size[:, k] == 0]) for mo, k in model_index.items()}
         lacking = {mo: ids for mo, ids in lacking.items() if ids}
         if not intersect:
-            shown = "; ".join(f"{mo} lacks {len(ids)} (first {ids[:FIRST]})"
-                              for mo, ids in lacking.items())
-            raise InvalidInputError(
-                f"task {task!r}: items are missing for some models: {shown}. A paired "
-                f"comparison needs the same items; pass intersect=True (--intersect) to compare "
-                f"on the {int(complete.sum())} items all models have.")
+            raise missing_items(task, lacking, int(complete.sum()))
         dropped = lacking
     if complete.sum() < 2:
         raise TooFewError(f"task {task!r}: {int(complete.sum())} item(s) shared by all models; "

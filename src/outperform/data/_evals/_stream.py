@@ -26,7 +26,7 @@ import numpy as np
 
 from ..._validation import InvalidInputError, TooFewError
 from .._item_matrix import ItemMatrix, pack
-from ._hf_details import FLAT, NAME, NESTED, _clusters, _metric_columns, _model, _text, \
+from ._hf_details import FLAT, NAME, NESTED, _clusters, _metric_columns, _model, _text, no_metrics, \
     item_ids
 from ._schema import BINARY, UNIT, EvalRun
 
@@ -282,12 +282,7 @@ def _read_file(path: Path, wanted, cluster):
     names = set(schema.names)
     nested = set(NESTED) <= names and pa.types.is_struct(schema.field("doc").type)
     if not nested and not set(FLAT) <= names:
-        missing = [c for c in FLAT if c not in names] if "doc" not in names else ["metric"]
-        raise InvalidInputError(
-            f"{path}: a details file needs the per-sample metrics: lighteval's columns "
-            f"'example' and 'metrics' (lighteval up to 0.10, the Open LLM Leaderboard) or "
-            f"'doc' and 'metric' (lighteval 0.11 and later); missing {missing}, found "
-            f"{sorted(names)[:12]}.")
+        raise no_metrics(path, names)
     box = "metric" if nested else "metrics"
     kind = schema.field(box).type
     numeric = ([f.name for f in kind if pa.types.is_integer(f.type) or pa.types.is_floating(

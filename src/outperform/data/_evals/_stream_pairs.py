@@ -7,7 +7,7 @@ import numpy as np
 
 from ..._validation import InvalidInputError, TooFewError
 from .._item_matrix import unpack
-from ._pairing import FIRST, PairedTask, selected_models
+from ._pairing import PairedTask, missing_items, selected_models
 from ._stream import StreamedDetails
 
 
@@ -63,15 +63,9 @@ def _pair(m, names, sel, intersect, why) -> PairedTask:
                    if (scope & ~has[j]).any()}
     dropped = {}
     if lacking:
-        if not intersect:
-            shown = "; ".join(f"{x} lacks {len(ids)} (first {[str(i) for i in ids[:FIRST]]})"
-                              for x, ids in lacking.items())
-            raise InvalidInputError(
-                f"task {m.task!r}: items are missing for some models: {shown}. A paired "
-                f"comparison needs the same items; pass intersect=True (--intersect) to compare "
-                f"on the {int(complete.sum())} items all models have."
-                + why(m.task, names))
         dropped = {x: [str(i) for i in ids] for x, ids in lacking.items()}
+        if not intersect:
+            raise missing_items(m.task, dropped, int(complete.sum()), why(m.task, names))
     if complete.sum() < 2:
         raise TooFewError(f"task {m.task!r}: {int(complete.sum())} item(s) shared by all "
                           "models; at least 2 are needed.")
